@@ -1,0 +1,219 @@
+//! The moving phase seen from the player to move: the hot-loop primitives the index,
+//! the solver and the prober share.
+//!
+//! A [`Board`] holds the mover's and the opponent's gotis and nothing else (no hands,
+//! no counters, no colours): exactly what a moving-phase tablebase position is.
+
+use crate::geometry::{Bits, Point, ALL};
+use crate::rules::RuleSet;
+
+/// A moving-phase board from the point of view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Board {
+    /// Gotis of the player to move.
+    pub mover: Bits,
+    /// Gotis of the other player.
+    pub opponent: Bits,
+}
+
+/// Where one turn from a [`Board`] leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Successor {
+    /// A slide that closes no tigadi; the board that follows, the other player to move.
+    Quiet(Board),
+    /// A slide that closes a tigadi and captures one goti; the board that follows,
+    /// the other player (one goti fewer) to move. When the captured side is left with
+    /// two gotis the game is over: see [`Board::is_game_over`].
+    Capture(Board),
+    /// The mover cannot move and passes (only where blocked players pass).
+    Pass(Board),
+}
+
+/// One turn's slide and capture, for callers that need to name the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slide {
+    /// Point the goti leaves.
+    pub from: Point,
+    /// Point the goti arrives on.
+    pub to: Point,
+    /// Captured enemy goti, if the slide closed a tigadi.
+    pub capture: Option<Point>,
+}
+
+impl Board {
+    /// The board with the other player to move.
+    #[inline]
+    pub fn flipped(self) -> Board {
+        Board { mover: self.opponent, opponent: self.mover }
+    }
+
+    /// Empty points.
+    #[inline]
+    pub fn empty(self) -> Bits {
+        ALL & !(self.mover | self.opponent)
+    }
+
+    /// Has the player to move fewer than three gotis (the game ended on the last turn)?
+    #[inline]
+    pub fn is_game_over(self) -> bool {
+        self.mover.count_ones() < 3
+    }
+
+    /// The points a goti of the mover standing on `from` may slide or fly to.
+    #[inline]
+    pub fn targets(self, rules: &RuleSet, from: usize) -> Bits {
+        let empty = self.empty();
+        if rules.flies(self.mover.count_ones()) {
+            empty
+        } else {
+            rules.geometry().neighbours[from] & empty
+        }
+    }
+
+    /// Can the player to move make any slide?
+    #[inline]
+    pub fn can_move(self, rules: &RuleSet) -> bool {
+        if rules.flies(self.mover.count_ones()) {
+            return self.empty() != 0;
+        }
+        let n = &rules.geometry().neighbours;
+        let empty = self.empty();
+        let mut m = self.mover;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            if n[p] & empty != 0 {
+                return true;
+            }
+            m &= m - 1;
+        }
+        false
+    }
+
+    /// Calls `f` with every legal slide (with its capture) of the player to move and
+    /// the board it leads to (the other player to move). Calls nothing when the mover
+    /// is blocked; [`Board::for_each_successor`] handles passing.
+    #[inline]
+    pub fn for_each_slide(self, rules: &RuleSet, mut f: impl FnMut(Slide, Successor)) {
+        let g = rules.geometry();
+        let mut m = self.mover;
+        while m != 0 {
+            let from = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let mut t = self.targets(rules, from);
+            while t != 0 {
+                let to = t.trailing_zeros() as usize;
+                t &= t - 1;
+                let after = self.mover ^ (1 << from) ^ (1 << to);
+                let slide = |capture| Slide {
+                    from: Point::new(from).unwrap(),
+                    to: Point::new(to).unwrap(),
+                    capture,
+                };
+                if g.in_line(after, to) {
+                    let mut c = g.capturable(self.opponent);
+                    while c != 0 {
+                        let x = c.trailing_zeros() as usize;
+                        c &= c - 1;
+                        let next = Board { mover: self.opponent ^ (1 << x), opponent: after };
+                        f(slide(Point::new(x)), Successor::Capture(next));
+                    }
+                } else {
+                    f(slide(None), Successor::Quiet(Board { mover: self.opponent, opponent: after }));
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with every successor of the board: one per slide and capture choice,
+    /// or a single [`Successor::Pass`] when the mover is blocked and blocked players
+    /// pass. Calls nothing when the mover is blocked and blocked players lose (the
+    /// board is then lost for the mover).
+    #[inline]
+    pub fn for_each_successor(self, rules: &RuleSet, mut f: impl FnMut(Successor)) {
+        let mut any = false;
+        self.for_each_slide(rules, |_, s| {
+            any = true;
+            f(s)
+        });
+        if !any && !rules.blocked_loses {
+            f(Successor::Pass(self.flipped()));
+        }
+    }
+
+    /// Calls `f` with every board from which one non-capturing turn (a quiet slide or
+    /// a pass) leads to `self`: the predecessors within the same pair of subspaces.
+    /// Each predecessor has `self.opponent`'s owner to move.
+    #[inline]
+    pub fn for_each_quiet_predecessor(self, rules: &RuleSet, mut f: impl FnMut(Board)) {
+        let g = rules.geometry();
+        let prev_mover = self.opponent;
+        let empty = self.empty();
+        let flies = rules.flies(prev_mover.count_ones());
+        let mut t = prev_mover;
+        while t != 0 {
+            let to = t.trailing_zeros() as usize;
+            t &= t - 1;
+            // A slide that arrived on `to` and closed a line would have captured.
+            if g.in_line(prev_mover, to) {
+                continue;
+            }
+            let mut from = if flies { empty } else { g.neighbours[to] & empty };
+            while from != 0 {
+                let fr = from.trailing_zeros() as usize;
+                from &= from - 1;
+                f(Board { mover: prev_mover ^ (1 << to) ^ (1 << fr), opponent: self.mover });
+            }
+        }
+        if !rules.blocked_loses {
+            let prev = self.flipped();
+            if !prev.can_move(rules) {
+                f(prev);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Quiet predecessors are exactly the boards whose quiet successors include us.
+    #[test]
+    fn predecessors_invert_successors() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for rules in [RuleSet::TIGADI, RuleSet::NAVAKANKARI, RuleSet::MORRIS] {
+            for _ in 0..3000 {
+                let (m, o) = (3 + rnd() % 7, 3 + rnd() % 7);
+                let mut b = Board::default();
+                while b.mover.count_ones() < m as u32 {
+                    b.mover |= 1 << (rnd() % 24);
+                }
+                while b.opponent.count_ones() < o as u32 {
+                    b.opponent |= (1 << (rnd() % 24)) & !b.mover;
+                }
+                b.for_each_successor(&rules, |s| {
+                    if let Successor::Quiet(q) | Successor::Pass(q) = s {
+                        let mut found = 0;
+                        q.for_each_quiet_predecessor(&rules, |p| found += (p == b) as u32);
+                        assert_eq!(found, 1, "{rules} {b:?} -> {q:?}");
+                    }
+                });
+                b.for_each_quiet_predecessor(&rules, |p| {
+                    let mut found = 0;
+                    p.for_each_successor(&rules, |s| {
+                        if let Successor::Quiet(q) | Successor::Pass(q) = s {
+                            found += (q == b) as u32;
+                        }
+                    });
+                    assert_eq!(found, 1, "{rules} {p:?} -> {b:?}");
+                });
+            }
+        }
+    }
+}
