@@ -1,1 +1,156 @@
-fn main() {}
+//! The `tigadi` command: parses arguments and calls the library crates. It holds no
+//! game logic of its own. Every error is printed with what went wrong and exits with
+//! code 2 (`verify` exits 1 when a table fails its checks).
+
+mod commands;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tigadi_rules::RuleSet;
+
+/// Rules referee, solver and tablebase prober for Tigadi and its variants.
+#[derive(Parser, Debug)]
+#[command(name = "tigadi", version, about)]
+struct Cli {
+    /// Rule set: tigadi (default), navakankari, morris, or switches such as
+    /// lines=20,flying=3,blocked=loses.
+    #[arg(long, global = true, default_value = "tigadi", value_parser = RuleSet::parse)]
+    rules: RuleSet,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Draw a position: board, side to move, phase, hands.
+    Show(PositionArgs),
+    /// List the legal moves of a position.
+    Moves(PositionArgs),
+    /// Replay a game record from the empty board, checking every move.
+    Replay(ReplayArgs),
+    /// Count the leaves of the move tree to a given depth.
+    Perft(PerftArgs),
+    /// Slot and class counts of the position index, per subspace.
+    IndexStats(JsonArgs),
+    /// Solve the moving phase by retrograde analysis and write tablebases.
+    Solve(SolveArgs),
+    /// Win/draw/loss counts of the solved subspaces.
+    Stats(DirJsonArgs),
+    /// Look positions up in the tablebases: value, DTC and every move's outcome.
+    Probe(ProbeArgs),
+    /// Check every checksum and recompute every stored value from its successors.
+    Verify(DirArgs),
+}
+
+/// A position string (RULES.md §9) and output format.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// Position string, e.g. ".../.../.../....../.../.../... B 9 9".
+    pub position: String,
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The game record: moves separated by white space, Bone first.
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub record: Option<String>,
+    /// Read the record from a file ("-" for standard input).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Position string.
+    pub position: String,
+    /// Depth in turns.
+    pub depth: u32,
+}
+
+/// Just `--json`.
+#[derive(Args, Debug)]
+pub struct JsonArgs {
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Tablebase directory (one subfolder per rule set is made inside it).
+#[derive(Args, Debug)]
+pub struct DirArgs {
+    /// Tablebase directory.
+    #[arg(long, default_value = "tablebases")]
+    pub dir: PathBuf,
+}
+
+/// Tablebase directory and `--json`.
+#[derive(Args, Debug)]
+pub struct DirJsonArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Solve only subspaces with at most this many gotis on the board in all (6..=18).
+    #[arg(long, default_value_t = 18)]
+    pub max_pieces: u32,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Arguments of `probe`.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Position string; omit it (and --record) to read one position per line from
+    /// standard input and write one JSON object per line.
+    #[arg(conflicts_with = "record")]
+    pub position: Option<String>,
+    /// Probe the position a game record reaches.
+    #[arg(long)]
+    pub record: Option<String>,
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let rules = cli.rules;
+    let result = match cli.command {
+        Command::Show(a) => commands::show::run(rules, &a),
+        Command::Moves(a) => commands::moves::run(rules, &a),
+        Command::Replay(a) => commands::replay::run(rules, &a),
+        Command::Perft(a) => commands::perft::run(rules, &a),
+        Command::IndexStats(a) => commands::index_stats::run(&a),
+        Command::Solve(a) => commands::solve::run(rules, &a),
+        Command::Stats(a) => commands::stats::run(rules, &a),
+        Command::Probe(a) => commands::probe::run(rules, &a),
+        Command::Verify(a) => commands::verify::run(rules, &a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("tigadi: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,6 @@
+use super::CmdResult;
+use crate::JsonArgs;
+
+pub fn run(_args: &JsonArgs) -> CmdResult {
+    Err("not implemented yet".into())
+}
