@@ -5,3 +5,28 @@
 pub mod value;
 
 pub use value::{Packed, Value, Wdl, MAX_DTC};
+
+use tigadi_rules::{Board, RuleSet, Successor};
+
+/// The value of `board` for the player to move, recomputed from the values of its
+/// successors: `lookup(next)` gives the value of a successor board for *its* player
+/// to move (captures lead into other subspaces, quiet moves and passes into the
+/// flipped one). A capture that leaves the opponent with two gotis wins at once
+/// (DTC 1); a blocked player in a rule set where that loses has lost (DTC 0).
+///
+/// The solver's results satisfy `evaluate(b) == stored(b)` for every position; this
+/// is what `verify` checks.
+pub fn evaluate(rules: &RuleSet, board: Board, mut lookup: impl FnMut(Board) -> Value) -> Value {
+    let mut best: Option<Value> = None;
+    board.for_each_successor(rules, |s| {
+        let v = match s {
+            Successor::Capture(next) if next.is_game_over() => Value::Win(1),
+            Successor::Capture(next) => lookup(next).before_turn(true),
+            Successor::Quiet(next) | Successor::Pass(next) => lookup(next).before_turn(false),
+        };
+        if best.is_none_or(|b| v.better_than(b)) {
+            best = Some(v);
+        }
+    });
+    best.unwrap_or(Value::Loss(0))
+}
