@@ -1,1 +1,29 @@
-//! placeholder
+//! Compressed, checksummed tablebase files of the Tigadi moving phase: writing
+//! them ([`write_subspace`], [`write_manifest`]), reading them back whole
+//! ([`load_values`]), probing single positions ([`Tablebase`]) and the consistency
+//! scan ([`verify`]).
+//!
+//! One file per rule set and subspace, `DIR/<rules>/<m>v<o>.tgtb`, with a WDL
+//! section (what a program that needs only win/draw/loss reads) and a DTC section,
+//! each in independently zstd-compressed, checksummed blocks. `docs/FORMAT.md` is
+//! the byte-level specification.
+//!
+//! Not here: solving (that is `tigadi-solve`) or position strings (`tigadi-rules`).
+
+pub mod error;
+pub mod format;
+pub mod manifest;
+pub mod reader;
+pub mod tablebase;
+pub mod verify;
+pub mod writer;
+
+pub use error::TablebaseError;
+pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
+pub use manifest::{
+    read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
+};
+pub use reader::table::{load_values, read_header, Section, Table};
+pub use tablebase::{Tablebase, Turn};
+pub use verify::{verify, Mismatch, SubspaceReport, VerifyReport};
+pub use writer::{encode_table, write_subspace};

@@ -1,0 +1,477 @@
+//! The on-disk layout of a tablebase file (`docs/FORMAT.md` is the full
+//! specification): constants, the fixed header, section descriptors, block table
+//! entries, the checksum, and where files live.
+//!
+//! Everything here is plain data and byte (de)serialisation; nothing reads files.
+
+use crate::error::TablebaseError;
+use std::path::{Path, PathBuf};
+use tigadi_index::Subspace;
+use tigadi_rules::{BoardKind, RuleSet};
+
+/// The first eight bytes of every tablebase file.
+pub const MAGIC: [u8; 8] = *b"TIGADITB";
+/// Version of the file layout described in `docs/FORMAT.md`.
+pub const FORMAT_VERSION: u16 = 1;
+/// Version of the slot numbering (`tigadi_index::SubspaceIndex`) the values are
+/// stored in. A change of the index scheme makes old files unreadable by design.
+pub const INDEX_SCHEME: u16 = 1;
+/// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
+/// DTC entries as `tigadi_solve::Packed` words.
+pub const VALUE_ENCODING: u8 = 1;
+/// File name extension of tablebase files.
+pub const EXTENSION: &str = "tgtb";
+
+/// Bytes of the fixed header, before the first block table.
+pub const HEADER_LEN: usize = 224;
+/// Bytes of one block table entry.
+pub const ENTRY_LEN: usize = 24;
+/// Bytes of one section descriptor inside the header.
+const SECTION_DESC_LEN: usize = 48;
+/// Offset of the first section descriptor inside the header.
+const SECTIONS_AT: usize = 128;
+/// Room for the rule set's name in the header.
+const RULES_NAME_MAX: usize = 67;
+
+/// Slots per WDL block: 2 bits a slot, so 8 KiB before compression. Large enough
+/// that the block table costs under 0.01 bits a slot, small enough that a cold
+/// probe decompresses a block in a few microseconds.
+pub const WDL_SLOTS_PER_BLOCK: u32 = 32_768;
+/// Slots per DTC block: 2 bytes a slot, so 8 KiB before compression.
+pub const DTC_SLOTS_PER_BLOCK: u32 = 4_096;
+/// Largest `slots_per_block` a reader accepts (bounds the memory a corrupt header
+/// can make it allocate for one block).
+pub const MAX_SLOTS_PER_BLOCK: u32 = 1 << 22;
+/// zstd level of WDL blocks: fixed, so output is deterministic; high, because WDL
+/// blocks are small and read most.
+pub const WDL_ZSTD_LEVEL: i32 = 19;
+/// zstd level of DTC blocks: fixed, so output is deterministic.
+pub const DTC_ZSTD_LEVEL: i32 = 19;
+
+/// Section kind code of the WDL section.
+pub const SECTION_WDL: u8 = 1;
+/// Section kind code of the DTC section.
+pub const SECTION_DTC: u8 = 2;
+/// Section encoding: WDL, 2-bit codes, four slots a byte, lowest bits first.
+pub const ENCODING_WDL_2BIT: u8 = 1;
+/// Section encoding: DTC, `Packed` u16 per slot, split per block into a plane of
+/// low bytes followed by a plane of high bytes.
+pub const ENCODING_DTC_U16_PLANES: u8 = 1;
+/// Compression code: zstd, one frame per block.
+pub const COMPRESSION_ZSTD: u8 = 1;
+
+/// WDL code of a loss for the player to move.
+pub const WDL_LOSS: u8 = 0;
+/// WDL code of a draw.
+pub const WDL_DRAW: u8 = 1;
+/// WDL code of a win for the player to move.
+pub const WDL_WIN: u8 = 2;
+
+/// The checksum used everywhere in the format: XXH3-64 with seed 0.
+#[inline]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+/// Class counts of a table: canonical (non-padding) slots by value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClassCounts {
+    /// Positions won for the player to move (symmetry classes, not raw positions).
+    pub wins: u64,
+    /// Drawn positions (classes).
+    pub draws: u64,
+    /// Positions lost for the player to move (classes).
+    pub losses: u64,
+    /// Largest DTC (turns) of a won position, 0 if none.
+    pub max_dtc_win: u16,
+    /// Largest DTC (turns) of a lost position, 0 if none.
+    pub max_dtc_loss: u16,
+}
+
+impl ClassCounts {
+    /// All classes: wins + draws + losses (padding slots excluded).
+    pub fn classes(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// One section's descriptor in the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionDesc {
+    /// [`SECTION_WDL`] or [`SECTION_DTC`].
+    pub kind: u8,
+    /// Encoding code of the values inside a block.
+    pub encoding: u8,
+    /// Compression code ([`COMPRESSION_ZSTD`]).
+    pub compression: u8,
+    /// The zstd level the writer used (informational).
+    pub level: u8,
+    /// Slots per block (the last block may hold fewer).
+    pub slots_per_block: u32,
+    /// Number of blocks: `ceil(slots / slots_per_block)`.
+    pub block_count: u64,
+    /// File offset of this section's block table.
+    pub table_offset: u64,
+    /// File offset of this section's first compressed block.
+    pub data_offset: u64,
+    /// Total bytes of this section's compressed blocks.
+    pub data_len: u64,
+}
+
+/// The fixed header of a tablebase file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The rule set the values were solved under.
+    pub rules: RuleSet,
+    /// The rule set's name as written (`RuleSet::name()`).
+    pub rules_name: String,
+    /// The subspace (goti counts of the player to move and the other player).
+    pub subspace: Subspace,
+    /// Slots of the subspace index (classes plus padding).
+    pub slots: u64,
+    /// Class counts and largest DTCs.
+    pub counts: ClassCounts,
+    /// The WDL section.
+    pub wdl: SectionDesc,
+    /// The DTC section.
+    pub dtc: SectionDesc,
+}
+
+/// One block table entry: where a compressed block is and how to check it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// File offset of the compressed block.
+    pub offset: u64,
+    /// Bytes of the compressed block.
+    pub compressed_len: u32,
+    /// Bytes of the block once decompressed.
+    pub raw_len: u32,
+    /// [`checksum`] of the compressed bytes.
+    pub checksum: u64,
+}
+
+impl BlockEntry {
+    /// Serialises the entry (little-endian, [`ENTRY_LEN`] bytes).
+    pub fn to_bytes(&self) -> [u8; ENTRY_LEN] {
+        let mut b = [0u8; ENTRY_LEN];
+        b[0..8].copy_from_slice(&self.offset.to_le_bytes());
+        b[8..12].copy_from_slice(&self.compressed_len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.raw_len.to_le_bytes());
+        b[16..24].copy_from_slice(&self.checksum.to_le_bytes());
+        b
+    }
+
+    /// Parses an entry from [`ENTRY_LEN`] bytes.
+    pub fn from_bytes(b: &[u8]) -> BlockEntry {
+        BlockEntry {
+            offset: u64_at(b, 0),
+            compressed_len: u32_at(b, 8),
+            raw_len: u32_at(b, 12),
+            checksum: u64_at(b, 16),
+        }
+    }
+}
+
+/// Decompressed bytes of a block of `n` slots in a section of kind `kind`.
+pub fn raw_block_len(kind: u8, n: u64) -> u64 {
+    if kind == SECTION_WDL {
+        n.div_ceil(4)
+    } else {
+        2 * n
+    }
+}
+
+/// Slots in block `block` of a section with `slots_per_block` over `slots` slots.
+pub fn block_slots(slots: u64, slots_per_block: u32, block: u64) -> u64 {
+    let start = block * slots_per_block as u64;
+    (slots - start).min(slots_per_block as u64)
+}
+
+#[inline]
+pub(crate) fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+#[inline]
+pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+#[inline]
+pub(crate) fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+impl SectionDesc {
+    fn write(&self, b: &mut [u8]) {
+        b[0] = self.kind;
+        b[1] = self.encoding;
+        b[2] = self.compression;
+        b[3] = self.level;
+        b[4..8].copy_from_slice(&self.slots_per_block.to_le_bytes());
+        b[8..16].copy_from_slice(&self.block_count.to_le_bytes());
+        b[16..24].copy_from_slice(&self.table_offset.to_le_bytes());
+        b[24..32].copy_from_slice(&self.data_offset.to_le_bytes());
+        b[32..40].copy_from_slice(&self.data_len.to_le_bytes());
+        b[40..48].fill(0);
+    }
+
+    fn read(b: &[u8]) -> SectionDesc {
+        SectionDesc {
+            kind: b[0],
+            encoding: b[1],
+            compression: b[2],
+            level: b[3],
+            slots_per_block: u32_at(b, 4),
+            block_count: u64_at(b, 8),
+            table_offset: u64_at(b, 16),
+            data_offset: u64_at(b, 24),
+            data_len: u64_at(b, 32),
+        }
+    }
+}
+
+impl Header {
+    /// Serialises the header ([`HEADER_LEN`] bytes, little-endian).
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[10..12].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
+        b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        b[16] = if self.rules.board == BoardKind::Diagonals {
+            20
+        } else {
+            16
+        };
+        b[17] = if self.rules.flying { 3 } else { 0 };
+        b[18] = self.rules.blocked_loses as u8;
+        b[19] = self.subspace.mover;
+        b[20] = self.subspace.opponent;
+        b[21] = VALUE_ENCODING;
+        b[24..32].copy_from_slice(&self.slots.to_le_bytes());
+        b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
+        b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
+        b[48..56].copy_from_slice(&self.counts.losses.to_le_bytes());
+        b[56..58].copy_from_slice(&self.counts.max_dtc_win.to_le_bytes());
+        b[58..60].copy_from_slice(&self.counts.max_dtc_loss.to_le_bytes());
+        let name = self.rules_name.as_bytes();
+        assert!(
+            name.len() <= RULES_NAME_MAX,
+            "rule set name too long for the header"
+        );
+        b[60] = name.len() as u8;
+        b[61..61 + name.len()].copy_from_slice(name);
+        self.wdl
+            .write(&mut b[SECTIONS_AT..SECTIONS_AT + SECTION_DESC_LEN]);
+        self.dtc
+            .write(&mut b[SECTIONS_AT + SECTION_DESC_LEN..SECTIONS_AT + 2 * SECTION_DESC_LEN]);
+        b
+    }
+
+    /// Parses and sanity-checks a header from the start of `bytes` (which must hold
+    /// at least [`HEADER_LEN`] bytes). `file` names the file in errors. The header
+    /// checksum is checked separately, by the reader.
+    pub fn parse(bytes: &[u8], file: &Path) -> Result<Header, TablebaseError> {
+        let bad = |what: String| Err(TablebaseError::corrupt(file, what));
+        if bytes.len() < HEADER_LEN {
+            return bad(format!("{} bytes is too short for a header", bytes.len()));
+        }
+        if bytes[0..8] != MAGIC {
+            return bad("not a tigadi tablebase file (bad magic)".into());
+        }
+        let version = u16_at(bytes, 8);
+        if version != FORMAT_VERSION {
+            return bad(format!(
+                "format version {version}, this reader knows {FORMAT_VERSION}"
+            ));
+        }
+        let scheme = u16_at(bytes, 10);
+        if scheme != INDEX_SCHEME {
+            return bad(format!(
+                "index scheme {scheme}, this reader knows {INDEX_SCHEME}"
+            ));
+        }
+        if u32_at(bytes, 12) as usize != HEADER_LEN {
+            return bad(format!("header length {}", u32_at(bytes, 12)));
+        }
+        let board = match bytes[16] {
+            20 => BoardKind::Diagonals,
+            16 => BoardKind::Plain,
+            n => return bad(format!("board of {n} lines")),
+        };
+        let flying = match bytes[17] {
+            0 => false,
+            3 => true,
+            n => return bad(format!("flying code {n}")),
+        };
+        let blocked_loses = match bytes[18] {
+            0 => false,
+            1 => true,
+            n => return bad(format!("blocked-player code {n}")),
+        };
+        let rules = RuleSet {
+            board,
+            flying,
+            blocked_loses,
+        };
+        let (mover, opponent) = (bytes[19], bytes[20]);
+        if !(3..=12).contains(&mover) || !(3..=12).contains(&opponent) || mover + opponent > 24 {
+            return bad(format!("subspace {mover}v{opponent}"));
+        }
+        if bytes[21] != VALUE_ENCODING {
+            return bad(format!("value encoding {}", bytes[21]));
+        }
+        let name_len = bytes[60] as usize;
+        if name_len > RULES_NAME_MAX {
+            return bad(format!("rule set name of {name_len} bytes"));
+        }
+        let Ok(rules_name) = std::str::from_utf8(&bytes[61..61 + name_len]) else {
+            return bad("rule set name is not UTF-8".into());
+        };
+        let header = Header {
+            rules,
+            rules_name: rules_name.to_string(),
+            subspace: Subspace::new(mover, opponent),
+            slots: u64_at(bytes, 24),
+            counts: ClassCounts {
+                wins: u64_at(bytes, 32),
+                draws: u64_at(bytes, 40),
+                losses: u64_at(bytes, 48),
+                max_dtc_win: u16_at(bytes, 56),
+                max_dtc_loss: u16_at(bytes, 58),
+            },
+            wdl: SectionDesc::read(&bytes[SECTIONS_AT..]),
+            dtc: SectionDesc::read(&bytes[SECTIONS_AT + SECTION_DESC_LEN..]),
+        };
+        header.check_layout(file)?;
+        Ok(header)
+    }
+
+    /// Where the head (header and both block tables) ends; the head checksum
+    /// follows it.
+    pub fn head_len(&self) -> u64 {
+        HEADER_LEN as u64 + (self.wdl.block_count + self.dtc.block_count) * ENTRY_LEN as u64
+    }
+
+    /// The file length the header implies: head, head checksum, both sections'
+    /// data, file checksum.
+    pub fn file_len(&self) -> u64 {
+        self.dtc.data_offset + self.dtc.data_len + 8
+    }
+
+    /// Checks that the section descriptors describe the one layout FORMAT.md allows.
+    fn check_layout(&self, file: &Path) -> Result<(), TablebaseError> {
+        let bad = |what: String| Err(TablebaseError::corrupt(file, what));
+        if self.counts.classes() > self.slots {
+            return bad(format!(
+                "{} classes in {} slots",
+                self.counts.classes(),
+                self.slots
+            ));
+        }
+        if self.slots == 0 || self.slots > 1 << 40 {
+            return bad(format!("slot count {}", self.slots));
+        }
+        let expect = [
+            (self.wdl, SECTION_WDL, ENCODING_WDL_2BIT, "WDL"),
+            (self.dtc, SECTION_DTC, ENCODING_DTC_U16_PLANES, "DTC"),
+        ];
+        for (s, kind, encoding, name) in expect {
+            if s.kind != kind || s.encoding != encoding || s.compression != COMPRESSION_ZSTD {
+                return bad(format!(
+                    "{name} section: kind {}, encoding {}, compression {}",
+                    s.kind, s.encoding, s.compression
+                ));
+            }
+            if s.slots_per_block == 0 || s.slots_per_block > MAX_SLOTS_PER_BLOCK {
+                return bad(format!(
+                    "{name} section: {} slots per block",
+                    s.slots_per_block
+                ));
+            }
+            if s.block_count != self.slots.div_ceil(s.slots_per_block as u64) {
+                return bad(format!("{name} section: {} blocks", s.block_count));
+            }
+        }
+        let wdl_table = HEADER_LEN as u64;
+        let dtc_table = wdl_table + self.wdl.block_count * ENTRY_LEN as u64;
+        let data = self.head_len() + 8;
+        if self.wdl.table_offset != wdl_table
+            || self.dtc.table_offset != dtc_table
+            || self.wdl.data_offset != data
+            || Some(self.dtc.data_offset) != data.checked_add(self.wdl.data_len)
+            || self
+                .dtc
+                .data_offset
+                .checked_add(self.dtc.data_len)
+                .is_none_or(|e| e > u64::MAX - 8)
+        {
+            return bad("section offsets do not follow each other".into());
+        }
+        Ok(())
+    }
+}
+
+/// The directory name of a rule set inside a tablebase directory: the preset
+/// name, or for other rule sets the switches with `=` written `-` and `,` written
+/// `_` (`lines-20_flying-3_blocked-passes`), so that it is a safe file name
+/// everywhere.
+pub fn rules_dir_name(rules: &RuleSet) -> String {
+    rules.name().replace('=', "-").replace(',', "_")
+}
+
+/// The directory holding a rule set's files inside tablebase directory `dir`.
+pub fn rules_dir(dir: &Path, rules: &RuleSet) -> PathBuf {
+    dir.join(rules_dir_name(rules))
+}
+
+/// The file name of a subspace's table: `<mover>v<opponent>.tgtb`.
+pub fn file_name(subspace: Subspace) -> String {
+    format!("{}v{}.{EXTENSION}", subspace.mover, subspace.opponent)
+}
+
+/// The path of a subspace's table inside tablebase directory `dir`.
+pub fn table_path(dir: &Path, rules: &RuleSet, subspace: Subspace) -> PathBuf {
+    rules_dir(dir, rules).join(file_name(subspace))
+}
+
+/// Parses a table file name `<m>v<o>.tgtb` back into its subspace.
+pub fn parse_file_name(name: &str) -> Option<Subspace> {
+    let stem = name.strip_suffix(EXTENSION)?.strip_suffix('.')?;
+    let (m, o) = stem.split_once('v')?;
+    let (m, o): (u8, u8) = (m.parse().ok()?, o.parse().ok()?);
+    (m.to_string() + "v" + &o.to_string() == stem).then_some(Subspace::new(m, o))
+}
+
+/// The subspaces that have a table file in the rule set's directory, in order.
+pub fn list_subspaces(dir: &Path, rules: &RuleSet) -> Result<Vec<Subspace>, TablebaseError> {
+    let rdir = rules_dir(dir, rules);
+    let entries = std::fs::read_dir(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
+    let mut subs = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
+        if let Some(s) = e.file_name().to_str().and_then(parse_file_name) {
+            subs.push(s);
+        }
+    }
+    subs.sort();
+    Ok(subs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_round_trip() {
+        let s = Subspace::new(9, 3);
+        assert_eq!(file_name(s), "9v3.tgtb");
+        assert_eq!(parse_file_name("9v3.tgtb"), Some(s));
+        assert_eq!(parse_file_name("09v3.tgtb"), None);
+        assert_eq!(parse_file_name("9v3.tgtb.tmp"), None);
+        let custom = RuleSet::parse("lines=20,flying=3").unwrap();
+        assert_eq!(rules_dir_name(&custom), "lines-20_flying-3_blocked-passes");
+        assert_eq!(rules_dir_name(&RuleSet::MORRIS), "morris");
+    }
+}

@@ -1,0 +1,212 @@
+//! The manifest of a rule set's directory: `SHA256SUMS` (for `sha256sum -c`) and
+//! `manifest.json` (per-subspace counts, tool version, format settings, solve
+//! times). Timing lives only here, so table files stay byte-for-byte
+//! deterministic.
+
+use crate::error::TablebaseError;
+use crate::format::*;
+use crate::reader::table::open_table;
+use crate::writer::write_atomically;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::path::Path;
+use tigadi_index::Subspace;
+use tigadi_rules::{BoardKind, RuleSet};
+
+/// File name of the JSON manifest inside a rule set's directory.
+pub const MANIFEST_JSON: &str = "manifest.json";
+/// File name of the checksum list inside a rule set's directory.
+pub const SHA256SUMS: &str = "SHA256SUMS";
+
+/// `manifest.json`: what a rule set's directory holds and how it was made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The rule set's name (`RuleSet::name()`).
+    pub rules: String,
+    /// Version of the `tigadi-tablebase` crate that wrote the manifest.
+    pub tool_version: String,
+    /// Format settings of the files.
+    pub settings: Settings,
+    /// One entry per table file, ordered by subspace.
+    pub subspaces: Vec<ManifestEntry>,
+}
+
+/// The rule switches and format settings recorded in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Lines on the board: 20 or 16.
+    pub lines: u8,
+    /// `"never"` or `"3"`.
+    pub flying: String,
+    /// `"passes"` or `"loses"`.
+    pub blocked: String,
+    /// File format version.
+    pub format_version: u16,
+    /// Index scheme version of the slot numbering.
+    pub index_scheme: u16,
+    /// Slots per WDL block.
+    pub wdl_slots_per_block: u32,
+    /// Slots per DTC block.
+    pub dtc_slots_per_block: u32,
+    /// zstd level of WDL blocks.
+    pub wdl_zstd_level: i32,
+    /// zstd level of DTC blocks.
+    pub dtc_zstd_level: i32,
+    /// The checksum of blocks and files (`"xxh3-64"`).
+    pub checksum: String,
+}
+
+/// One table file in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Gotis of the player to move.
+    pub mover: u8,
+    /// Gotis of the other player.
+    pub opponent: u8,
+    /// File name inside the rule set's directory.
+    pub file: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Slots of the index (classes plus padding).
+    pub slots: u64,
+    /// Canonical positions (symmetry classes): `win + draw + loss`.
+    pub classes: u64,
+    /// Classes won for the player to move.
+    pub win: u64,
+    /// Drawn classes.
+    pub draw: u64,
+    /// Classes lost for the player to move.
+    pub loss: u64,
+    /// Largest DTC of a win, in turns.
+    pub max_dtc_win: u16,
+    /// Largest DTC of a loss, in turns.
+    pub max_dtc_loss: u16,
+    /// SHA-256 of the file, lowercase hex.
+    pub sha256: String,
+    /// Wall-clock seconds the solver spent on the subspace, if recorded.
+    pub seconds: Option<f64>,
+}
+
+impl ManifestEntry {
+    /// The entry's subspace.
+    pub fn subspace(&self) -> Subspace {
+        Subspace::new(self.mover, self.opponent)
+    }
+}
+
+/// Writes `SHA256SUMS` and `manifest.json` for every table file of `rules` in
+/// tablebase directory `dir` (each header and head checksum is checked on the
+/// way). Solve times recorded in an existing `manifest.json` are kept for files
+/// whose SHA-256 is unchanged.
+pub fn write_manifest(dir: &Path, rules: &RuleSet) -> Result<Manifest, TablebaseError> {
+    write_manifest_with_seconds(dir, rules, &[])
+}
+
+/// Like [`write_manifest`], also recording solve times in seconds for the given
+/// subspaces (these replace any recorded before).
+pub fn write_manifest_with_seconds(
+    dir: &Path,
+    rules: &RuleSet,
+    seconds: &[(Subspace, f64)],
+) -> Result<Manifest, TablebaseError> {
+    let old = read_manifest(dir, rules).ok().flatten();
+    let rdir = rules_dir(dir, rules);
+    let mut entries = Vec::new();
+    for s in list_subspaces(dir, rules)? {
+        let table = open_table(dir, rules, s)?;
+        let h = table.header();
+        let sha256 = sha256_file(table.path())?;
+        let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
+        if secs.is_none() {
+            secs = old.as_ref().and_then(|m| {
+                m.subspaces
+                    .iter()
+                    .find(|e| e.subspace() == s && e.sha256 == sha256)
+                    .and_then(|e| e.seconds)
+            });
+        }
+        entries.push(ManifestEntry {
+            mover: s.mover,
+            opponent: s.opponent,
+            file: file_name(s),
+            bytes: h.file_len(),
+            slots: h.slots,
+            classes: h.counts.classes(),
+            win: h.counts.wins,
+            draw: h.counts.draws,
+            loss: h.counts.losses,
+            max_dtc_win: h.counts.max_dtc_win,
+            max_dtc_loss: h.counts.max_dtc_loss,
+            sha256,
+            seconds: secs,
+        });
+    }
+    let manifest = Manifest {
+        rules: rules.name(),
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        settings: Settings {
+            lines: if rules.board == BoardKind::Diagonals {
+                20
+            } else {
+                16
+            },
+            flying: if rules.flying { "3" } else { "never" }.into(),
+            blocked: if rules.blocked_loses {
+                "loses"
+            } else {
+                "passes"
+            }
+            .into(),
+            format_version: FORMAT_VERSION,
+            index_scheme: INDEX_SCHEME,
+            wdl_slots_per_block: WDL_SLOTS_PER_BLOCK,
+            dtc_slots_per_block: DTC_SLOTS_PER_BLOCK,
+            wdl_zstd_level: WDL_ZSTD_LEVEL,
+            dtc_zstd_level: DTC_ZSTD_LEVEL,
+            checksum: "xxh3-64".into(),
+        },
+        subspaces: entries,
+    };
+    let sums: String = manifest
+        .subspaces
+        .iter()
+        .map(|e| format!("{}  {}\n", e.sha256, e.file))
+        .collect();
+    write_atomically(&rdir.join(SHA256SUMS), sums.as_bytes())?;
+    let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
+    json.push('\n');
+    write_atomically(&rdir.join(MANIFEST_JSON), json.as_bytes())?;
+    Ok(manifest)
+}
+
+/// Reads `manifest.json` of `rules` in `dir`; `Ok(None)` when there is none.
+pub fn read_manifest(dir: &Path, rules: &RuleSet) -> Result<Option<Manifest>, TablebaseError> {
+    let path = rules_dir(dir, rules).join(MANIFEST_JSON);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TablebaseError::io(&path, e)),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| TablebaseError::corrupt(&path, format!("bad manifest: {e}")))
+}
+
+fn sha256_file(path: &Path) -> Result<String, TablebaseError> {
+    let mut f = std::fs::File::open(path).map_err(|e| TablebaseError::io(path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| TablebaseError::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}

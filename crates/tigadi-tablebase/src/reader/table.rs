@@ -1,0 +1,340 @@
+//! One tablebase file: opening and validating it, reading single values (through
+//! the block cache) and decoding whole sections.
+//!
+//! On opening, the header and both block tables are checked against the head
+//! checksum and the layout rules; every block's checksum is checked before it is
+//! decompressed. So no byte a value is decoded from is trusted unchecked.
+
+use crate::error::TablebaseError;
+use crate::format::*;
+use crate::reader::cache::BlockCache;
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
+use tigadi_solve::{Packed, Value, Wdl};
+
+/// The bytes of a file: memory-mapped, or owned (tests, in-memory tables).
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// Which section of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Win/draw/loss codes only.
+    Wdl,
+    /// Full values with DTC.
+    Dtc,
+}
+
+/// One opened and validated tablebase file.
+pub struct Table {
+    path: PathBuf,
+    bytes: Bytes,
+    header: Header,
+}
+
+impl Table {
+    /// Memory-maps and validates the file at `path` (header, layout, head checksum,
+    /// block table). Does not read the blocks.
+    pub fn open(path: &Path) -> Result<Table, TablebaseError> {
+        let file = File::open(path).map_err(|e| TablebaseError::io(path, e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| TablebaseError::io(path, e))?
+            .len();
+        if len < HEADER_LEN as u64 {
+            return Err(TablebaseError::corrupt(
+                path,
+                format!("{len} bytes is too short for a header"),
+            ));
+        }
+        // SAFETY: the mapping is read-only. Tablebase files are written once, under a
+        // temporary name, and renamed into place; they are not modified while mapped.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TablebaseError::io(path, e))?;
+        Table::validate(path.to_path_buf(), Bytes::Mapped(map))
+    }
+
+    /// Validates a file held in memory; `path` only names it in errors.
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Table, TablebaseError> {
+        Table::validate(path.to_path_buf(), Bytes::Owned(bytes))
+    }
+
+    fn validate(path: PathBuf, bytes: Bytes) -> Result<Table, TablebaseError> {
+        let header = Header::parse(&bytes, &path)?;
+        let len = bytes.len() as u64;
+        if header.file_len() != len {
+            return Err(TablebaseError::corrupt(
+                &path,
+                format!(
+                    "{len} bytes, but the header describes {}",
+                    header.file_len()
+                ),
+            ));
+        }
+        let head_len = header.head_len() as usize;
+        let stored = u64_at(&bytes, head_len);
+        if checksum(&bytes[..head_len]) != stored {
+            return Err(TablebaseError::corrupt(
+                &path,
+                "header or block table checksum mismatch",
+            ));
+        }
+        let table = Table {
+            path,
+            bytes,
+            header,
+        };
+        for (section, desc) in [
+            (Section::Wdl, table.header.wdl),
+            (Section::Dtc, table.header.dtc),
+        ] {
+            let mut offset = desc.data_offset;
+            for b in 0..desc.block_count {
+                let e = table.entry(section, b);
+                let n = block_slots(table.header.slots, desc.slots_per_block, b);
+                if e.offset != offset || e.raw_len as u64 != raw_block_len(desc.kind, n) {
+                    return Err(table.corrupt(format!("{section:?} block {b}: bad table entry")));
+                }
+                offset += e.compressed_len as u64;
+            }
+            if offset != desc.data_offset + desc.data_len {
+                return Err(table.corrupt(format!("{section:?} blocks do not fill the section")));
+            }
+        }
+        Ok(table)
+    }
+
+    fn corrupt(&self, what: impl Into<String>) -> TablebaseError {
+        TablebaseError::corrupt(&self.path, what)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The parsed header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The subspace the file holds.
+    pub fn subspace(&self) -> Subspace {
+        self.header.subspace
+    }
+
+    /// Checks that the file holds `subspace` under `rules`.
+    pub fn expect(&self, rules: &RuleSet, subspace: Subspace) -> Result<(), TablebaseError> {
+        let h = &self.header;
+        if h.rules != *rules || h.subspace != subspace {
+            return Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!(
+                    "expected {subspace} under {rules}, the file holds {} under {} ({})",
+                    h.subspace,
+                    h.rules.name(),
+                    h.rules_name
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks the whole-file checksum (every byte of the file).
+    pub fn check_file_checksum(&self) -> Result<(), TablebaseError> {
+        let n = self.bytes.len() - 8;
+        if checksum(&self.bytes[..n]) != u64_at(&self.bytes, n) {
+            return Err(self.corrupt("whole-file checksum mismatch"));
+        }
+        Ok(())
+    }
+
+    fn desc(&self, section: Section) -> &SectionDesc {
+        match section {
+            Section::Wdl => &self.header.wdl,
+            Section::Dtc => &self.header.dtc,
+        }
+    }
+
+    fn entry(&self, section: Section, block: u64) -> BlockEntry {
+        let at = self.desc(section).table_offset as usize + block as usize * ENTRY_LEN;
+        BlockEntry::from_bytes(&self.bytes[at..at + ENTRY_LEN])
+    }
+
+    /// Checks and decompresses one block.
+    pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TablebaseError> {
+        if block >= self.desc(section).block_count {
+            return Err(self.corrupt(format!("{section:?} block {block} out of range")));
+        }
+        let e = self.entry(section, block);
+        let start = e.offset as usize;
+        let data = &self.bytes[start..start + e.compressed_len as usize];
+        if checksum(data) != e.checksum {
+            return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
+        }
+        let mut raw = vec![0u8; e.raw_len as usize];
+        match zstd::bulk::decompress_to_buffer(data, &mut raw[..]) {
+            Ok(n) if n == raw.len() => Ok(raw),
+            Ok(n) => Err(self.corrupt(format!(
+                "{section:?} block {block}: {n} bytes decompressed, expected {}",
+                raw.len()
+            ))),
+            Err(e) => Err(self.corrupt(format!("{section:?} block {block}: zstd: {e}"))),
+        }
+    }
+
+    /// Splits a slot into (block, position in block) for `section`.
+    fn locate(&self, section: Section, slot: u64) -> Result<(u64, usize), TablebaseError> {
+        if slot >= self.header.slots {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "slot {slot} outside subspace {} ({} slots)",
+                self.header.subspace, self.header.slots
+            )));
+        }
+        let spb = self.desc(section).slots_per_block as u64;
+        Ok((slot / spb, (slot % spb) as usize))
+    }
+
+    /// The value in `slot`, through `cache` (`key` identifies this table in it).
+    pub fn value(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Value, TablebaseError> {
+        let (block, j) = self.locate(Section::Dtc, slot)?;
+        let n = block_slots(self.header.slots, self.header.dtc.slots_per_block, block) as usize;
+        let word = cache.with_block(
+            key,
+            Section::Dtc,
+            block,
+            || self.read_block(Section::Dtc, block),
+            |raw| u16::from_le_bytes([raw[j], raw[n + j]]),
+        )?;
+        Packed(word)
+            .get()
+            .ok_or_else(|| self.corrupt(format!("slot {slot}: no value stored")))
+    }
+
+    /// The win/draw/loss in `slot`, reading only the WDL section.
+    pub fn wdl(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Wdl, TablebaseError> {
+        let (block, j) = self.locate(Section::Wdl, slot)?;
+        let code = cache.with_block(
+            key,
+            Section::Wdl,
+            block,
+            || self.read_block(Section::Wdl, block),
+            |raw| (raw[j / 4] >> (2 * (j % 4))) & 3,
+        )?;
+        wdl_from_code(code).ok_or_else(|| self.corrupt(format!("slot {slot}: WDL code {code}")))
+    }
+
+    /// Decodes the whole DTC section: one [`Packed`] per slot (padding slots hold the
+    /// filler value the writer chose, not [`Packed::NONE`]). Checks the whole-file
+    /// checksum and every block's.
+    pub fn decode_values(&self) -> Result<Vec<Packed>, TablebaseError> {
+        self.check_file_checksum()?;
+        let desc = self.header.dtc;
+        let blocks: Vec<Vec<Packed>> = (0..desc.block_count)
+            .into_par_iter()
+            .map(|b| {
+                let raw = self.read_block(Section::Dtc, b)?;
+                let n = raw.len() / 2;
+                Ok((0..n)
+                    .map(|j| Packed(u16::from_le_bytes([raw[j], raw[n + j]])))
+                    .collect())
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        let values: Vec<Packed> = blocks.concat();
+        if let Some(slot) = values.iter().position(|v| {
+            !v.is_some()
+                || v.get()
+                    .is_some_and(|v| v.dtc() > Some(tigadi_solve::MAX_DTC))
+        }) {
+            return Err(self.corrupt(format!(
+                "slot {slot}: {:#06x} is not a value",
+                values[slot].0
+            )));
+        }
+        Ok(values)
+    }
+
+    /// Decodes the whole WDL section: one [`Wdl`] per slot. Checks every block's
+    /// checksum (not the whole-file checksum).
+    pub fn decode_wdl(&self) -> Result<Vec<Wdl>, TablebaseError> {
+        let desc = self.header.wdl;
+        let slots = self.header.slots;
+        let blocks: Vec<Vec<Wdl>> = (0..desc.block_count)
+            .into_par_iter()
+            .map(|b| {
+                let raw = self.read_block(Section::Wdl, b)?;
+                let n = block_slots(slots, desc.slots_per_block, b) as usize;
+                (0..n)
+                    .map(|j| {
+                        let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
+                        wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        Ok(blocks.concat())
+    }
+}
+
+fn wdl_from_code(code: u8) -> Option<Wdl> {
+    match code {
+        WDL_LOSS => Some(Wdl::Loss),
+        WDL_DRAW => Some(Wdl::Draw),
+        WDL_WIN => Some(Wdl::Win),
+        _ => None,
+    }
+}
+
+/// Reads the whole table of `subspace` under `rules` from tablebase directory `dir`:
+/// one [`Packed`] per slot of the subspace index. Padding slots hold a filler value
+/// (a copy of a neighbour's), not [`Packed::NONE`]; read only slots that the index
+/// gives for real boards. Every checksum is checked; a missing file is
+/// [`TablebaseError::MissingSubspace`], so "present and valid" means "solved".
+pub fn load_values(
+    dir: &Path,
+    rules: &RuleSet,
+    subspace: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    let table = open_table(dir, rules, subspace)?;
+    table.decode_values()
+}
+
+/// Opens the table of `subspace` under `rules` in `dir` and checks that it is the
+/// one asked for.
+pub fn open_table(
+    dir: &Path,
+    rules: &RuleSet,
+    subspace: Subspace,
+) -> Result<Table, TablebaseError> {
+    let path = table_path(dir, rules, subspace);
+    if !path.exists() {
+        return Err(TablebaseError::MissingSubspace { subspace, path });
+    }
+    let table = Table::open(&path)?;
+    table.expect(rules, subspace)?;
+    Ok(table)
+}
+
+/// Reads and checks just the header of a table (header, layout and head checksum).
+pub fn read_header(
+    dir: &Path,
+    rules: &RuleSet,
+    subspace: Subspace,
+) -> Result<Header, TablebaseError> {
+    Ok(open_table(dir, rules, subspace)?.header.clone())
+}

@@ -1,0 +1,218 @@
+//! The collection of tables a prober holds: [`Tablebase`] opens files lazily and
+//! answers value, WDL and per-move queries for moving-phase boards.
+
+use crate::error::TablebaseError;
+use crate::format::table_path;
+use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
+use crate::reader::table::Table;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::geometry::ALL;
+use tigadi_rules::{Board, RuleSet, Slide, Successor};
+use tigadi_solve::{Value, Wdl};
+
+/// Most gotis a side may have for the index (and so for a table file).
+const MAX_SIDE: usize = 12;
+
+/// One turn of the player to move: a slide (with its capture, if any) or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// A slide of one goti, possibly closing a tigadi and capturing.
+    Slide(Slide),
+    /// The player to move is blocked and passes.
+    Pass,
+}
+
+impl fmt::Display for Turn {
+    /// RULES.md §9 notation: `a1-a4`, `a1-a4xg7` or `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Turn::Slide(s) => {
+                write!(f, "{}-{}", s.from, s.to)?;
+                if let Some(c) = s.capture {
+                    write!(f, "x{c}")?;
+                }
+                Ok(())
+            }
+            Turn::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// An opened subspace table with its index.
+struct Loaded {
+    table: Table,
+    index: SubspaceIndex,
+}
+
+/// The tablebase of one rule set in one directory, as probers use it: tables are
+/// memory-mapped on first use and shared by all threads; decompressed blocks are
+/// kept in a small shared cache.
+pub struct Tablebase {
+    dir: PathBuf,
+    rules: RuleSet,
+    tables: Box<[OnceLock<Arc<Loaded>>]>,
+    cache: BlockCache,
+}
+
+impl Tablebase {
+    /// The tablebase of rule set `rules` in tablebase directory `dir` (files in
+    /// `dir/<rules>/`). Opens nothing yet; a missing directory shows up as
+    /// [`TablebaseError::MissingSubspace`] on the first probe.
+    pub fn open(dir: &Path, rules: &RuleSet) -> Tablebase {
+        Tablebase::with_cache_blocks(dir, rules, DEFAULT_CACHE_BLOCKS)
+    }
+
+    /// Like [`Tablebase::open`], with room for `blocks` decompressed blocks (8 KiB
+    /// each) in the cache.
+    pub fn with_cache_blocks(dir: &Path, rules: &RuleSet, blocks: usize) -> Tablebase {
+        Tablebase {
+            dir: dir.to_path_buf(),
+            rules: *rules,
+            tables: (0..(MAX_SIDE + 1) * (MAX_SIDE + 1))
+                .map(|_| OnceLock::new())
+                .collect(),
+            cache: BlockCache::new(blocks),
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// The tablebase directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn key(sub: Subspace) -> usize {
+        sub.mover as usize * (MAX_SIDE + 1) + sub.opponent as usize
+    }
+
+    fn loaded(&self, sub: Subspace) -> Result<&Loaded, TablebaseError> {
+        let cell = &self.tables[Tablebase::key(sub)];
+        if let Some(l) = cell.get() {
+            return Ok(l);
+        }
+        let path = table_path(&self.dir, &self.rules, sub);
+        if !path.is_file() {
+            return Err(TablebaseError::MissingSubspace {
+                subspace: sub,
+                path,
+            });
+        }
+        let table = Table::open(&path)?;
+        table.expect(&self.rules, sub)?;
+        let index = SubspaceIndex::new(sub);
+        if index.slots() != table.header().slots {
+            return Err(TablebaseError::corrupt(
+                &path,
+                format!(
+                    "{} slots, the index of {sub} has {}",
+                    table.header().slots,
+                    index.slots()
+                ),
+            ));
+        }
+        // Another thread may have won the race; either copy is fine.
+        let _ = cell.set(Arc::new(Loaded { table, index }));
+        Ok(cell.get().expect("just set"))
+    }
+
+    /// The subspace of `board`, after checking that it is a moving-phase board the
+    /// tables can hold.
+    pub fn check_board(board: Board) -> Result<Subspace, TablebaseError> {
+        if (board.mover | board.opponent) & !ALL != 0 {
+            return Err(TablebaseError::InvalidPosition(
+                "gotis off the board".into(),
+            ));
+        }
+        if board.mover & board.opponent != 0 {
+            return Err(TablebaseError::InvalidPosition(
+                "two gotis on one point".into(),
+            ));
+        }
+        let sub = Subspace::of(board);
+        if sub.mover < 3 || sub.opponent < 3 {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "a side with fewer than three gotis ({sub}): the game is over"
+            )));
+        }
+        if sub.mover as usize > MAX_SIDE || sub.opponent as usize > MAX_SIDE {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "too many gotis ({sub})"
+            )));
+        }
+        Ok(sub)
+    }
+
+    /// The value of `board` for the player to move (win/draw/loss and DTC in turns).
+    pub fn probe(&self, board: Board) -> Result<Value, TablebaseError> {
+        let sub = Tablebase::check_board(board)?;
+        let l = self.loaded(sub)?;
+        l.table.value(
+            &self.cache,
+            Tablebase::key(sub) as u32,
+            l.index.index(board),
+        )
+    }
+
+    /// Win, draw or loss of `board` for the player to move, reading only the WDL
+    /// section of the table.
+    pub fn probe_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
+        let sub = Tablebase::check_board(board)?;
+        let l = self.loaded(sub)?;
+        l.table.wdl(
+            &self.cache,
+            Tablebase::key(sub) as u32,
+            l.index.index(board),
+        )
+    }
+
+    /// Every legal turn of the player to move with the value it leads to, from the
+    /// player to move's point of view and counted from `board` (so the best turn's
+    /// value equals `probe(board)`), best first. A capture that leaves the
+    /// opponent two gotis is `Win(1)`. Empty when the player to move is blocked in a
+    /// rule set where that loses.
+    pub fn probe_moves(&self, board: Board) -> Result<Vec<(Turn, Value)>, TablebaseError> {
+        Tablebase::check_board(board)?;
+        let mut turns = Vec::new();
+        let mut error = None;
+        board.for_each_slide(&self.rules, |slide, next| {
+            if error.is_some() {
+                return;
+            }
+            let v = match next {
+                Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
+                Successor::Capture(n) => self.probe(n).map(|v| v.before_turn(true)),
+                Successor::Quiet(n) | Successor::Pass(n) => {
+                    self.probe(n).map(|v| v.before_turn(false))
+                }
+            };
+            match v {
+                Ok(v) => turns.push((Turn::Slide(slide), v)),
+                Err(e) => error = Some(e),
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if turns.is_empty() && !self.rules.blocked_loses {
+            turns.push((Turn::Pass, self.probe(board.flipped())?.before_turn(false)));
+        }
+        // Stable: equal values keep move-generation order.
+        turns.sort_by(|a, b| {
+            if a.1.better_than(b.1) {
+                std::cmp::Ordering::Less
+            } else if b.1.better_than(a.1) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        Ok(turns)
+    }
+}
