@@ -1,12 +1,24 @@
 //! Parallel retrograde analysis of the moving phase: win/draw/loss and DTC for
 //! every position of a pair of subspaces, given the solved subspaces its captures
 //! lead to.
+//!
+//! - [`plan`]: which pairs of subspaces to solve, in dependency order;
+//! - [`retrograde`]: the solver for one pair;
+//! - [`value`]: values, DTC and their 16-bit packing;
+//! - [`evaluate`]: one position's value from its successors' values (the
+//!   consistency check that `verify` runs over finished tables).
+//!
+//! Not here: files (see `tigadi-tablebase`) or progress bars (see the CLI; the
+//! solver reports through [`retrograde::Observer`]).
 
+pub mod plan;
+pub mod retrograde;
 pub mod value;
 
-pub use value::{Packed, Value, Wdl, MAX_DTC};
-
+pub use plan::{pairs_up_to, Pair};
+pub use retrograde::{solve_pair, Observer, SolveError, SolvedSubspace, SolvedTable};
 use tigadi_rules::{Board, RuleSet, Successor};
+pub use value::{Packed, Value, Wdl, MAX_DTC};
 
 /// The value of `board` for the player to move, recomputed from the values of its
 /// successors: `lookup(next)` gives the value of a successor board for *its* player

@@ -1,0 +1,166 @@
+//! Canonical forms and the slot numbering of one subspace.
+
+use tigadi_rules::geometry::{transform_pair, Bits, SYMMETRIES};
+use tigadi_rules::Board;
+
+use crate::mover::{MoverTable, ORBIT_SHIFT, STABILISED, SYM_MASK};
+use crate::subspace::Subspace;
+use crate::tables::{binomial, colex_rank, compress, transform_set, unrank_free};
+
+/// The canonical form of `board` as `(orbit rank of its mover set, canonical board)`.
+#[inline(always)]
+fn canonicalise(table: &MoverTable, board: Board) -> (u32, Board) {
+    let info = table.info[colex_rank(board.mover) as usize];
+    let sym = (info & SYM_MASK) as usize;
+    let orbit = info >> ORBIT_SHIFT;
+    let mover = transform_set(sym, board.mover);
+    let mut opponent = transform_set(sym, board.opponent);
+    if info & STABILISED != 0 {
+        opponent = least_image(table.orbits[orbit as usize].stabiliser, opponent);
+    }
+    (orbit, Board { mover, opponent })
+}
+
+/// The least image of `set` under the identity and the symmetries in `stabiliser`.
+#[inline]
+fn least_image(stabiliser: u16, set: Bits) -> Bits {
+    let mut least = set;
+    let mut syms = stabiliser;
+    while syms != 0 {
+        let s = syms.trailing_zeros() as usize;
+        syms &= syms - 1;
+        least = least.min(transform_set(s, set));
+    }
+    least
+}
+
+/// The canonical representative of a board's symmetry class (the same for all 16
+/// images): among the images, the one with the least mover set, and among those the
+/// least opponent set (sets compared as `u32`).
+pub fn canonical(board: Board) -> Board {
+    canonicalise(MoverTable::of(board.mover.count_ones()), board).1
+}
+
+/// Number of distinct boards among the 16 symmetric images of `board` (1 to 16; a
+/// divisor of 16).
+pub fn orbit_size(board: Board) -> u32 {
+    let pair = board.mover as u64 | (board.opponent as u64) << 32;
+    let fixed = (0..SYMMETRIES)
+        .filter(|&s| transform_pair(s, pair) == pair)
+        .count() as u32;
+    SYMMETRIES as u32 / fixed
+}
+
+/// Slot numbering of one subspace: a perfect hash from symmetry classes of boards
+/// onto `0..slots()`, with a few padding slots that hold no class.
+///
+/// Slots are ordered by canonical mover set, so the boards sharing one mover set
+/// (up to symmetry) occupy one contiguous run of `C(24 - mover, opponent)` slots.
+/// Cheap to create (the tables are built once per goti count and shared) and
+/// `Send + Sync`.
+#[derive(Clone, Copy)]
+pub struct SubspaceIndex {
+    subspace: Subspace,
+    table: &'static MoverTable,
+    /// Opponent sets per mover set: `C(24 - mover, opponent)`.
+    run: u32,
+    slots: u64,
+}
+
+impl std::fmt::Debug for SubspaceIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubspaceIndex")
+            .field("subspace", &self.subspace)
+            .field("slots", &self.slots)
+            .finish()
+    }
+}
+
+impl SubspaceIndex {
+    /// The index of `subspace` (tables are built on first use and shared).
+    ///
+    /// # Panics
+    /// When `subspace.mover + subspace.opponent > 24`.
+    pub fn new(subspace: Subspace) -> SubspaceIndex {
+        let (m, o) = (subspace.mover as u32, subspace.opponent as u32);
+        assert!(
+            m + o <= 24,
+            "subspace {subspace} has more gotis than the board has points"
+        );
+        let table = MoverTable::of(m);
+        let run = binomial(24 - m, o);
+        SubspaceIndex {
+            subspace,
+            table,
+            run,
+            slots: table.orbits.len() as u64 * run as u64,
+        }
+    }
+
+    /// Which subspace this indexes.
+    pub fn subspace(&self) -> Subspace {
+        self.subspace
+    }
+
+    /// Number of slots (symmetry classes plus padding); slots are `0..slots()`.
+    pub fn slots(&self) -> u64 {
+        self.slots
+    }
+
+    /// Number of symmetry classes of the mover's point set: the runs of slots that
+    /// share one canonical mover set.
+    pub fn mover_classes(&self) -> u64 {
+        self.table.orbits.len() as u64
+    }
+
+    /// Number of slots in one run of a canonical mover set: `C(24 - mover, opponent)`.
+    pub fn run_length(&self) -> u64 {
+        self.run as u64
+    }
+
+    /// The slot of `board`, which must belong to this subspace (debug-asserted).
+    /// All symmetric images give the same slot.
+    #[inline]
+    pub fn index(&self, board: Board) -> u64 {
+        debug_assert_eq!(
+            Subspace::of(board),
+            self.subspace,
+            "board not in this subspace"
+        );
+        debug_assert_eq!(board.mover & board.opponent, 0, "overlapping gotis");
+        let (orbit, canon) = canonicalise(self.table, board);
+        let rank = colex_rank(compress(canon.mover, canon.opponent));
+        orbit as u64 * self.run as u64 + rank as u64
+    }
+
+    /// The canonical board in `slot`, or `None` for a padding slot.
+    ///
+    /// # Panics
+    /// When `slot >= slots()`.
+    #[inline]
+    pub fn board(&self, slot: u64) -> Option<Board> {
+        assert!(
+            slot < self.slots,
+            "slot {slot} out of range 0..{}",
+            self.slots
+        );
+        let (orbit, rank) = if self.slots <= u32::MAX as u64 {
+            let s = slot as u32;
+            (s / self.run, s % self.run)
+        } else {
+            (
+                (slot / self.run as u64) as u32,
+                (slot % self.run as u64) as u32,
+            )
+        };
+        let entry = self.table.orbits[orbit as usize];
+        let opponent = unrank_free(entry.set, self.subspace.opponent as u32, rank);
+        if entry.stabiliser != 0 && least_image(entry.stabiliser, opponent) != opponent {
+            return None;
+        }
+        Some(Board {
+            mover: entry.set,
+            opponent,
+        })
+    }
+}

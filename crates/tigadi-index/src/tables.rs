@@ -1,0 +1,285 @@
+//! Constant lookup tables for the hot paths: binomial coefficients, colex ranks of
+//! point sets byte by byte, byte-wise set compression and the ring symmetries.
+//!
+//! Everything here is computed at compile time; tests check it against the rules
+//! crate's definitions.
+
+use tigadi_rules::geometry::{Bits, ALL, POINTS};
+
+/// Side of the square binomial table; a power of two so that masked indices need no
+/// bounds checks (`n, k <= 24` are used).
+const BINOM_SIDE: usize = 32;
+
+/// `BINOM[n][k]` = C(n, k) for `n, k < 32` (0 when `k > n`).
+pub(crate) static BINOM: [[u32; BINOM_SIDE]; BINOM_SIDE] = binomials();
+
+const fn binomials() -> [[u32; BINOM_SIDE]; BINOM_SIDE] {
+    let mut t = [[0u32; BINOM_SIDE]; BINOM_SIDE];
+    let mut n = 0;
+    while n < BINOM_SIDE {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// C(n, k) for `n, k <= 24`.
+#[inline(always)]
+pub(crate) fn binomial(n: u32, k: u32) -> u32 {
+    BINOM[n as usize & (BINOM_SIDE - 1)][k as usize & (BINOM_SIDE - 1)]
+}
+
+/// Number of set bits of a byte (portable: no `popcnt` on baseline x86-64).
+pub(crate) static POP8: [u8; 256] = pop8();
+
+const fn pop8() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = (v as u32).count_ones() as u8;
+        v += 1;
+    }
+    t
+}
+
+/// `RANK[b][k][v]`: the part of the colex rank `sum_j C(p_j, j)` (points `p_1 <
+/// p_2 < ...`, `j` from 1) contributed by byte `b` of a set whose byte `b` is `v` and
+/// which has `k` points in the bytes below. Byte 0 only ever has `k = 0`, byte 1
+/// `k <= 8`, byte 2 `k <= 16`: the table is indexed with `k & 31`.
+static RANK1: [[u32; 256]; 16] = byte_ranks::<16>(8);
+static RANK2: [[u32; 256]; 32] = byte_ranks::<32>(16);
+static RANK0: [[u32; 256]; 1] = byte_ranks::<1>(0);
+
+const fn byte_ranks<const K: usize>(base: usize) -> [[u32; 256]; K] {
+    let mut t = [[0u32; 256]; K];
+    let mut k = 0;
+    while k < K {
+        let mut v = 0;
+        while v < 256 {
+            let mut sum = 0;
+            let mut j = k;
+            let mut i = 0;
+            while i < 8 {
+                if v & (1 << i) != 0 {
+                    j += 1;
+                    if base + i < BINOM_SIDE && j < BINOM_SIDE {
+                        sum += BINOM[base + i][j];
+                    }
+                }
+                i += 1;
+            }
+            t[k][v] = sum;
+            v += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// Colex rank of a set among the sets of its size: `sum_j C(p_j, j)` over its points
+/// `p_1 < p_2 < ...` (`j` from 1). For sets of equal size this is the order of their
+/// `u32` values.
+#[inline(always)]
+pub(crate) fn colex_rank(set: Bits) -> u32 {
+    let b0 = (set & 0xFF) as usize;
+    let b1 = ((set >> 8) & 0xFF) as usize;
+    let b2 = ((set >> 16) & 0xFF) as usize;
+    let k1 = POP8[b0] as usize;
+    let k2 = k1 + POP8[b1] as usize;
+    RANK0[0][b0] + RANK1[k1 & 15][b1] + RANK2[k2 & 31][b2]
+}
+
+/// `COMPRESS[mask][v]`: the bits of `v` at positions outside `mask`, packed towards
+/// bit 0 (a byte-wide software `pext` with the complement of `mask`).
+static COMPRESS: [[u8; 256]; 256] = compress_table();
+
+const fn compress_table() -> [[u8; 256]; 256] {
+    let mut t = [[0u8; 256]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut v = 0;
+        while v < 256 {
+            let mut out = 0u32;
+            let mut n = 0;
+            let mut i = 0;
+            while i < 8 {
+                if mask & (1 << i) == 0 {
+                    if v & (1 << i) != 0 {
+                        out |= 1 << n;
+                    }
+                    n += 1;
+                }
+                i += 1;
+            }
+            t[mask][v] = out as u8;
+            v += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
+/// The set `set` (disjoint from `taken`) renumbered onto the points not in `taken`:
+/// the `i`-th free point (from the bottom) becomes point `i`.
+#[inline(always)]
+pub(crate) fn compress(taken: Bits, set: Bits) -> Bits {
+    let mut out = 0;
+    let mut shift = 0;
+    let mut b = 0;
+    while b < 3 {
+        let t = ((taken >> (8 * b)) & 0xFF) as usize;
+        let v = ((set >> (8 * b)) & 0xFF) as usize;
+        out |= (COMPRESS[t][v] as Bits) << shift;
+        shift += 8 - POP8[t] as u32;
+        b += 1;
+    }
+    out
+}
+
+/// The set of `k` points not in `taken` whose [`compress`]ed form has colex rank
+/// `rank` (the inverse of `colex_rank(compress(taken, set))`).
+#[inline]
+pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
+    let mut free = ALL & !taken;
+    let mut q = free.count_ones();
+    let mut j = k;
+    let mut set = 0;
+    while j > 0 {
+        let p = 31 - free.leading_zeros();
+        q -= 1;
+        let c = binomial(q, j);
+        if c <= rank {
+            rank -= c;
+            set |= 1 << p;
+            j -= 1;
+        }
+        free ^= 1 << p;
+    }
+    set
+}
+
+/// `PERM[s][v]`: where symmetry `s < 8` (reflection and quarter turns, no ring swap)
+/// sends the points of one ring whose byte is `v`; the same map for every ring.
+static PERM: [[u8; 256]; 8] = perm_table();
+
+const fn perm_table() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut v = 0;
+        while v < 256 {
+            let mut out = 0u32;
+            let mut k = 0;
+            while k < 8 {
+                if v & (1 << k) != 0 {
+                    // The definition of tigadi_rules::geometry::transform_point.
+                    let mut d = k;
+                    if s & 4 != 0 {
+                        d = (10 - d) % 8;
+                    }
+                    d = (d + 2 * (s & 3)) % 8;
+                    out |= 1 << d;
+                }
+                k += 1;
+            }
+            t[s][v] = out as u8;
+            v += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Applies symmetry `sym` (`0..16`) to a set of points: the same map as
+/// `tigadi_rules::geometry::transform`, branch-free, by three table look-ups.
+#[inline(always)]
+pub(crate) fn transform_set(sym: usize, set: Bits) -> Bits {
+    let perm = &PERM[sym & 7];
+    // The inner/outer swap exchanges bytes 0 and 2: byte 0 goes to bit 16 and byte 2
+    // to bit 0 when bit 3 of `sym` is set.
+    let low = ((sym & 8) << 1) as u32;
+    let b0 = perm[(set & 0xFF) as usize] as Bits;
+    let b1 = perm[((set >> 8) & 0xFF) as usize] as Bits;
+    let b2 = perm[((set >> 16) & 0xFF) as usize] as Bits;
+    (b0 << low) | (b1 << 8) | (b2 << (16 - low))
+}
+
+const _: () = assert!(POINTS == 24);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_rules::geometry::{transform, SYMMETRIES};
+
+    #[test]
+    fn transform_set_matches_rules() {
+        let mut x: u32 = 0x9E37_79B9;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let set = x & ALL;
+            for s in 0..SYMMETRIES {
+                assert_eq!(
+                    transform_set(s, set),
+                    transform(s, set),
+                    "sym {s} set {set:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn colex_rank_is_dense_and_ordered() {
+        for k in 0..=6u32 {
+            let mut expected = 0;
+            for set in 0..(1u32 << 12) {
+                if set.count_ones() == k {
+                    assert_eq!(colex_rank(set), expected);
+                    expected += 1;
+                }
+            }
+        }
+        // Spot checks over the whole board: the last set of each size has rank C(24,k)-1.
+        for k in 0..=24u32 {
+            let last = if k == 0 {
+                0
+            } else {
+                ALL & !((1u32 << (24 - k)) - 1)
+            };
+            assert_eq!(colex_rank(last), binomial(24, k) - 1, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn compress_and_unrank_agree() {
+        let mut x: u32 = 12345;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let taken = x & ALL & 0x55_A5_5A;
+            let set = (x >> 7) & ALL & !taken;
+            let c = compress(taken, set);
+            assert_eq!(c.count_ones(), set.count_ones());
+            // Naive compression.
+            let mut naive = 0;
+            let mut n = 0;
+            for p in 0..24 {
+                if taken & (1 << p) == 0 {
+                    if set & (1 << p) != 0 {
+                        naive |= 1 << n;
+                    }
+                    n += 1;
+                }
+            }
+            assert_eq!(c, naive);
+            assert_eq!(unrank_free(taken, set.count_ones(), colex_rank(c)), set);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Exhaustive checks of the index on the small subspaces against a naive orbit
+//! computation (point-by-point symmetries, no shared tables), and sampled checks on
+//! the large ones.
+
+use std::collections::HashSet;
+
+use tigadi_index::{canonical, classes, orbit_size, Subspace, SubspaceIndex};
+use tigadi_rules::geometry::{transform_point, Bits, Point, POINTS, SYMMETRIES};
+use tigadi_rules::Board;
+
+/// The 16 point permutations, from `transform_point` alone.
+fn permutations() -> Vec<[u8; POINTS]> {
+    (0..SYMMETRIES)
+        .map(|s| {
+            let mut perm = [0u8; POINTS];
+            for p in Point::all() {
+                perm[p.index()] = transform_point(s, p).index() as u8;
+            }
+            perm
+        })
+        .collect()
+}
+
+fn apply(perm: &[u8; POINTS], set: Bits) -> Bits {
+    let mut out = 0;
+    let mut rest = set;
+    while rest != 0 {
+        out |= 1 << perm[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// All images of `board` under the 16 symmetries.
+fn images(perms: &[[u8; POINTS]], board: Board) -> Vec<Board> {
+    perms
+        .iter()
+        .map(|perm| Board {
+            mover: apply(perm, board.mover),
+            opponent: apply(perm, board.opponent),
+        })
+        .collect()
+}
+
+/// The naive orbit representative: least `(mover, opponent)` pair over the images.
+fn naive_least(perms: &[[u8; POINTS]], board: Board) -> Board {
+    images(perms, board)
+        .into_iter()
+        .min_by_key(|b| (b.mover, b.opponent))
+        .unwrap()
+}
+
+/// Every set of `k` points, increasing.
+fn sets(k: u32) -> Vec<Bits> {
+    (0..1u32 << POINTS)
+        .filter(|s| s.count_ones() == k)
+        .collect()
+}
+
+fn boards(sub: Subspace) -> Vec<Board> {
+    let movers = sets(sub.mover as u32);
+    let opponents = sets(sub.opponent as u32);
+    let mut out = Vec::new();
+    for &m in &movers {
+        for &o in &opponents {
+            if m & o == 0 {
+                out.push(Board {
+                    mover: m,
+                    opponent: o,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn check_exhaustively(sub: Subspace) {
+    let perms = permutations();
+    let index = SubspaceIndex::new(sub);
+    let mut orbits = HashSet::new();
+    for board in boards(sub) {
+        let least = naive_least(&perms, board);
+        orbits.insert(least);
+        let slot = index.index(board);
+        assert!(slot < index.slots(), "{sub}: slot {slot} out of range");
+        let decoded = index
+            .board(slot)
+            .unwrap_or_else(|| panic!("{board:?} lands on padding"));
+        assert_eq!(
+            naive_least(&perms, decoded),
+            least,
+            "{board:?} decodes outside its orbit"
+        );
+        assert_eq!(
+            canonical(board),
+            decoded,
+            "canonical() disagrees with the slot's board"
+        );
+        let mut all = images(&perms, board);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(orbit_size(board), all.len() as u32);
+    }
+    let mut used = 0u64;
+    for slot in 0..index.slots() {
+        if let Some(board) = index.board(slot) {
+            used += 1;
+            assert_eq!(Subspace::of(board), sub);
+            assert_eq!(board.mover & board.opponent, 0);
+            assert_eq!(index.index(board), slot, "slot {slot} does not round-trip");
+        }
+    }
+    assert_eq!(
+        used,
+        orbits.len() as u64,
+        "{sub}: non-padding slots vs orbits"
+    );
+    assert_eq!(
+        classes(sub),
+        orbits.len() as u64,
+        "{sub}: classes() vs orbits"
+    );
+}
+
+#[test]
+fn exhaustive_3v3() {
+    check_exhaustively(Subspace::new(3, 3));
+}
+
+#[test]
+fn exhaustive_3v4() {
+    check_exhaustively(Subspace::new(3, 4));
+}
+
+#[test]
+fn exhaustive_4v3() {
+    check_exhaustively(Subspace::new(4, 3));
+}
+
+/// A small xorshift generator: the tests need no crates.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A random set of `k` points avoiding `taken`.
+    fn set(&mut self, k: u8, taken: Bits) -> Bits {
+        let mut set: Bits = 0;
+        while set.count_ones() < k as u32 {
+            let p = (self.next() % POINTS as u64) as u32;
+            if (set | taken) & (1 << p) == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    }
+
+    fn board(&mut self, sub: Subspace) -> Board {
+        let mover = self.set(sub.mover, 0);
+        Board {
+            mover,
+            opponent: self.set(sub.opponent, mover),
+        }
+    }
+}
+
+#[test]
+fn sampled_large_subspaces() {
+    let perms = permutations();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let subs = [
+        (9, 9),
+        (8, 9),
+        (9, 8),
+        (5, 7),
+        (7, 5),
+        (8, 8),
+        (6, 6),
+        (9, 3),
+        (3, 9),
+        (12, 12),
+    ];
+    for (m, o) in subs {
+        let sub = Subspace::new(m, o);
+        let index = SubspaceIndex::new(sub);
+        for _ in 0..20_000 {
+            let board = rng.board(sub);
+            let slot = index.index(board);
+            assert!(slot < index.slots());
+            let decoded = index.board(slot).expect("a board lands on a class slot");
+            let least = naive_least(&perms, board);
+            assert_eq!(naive_least(&perms, decoded), least);
+            assert_eq!(index.index(decoded), slot);
+            for image in images(&perms, board) {
+                assert_eq!(index.index(image), slot, "images of {board:?} differ");
+            }
+            // A random slot: padding or a round trip.
+            let slot = rng.next() % index.slots();
+            if let Some(b) = index.board(slot) {
+                assert_eq!(index.index(b), slot);
+                assert_eq!(naive_least(&perms, b), b, "decoded board is not canonical");
+            }
+        }
+    }
+}
+
+#[test]
+fn total_overhead_within_target() {
+    let (mut slots, mut classes_total) = (0u64, 0u64);
+    for sub in Subspace::standard() {
+        let index = SubspaceIndex::new(sub);
+        assert!(index.slots() >= classes(sub));
+        slots += index.slots();
+        classes_total += classes(sub);
+    }
+    assert_eq!(classes_total, 8_904_593_601);
+    let overhead = (slots - classes_total) as f64 / classes_total as f64;
+    assert!(overhead <= 0.035, "overhead {:.3}%", overhead * 100.0);
+}
+
+#[test]
+fn index_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<SubspaceIndex>();
+}

@@ -1,0 +1,103 @@
+//! Which subspaces to solve, and in what order.
+
+use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
+
+/// A pair of subspaces solved together: quiet moves and passes lead from one to the
+/// other (`(m, o)` and `(o, m)`), so they depend on each other. When `m == o` the
+/// pair is one subspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pair {
+    /// The subspace with at least as many gotis for the mover as the opponent.
+    pub first: Subspace,
+}
+
+impl Pair {
+    /// The pair containing `sub`.
+    pub fn of(sub: Subspace) -> Pair {
+        if sub.mover >= sub.opponent {
+            Pair { first: sub }
+        } else {
+            Pair {
+                first: sub.flipped(),
+            }
+        }
+    }
+
+    /// The one or two subspaces of the pair, `first` first.
+    pub fn subspaces(self) -> Vec<Subspace> {
+        if self.first.mover == self.first.opponent {
+            vec![self.first]
+        } else {
+            vec![self.first, self.first.flipped()]
+        }
+    }
+
+    /// Gotis on the board in all.
+    pub fn gotis(self) -> u32 {
+        self.first.mover as u32 + self.first.opponent as u32
+    }
+
+    /// The subspaces that captures from this pair lead into (those with both sides
+    /// still at three or more): a capture from `(m, o)` leads to `(o - 1, m)`.
+    pub fn capture_targets(self) -> Vec<Subspace> {
+        self.subspaces()
+            .into_iter()
+            .filter(|s| s.opponent > MIN_GOTIS)
+            .map(|s| Subspace::new(s.opponent - 1, s.mover))
+            .collect()
+    }
+}
+
+impl std::fmt::Display for Pair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.first;
+        if s.mover == s.opponent {
+            write!(f, "{s}")
+        } else {
+            write!(f, "{s}+{}", s.flipped())
+        }
+    }
+}
+
+/// Every pair with both sides between 3 and 9 gotis and at most `max_gotis` on the
+/// board in all, in an order where every pair comes after the pairs its captures
+/// lead into (fewer gotis first).
+pub fn pairs_up_to(max_gotis: u32) -> Vec<Pair> {
+    let mut pairs = Vec::new();
+    for total in (2 * MIN_GOTIS as u32)..=max_gotis.min(2 * MAX_GOTIS as u32) {
+        for m in (MIN_GOTIS..=MAX_GOTIS).rev() {
+            let o = total as i32 - m as i32;
+            if o >= MIN_GOTIS as i32 && o <= m as i32 {
+                pairs.push(Pair {
+                    first: Subspace::new(m, o as u8),
+                });
+            }
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_covers_all_49_subspaces_in_dependency_order() {
+        let pairs = pairs_up_to(18);
+        let subs: Vec<Subspace> = pairs.iter().flat_map(|p| p.subspaces()).collect();
+        assert_eq!(subs.len(), 49);
+        for (i, p) in pairs.iter().enumerate() {
+            for t in p.capture_targets() {
+                let j = pairs.iter().position(|q| *q == Pair::of(t)).unwrap();
+                assert!(j < i, "{p} needs {t}, solved later");
+            }
+        }
+        assert_eq!(
+            pairs_up_to(7)
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>(),
+            ["3v3", "4v3+3v4"]
+        );
+    }
+}

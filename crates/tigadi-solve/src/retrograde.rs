@@ -1,0 +1,367 @@
+//! Retrograde analysis of one pair of subspaces.
+//!
+//! # Method
+//!
+//! Every slot of the pair (the slots of `(m, o)` followed by those of `(o, m)`) holds
+//! a [`Packed`] value, undecided ([`Packed::NONE`]) at first, and a counter of
+//! *distinct successor classes* reached by quiet moves and passes that are not yet
+//! known to be won for the opponent.
+//!
+//! 1. **Initialise** (one pass over the slots): captures are evaluated against the
+//!    already solved target subspaces (a capture is a win at DTC 1 if it ends the
+//!    game or leads to a position lost for the opponent); a blocked player that
+//!    loses gets `Loss(0)`; a position whose every option is a losing capture gets
+//!    `Loss(1)`. The counter is set to the number of distinct quiet successor
+//!    classes, plus one that is never taken away when a capture reaches a draw.
+//! 2. **Rounds** `k = 1, 2, …`: every position decided at level `k - 1` is visited
+//!    and its quiet predecessor classes (deduplicated, so each class edge counts
+//!    once, as in the forward count) are updated: an undecided predecessor of a
+//!    `Loss(k - 1)` becomes `Win(k)`; a predecessor of a `Win(k - 1)` loses one from
+//!    its counter and becomes `Loss(k)` when the counter reaches zero. Level `k`
+//!    depends only on level `k - 1`, so the result does not depend on the thread
+//!    count or on scheduling.
+//! 3. What is still undecided when a round decides nothing is a **draw**.
+//!
+//! Counting distinct successor *classes* forward and distinct predecessor *classes*
+//! backward is what keeps the counters right under symmetry reduction: a position
+//! whose orbit is smaller than its neighbour's would otherwise be decremented more
+//! (or fewer) times than it was counted.
+
+use crate::value::{Packed, Value, Wdl};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet, Successor};
+
+use crate::plan::Pair;
+
+/// Counter value marking a padding slot (no position): never a real count, since a
+/// position has at most 63 quiet successors (three flying gotis, 21 empty points).
+const PADDING: u8 = u8::MAX;
+
+/// Most quiet predecessors or successors one position can have: flying with three
+/// gotis onto 21 empty points gives 63 slides, plus a pass.
+const MAX_NEIGHBOURS: usize = 64;
+
+/// Slots handed to one rayon task at a time.
+const CHUNK: usize = 1 << 12;
+
+/// Values of an already solved subspace, as the solver reads them: only
+/// win/draw/loss matters for capture targets.
+pub struct SolvedTable<'a> {
+    /// The subspace.
+    pub subspace: Subspace,
+    /// One value per slot.
+    pub values: &'a [Packed],
+}
+
+/// Receives progress reports while a pair is solved. Every method has a no-op
+/// default.
+pub trait Observer: Sync {
+    /// A phase begins: `"init"` (work: slots) or `"round k"` (work: slots scanned).
+    fn phase(&self, _name: &str, _work: u64) {}
+    /// `amount` more units of the current phase are done.
+    fn advance(&self, _amount: u64) {}
+}
+
+/// An [`Observer`] that ignores everything.
+pub struct Quiet;
+impl Observer for Quiet {}
+
+/// The solved values of one subspace.
+pub struct SolvedSubspace {
+    /// The subspace.
+    pub subspace: Subspace,
+    /// One value per slot of [`SubspaceIndex::new(subspace)`], [`Packed::NONE`] for
+    /// padding slots.
+    pub values: Vec<Packed>,
+    /// Rounds of retrograde analysis the pair needed.
+    pub rounds: u32,
+}
+
+/// Why a pair could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    /// A capture target subspace was not supplied.
+    MissingTarget(Subspace),
+    /// A supplied table has the wrong number of slots.
+    WrongSize(Subspace),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::MissingTarget(s) => write!(f, "capture target subspace {s} is not solved"),
+            SolveError::WrongSize(s) => write!(f, "table of subspace {s} has the wrong slot count"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Slots of the pair laid end to end: `(m, o)` first, then `(o, m)` if different.
+struct PairSpace {
+    parts: Vec<(SubspaceIndex, u64)>, // index and first global slot
+    total: u64,
+}
+
+impl PairSpace {
+    fn new(pair: Pair) -> PairSpace {
+        let mut parts = Vec::new();
+        let mut total = 0;
+        for s in pair.subspaces() {
+            let idx = SubspaceIndex::new(s);
+            let n = idx.slots();
+            parts.push((idx, total));
+            total += n;
+        }
+        PairSpace { parts, total }
+    }
+
+    /// Global slot of a board of the pair.
+    #[inline]
+    fn slot(&self, b: Board) -> u64 {
+        let part = if self.parts.len() == 2
+            && b.mover.count_ones() as u8 != self.parts[0].0.subspace().mover
+        {
+            &self.parts[1]
+        } else {
+            &self.parts[0]
+        };
+        part.1 + part.0.index(b)
+    }
+
+    /// The canonical board at a global slot, `None` for padding.
+    #[inline]
+    fn board(&self, slot: u64) -> Option<Board> {
+        let part = if self.parts.len() == 2 && slot >= self.parts[1].1 {
+            &self.parts[1]
+        } else {
+            &self.parts[0]
+        };
+        part.0.board(slot - part.1)
+    }
+}
+
+/// View a `u16`/`u8` vector as atomics for the parallel phases.
+fn atomic_u16(v: &mut [u16]) -> &[AtomicU16] {
+    // SAFETY: AtomicU16 has the same size, alignment and bit validity as u16, and
+    // the exclusive borrow guarantees no non-atomic access while the view lives.
+    unsafe { &*(v as *mut [u16] as *const [AtomicU16]) }
+}
+
+fn atomic_u8(v: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: as for `atomic_u16`.
+    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// Sorted, deduplicated slots of the given boards (small fixed buffer).
+struct SlotSet {
+    buf: [u64; MAX_NEIGHBOURS],
+    len: usize,
+}
+
+impl SlotSet {
+    fn new() -> SlotSet {
+        SlotSet {
+            buf: [0; MAX_NEIGHBOURS],
+            len: 0,
+        }
+    }
+    #[inline]
+    fn push(&mut self, s: u64) {
+        self.buf[self.len] = s;
+        self.len += 1;
+    }
+    #[inline]
+    fn distinct(&mut self) -> &[u64] {
+        let v = &mut self.buf[..self.len];
+        v.sort_unstable();
+        let mut n = 0;
+        for i in 0..v.len() {
+            if i == 0 || v[i] != v[n - 1] {
+                v[n] = v[i];
+                n += 1;
+            }
+        }
+        &self.buf[..n]
+    }
+}
+
+/// Solves one pair of subspaces. `targets` must hold the solved subspaces that the
+/// pair's captures lead into ([`Pair::capture_targets`]). Returns the pair's
+/// subspaces in [`Pair::subspaces`] order.
+pub fn solve_pair(
+    rules: &RuleSet,
+    pair: Pair,
+    targets: &[SolvedTable<'_>],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    let space = PairSpace::new(pair);
+    let mut target_idx = Vec::new();
+    for t in pair.capture_targets() {
+        let table = targets
+            .iter()
+            .find(|x| x.subspace == t)
+            .ok_or(SolveError::MissingTarget(t))?;
+        let idx = SubspaceIndex::new(t);
+        if idx.slots() != table.values.len() as u64 {
+            return Err(SolveError::WrongSize(t));
+        }
+        target_idx.push((idx, table.values));
+    }
+    let capture_wdl = |b: Board| -> Wdl {
+        let (idx, values) = target_idx
+            .iter()
+            .find(|(i, _)| i.subspace() == Subspace::of(b))
+            .expect("capture targets were checked above");
+        values[idx.index(b) as usize]
+            .get()
+            .expect("solved table has a value at a canonical slot")
+            .wdl()
+    };
+
+    let n = space.total as usize;
+    let mut values_raw = vec![Packed::NONE.0; n];
+    let mut counts_raw = vec![0u8; n];
+    let values = atomic_u16(&mut values_raw);
+    let counts = atomic_u8(&mut counts_raw);
+
+    // 1. Initialise.
+    observer.phase("init", n as u64);
+    values
+        .par_chunks(CHUNK)
+        .zip(counts.par_chunks(CHUNK))
+        .enumerate()
+        .for_each(|(c, (vals, cnts))| {
+            let base = (c * CHUNK) as u64;
+            for i in 0..vals.len() {
+                let Some(board) = space.board(base + i as u64) else {
+                    cnts[i].store(PADDING, Relaxed);
+                    continue;
+                };
+                let mut quiet = SlotSet::new();
+                let (mut any, mut capture_win, mut capture_draw) = (false, false, false);
+                board.for_each_successor(rules, |s| {
+                    any = true;
+                    match s {
+                        Successor::Capture(next) => {
+                            if next.is_game_over() {
+                                capture_win = true;
+                            } else {
+                                match capture_wdl(next) {
+                                    Wdl::Loss => capture_win = true,
+                                    Wdl::Draw => capture_draw = true,
+                                    Wdl::Win => {}
+                                }
+                            }
+                        }
+                        Successor::Quiet(next) | Successor::Pass(next) => {
+                            quiet.push(space.slot(next))
+                        }
+                    }
+                });
+                let count = quiet.distinct().len() + capture_draw as usize;
+                let value = if !any {
+                    Some(Value::Loss(0))
+                } else if capture_win {
+                    Some(Value::Win(1))
+                } else if count == 0 {
+                    Some(Value::Loss(1))
+                } else {
+                    None
+                };
+                if let Some(v) = value {
+                    vals[i].store(Packed::new(v).0, Relaxed);
+                }
+                cnts[i].store(count as u8, Relaxed);
+            }
+            observer.advance(vals.len() as u64);
+        });
+
+    // 2. Rounds: level k from level k - 1.
+    let mut level: u16 = 1;
+    loop {
+        let (prev_win, prev_loss) = (
+            level
+                .checked_sub(1)
+                .filter(|&d| d > 0)
+                .map(|d| Packed::new(Value::Win(d)).0),
+            Packed::new(Value::Loss(level - 1)).0,
+        );
+        let win_now = Packed::new(Value::Win(level)).0;
+        let loss_now = Packed::new(Value::Loss(level)).0;
+        let decided = AtomicU64::new(0);
+        let any_at_level = AtomicBool::new(false);
+        observer.phase(&format!("round {level}"), n as u64);
+        values.par_chunks(CHUNK).enumerate().for_each(|(c, vals)| {
+            let base = (c * CHUNK) as u64;
+            for i in 0..vals.len() {
+                let v = vals[i].load(Relaxed);
+                if v == win_now || v == loss_now {
+                    any_at_level.store(true, Relaxed);
+                }
+                let was_loss = v == prev_loss;
+                if !was_loss && Some(v) != prev_win {
+                    continue;
+                }
+                let board = space
+                    .board(base + i as u64)
+                    .expect("decided slots hold positions");
+                let mut preds = SlotSet::new();
+                board.for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
+                for &p in preds.distinct() {
+                    let p = p as usize;
+                    if was_loss {
+                        if values[p]
+                            .compare_exchange(Packed::NONE.0, win_now, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            decided.fetch_add(1, Relaxed);
+                        }
+                    } else if values[p].load(Relaxed) == Packed::NONE.0
+                        && counts[p].fetch_sub(1, Relaxed) == 1
+                    {
+                        // The last quiet successor turned out won for the opponent.
+                        if values[p]
+                            .compare_exchange(Packed::NONE.0, loss_now, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            decided.fetch_add(1, Relaxed);
+                        }
+                    }
+                }
+            }
+            observer.advance(vals.len() as u64);
+        });
+        if decided.load(Relaxed) == 0 && !any_at_level.load(Relaxed) {
+            break;
+        }
+        level += 1;
+    }
+
+    // 3. The rest are draws.
+    values_raw
+        .par_iter_mut()
+        .zip(counts_raw.par_iter())
+        .for_each(|(v, &c)| {
+            if *v == Packed::NONE.0 && c != PADDING {
+                *v = Packed::DRAW.0;
+            }
+        });
+
+    let rounds = level as u32;
+    drop(counts_raw);
+    let mut out = Vec::new();
+    for (idx, start) in space.parts.iter().rev() {
+        // Split the tail subspace off first so the head keeps the allocation.
+        let tail = values_raw.split_off(*start as usize);
+        out.push(SolvedSubspace {
+            subspace: idx.subspace(),
+            values: tail.into_iter().map(Packed).collect(),
+            rounds,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}

@@ -1,0 +1,70 @@
+//! Test support: solve every pair up to a goti count in memory.
+
+use std::collections::HashMap;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable, Value};
+
+/// Solved subspaces held in memory.
+pub struct Solved {
+    pub rules: RuleSet,
+    pub tables: HashMap<Subspace, Vec<Packed>>,
+    pub rounds: HashMap<Subspace, u32>,
+}
+
+impl Solved {
+    /// Solves every pair with at most `max_gotis` on the board, in order.
+    pub fn up_to(rules: RuleSet, max_gotis: u32) -> Solved {
+        let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
+        let mut rounds = HashMap::new();
+        for pair in pairs_up_to(max_gotis) {
+            let targets: Vec<SolvedTable> = pair
+                .capture_targets()
+                .into_iter()
+                .map(|t| SolvedTable {
+                    subspace: t,
+                    values: &tables[&t],
+                })
+                .collect();
+            let solved = solve_pair(&rules, pair, &targets, &Quiet).unwrap();
+            for s in solved {
+                rounds.insert(s.subspace, s.rounds);
+                tables.insert(s.subspace, s.values);
+            }
+        }
+        Solved {
+            rules,
+            tables,
+            rounds,
+        }
+    }
+
+    /// The stored value of any board of a solved subspace (any symmetric image).
+    pub fn value(&self, b: Board) -> Value {
+        let sub = Subspace::of(b);
+        let idx = SubspaceIndex::new(sub);
+        self.tables[&sub][idx.index(b) as usize]
+            .get()
+            .expect("canonical slots are solved")
+    }
+
+    /// Class counts of one subspace: (classes, wins, draws, losses, max win DTC, max loss DTC).
+    pub fn class_counts(&self, sub: Subspace) -> (u64, u64, u64, u64, u16, u16) {
+        let mut c = (0, 0, 0, 0, 0, 0);
+        for v in self.tables[&sub].iter().filter_map(|p| p.get()) {
+            c.0 += 1;
+            match v {
+                Value::Win(d) => {
+                    c.1 += 1;
+                    c.4 = c.4.max(d)
+                }
+                Value::Draw => c.2 += 1,
+                Value::Loss(d) => {
+                    c.3 += 1;
+                    c.5 = c.5.max(d)
+                }
+            }
+        }
+        c
+    }
+}
