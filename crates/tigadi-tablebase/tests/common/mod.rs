@@ -1,0 +1,52 @@
+//! Test support: solve small subspaces with the real solver and write them out.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::Path;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+use tigadi_tablebase::write_subspace;
+
+/// Every subspace with at most `max_gotis` on the board, solved in memory.
+pub fn solve(rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
+    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
+    for pair in pairs_up_to(max_gotis) {
+        let targets: Vec<SolvedTable> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|t| SolvedTable { subspace: t, values: &tables[&t] })
+            .collect();
+        for s in solve_pair(&rules, pair, &targets, &Quiet).unwrap() {
+            tables.insert(s.subspace, s.values);
+        }
+    }
+    tables
+}
+
+/// Solves up to `max_gotis` and writes every table into `dir`.
+pub fn solve_and_write(dir: &Path, rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
+    let tables = solve(rules, max_gotis);
+    for (s, v) in &tables {
+        write_subspace(dir, &rules, *s, v).unwrap();
+    }
+    tables
+}
+
+/// Every canonical board of a subspace with its slot.
+pub fn boards(sub: Subspace) -> Vec<(u64, Board)> {
+    let idx = SubspaceIndex::new(sub);
+    (0..idx.slots()).filter_map(|s| idx.board(s).map(|b| (s, b))).collect()
+}
+
+/// A small deterministic random number generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
