@@ -1,1 +1,50 @@
 //! Shared inputs for the benchmarks.
+
+use tigadi_index::Subspace;
+use tigadi_rules::geometry::{Bits, POINTS};
+use tigadi_rules::Board;
+
+/// A small seeded xorshift generator, so every run measures the same inputs.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a nonzero seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A uniformly random set of `k` points avoiding `taken`.
+    pub fn set(&mut self, k: u8, taken: Bits) -> Bits {
+        let mut set: Bits = 0;
+        while set.count_ones() < k as u32 {
+            let p = (self.next_u64() % POINTS as u64) as u32;
+            if (set | taken) & (1 << p) == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    }
+}
+
+/// `n` uniformly random boards of `sub` (raw boards, any symmetric image), from
+/// `seed`.
+pub fn random_boards(sub: Subspace, n: usize, seed: u64) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let mover = rng.set(sub.mover, 0);
+            Board {
+                mover,
+                opponent: rng.set(sub.opponent, mover),
+            }
+        })
+        .collect()
+}
