@@ -149,15 +149,16 @@ pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
     let mut q = free.count_ones();
     let mut j = k;
     let mut set = 0;
-    while j > 0 {
+    // Branch-free: after the last point is taken `rank` is 0 and `C(q, 0) = 1`
+    // exceeds it, so the loop may run over every free point.
+    while free != 0 {
         let p = 31 - free.leading_zeros();
         q -= 1;
         let c = binomial(q, j);
-        if c <= rank {
-            rank -= c;
-            set |= 1 << p;
-            j -= 1;
-        }
+        let take = (c <= rank) as u32;
+        rank -= c & take.wrapping_neg();
+        set |= take << p;
+        j -= take;
         free ^= 1 << p;
     }
     set
