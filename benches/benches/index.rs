@@ -2,10 +2,13 @@
 //! `SubspaceIndex::board` (decoding), in positions per second, on seeded uniformly
 //! random boards of 9v9 and 8v8.
 //!
+//! Times are the benchmark thread's CPU time where Linux reports it (the machines
+//! this runs on are shared), wall time elsewhere.
+//!
 //! `cargo bench -p tigadi-benches --bench index`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use tigadi_benches::random_boards;
+use tigadi_benches::{cpu_time, random_boards};
 use tigadi_index::{Subspace, SubspaceIndex};
 
 /// Boards per iteration: enough to defeat the branch predictor's memory of the
@@ -21,23 +24,27 @@ fn index(c: &mut Criterion) {
         let boards = random_boards(sub, BATCH, 0x5EED_0000 + m as u64);
         let slots: Vec<u64> = boards.iter().map(|&b| idx.index(b)).collect();
         group.bench_function(format!("index/{sub}"), |b| {
-            b.iter(|| {
-                let mut sum = 0u64;
-                for &board in black_box(&boards) {
-                    sum = sum.wrapping_add(idx.index(board));
-                }
-                sum
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    let mut sum = 0u64;
+                    for &board in black_box(&boards) {
+                        sum = sum.wrapping_add(idx.index(board));
+                    }
+                    sum
+                })
             })
         });
         group.bench_function(format!("decode/{sub}"), |b| {
-            b.iter(|| {
-                let mut sum = 0u32;
-                for &slot in black_box(&slots) {
-                    if let Some(board) = idx.board(slot) {
-                        sum = sum.wrapping_add(board.opponent);
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    let mut sum = 0u32;
+                    for &slot in black_box(&slots) {
+                        if let Some(board) = idx.board(slot) {
+                            sum = sum.wrapping_add(board.opponent);
+                        }
                     }
-                }
-                sum
+                    sum
+                })
             })
         });
     }

@@ -48,3 +48,25 @@ pub fn random_boards(sub: Subspace, n: usize, seed: u64) -> Vec<Board> {
         })
         .collect()
 }
+
+/// Nanoseconds this thread has run on a CPU (Linux `schedstat`), or `None` where that
+/// is not available. Benchmarks on a shared machine time with this, so that time
+/// spent waiting for a core does not count.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `f` `iters` times and returns the thread's CPU time for it (wall time where
+/// CPU time is not available): for criterion's `iter_custom`.
+pub fn cpu_time<O>(iters: u64, mut f: impl FnMut() -> O) -> std::time::Duration {
+    let start_cpu = thread_cpu_ns();
+    let start_wall = std::time::Instant::now();
+    for _ in 0..iters {
+        std::hint::black_box(f());
+    }
+    match (start_cpu, thread_cpu_ns()) {
+        (Some(a), Some(b)) => std::time::Duration::from_nanos(b - a),
+        _ => start_wall.elapsed(),
+    }
+}
