@@ -3,32 +3,34 @@
 use tigadi_rules::geometry::{transform_pair, Bits, SYMMETRIES};
 use tigadi_rules::Board;
 
-use crate::mover::{MoverTable, ORBIT_SHIFT, STABILISED, SYM_MASK};
+use crate::mover::MoverTable;
 use crate::subspace::Subspace;
 use crate::tables::{binomial, colex_rank, compress, transform_set, unrank_free};
 
 /// The canonical form of `board` as `(orbit rank of its mover set, canonical board)`.
 #[inline(always)]
 fn canonicalise(table: &MoverTable, board: Board) -> (u32, Board) {
-    let info = table.info[colex_rank(board.mover) as usize];
-    let sym = (info & SYM_MASK) as usize;
-    let orbit = info >> ORBIT_SHIFT;
-    let mover = transform_set(sym, board.mover);
+    let (mover, orbit, syms) = table.classify(board.mover);
+    let sym = syms.trailing_zeros() as usize;
     let mut opponent = transform_set(sym, board.opponent);
-    if info & STABILISED != 0 {
-        opponent = least_image(table.orbits[orbit as usize].stabiliser, opponent);
+    let others = syms & (syms - 1);
+    if others != 0 {
+        // The mover set has a nontrivial stabiliser: the least opponent image among
+        // the symmetries that give the least mover set.
+        opponent = least_image(others as u16, board.opponent).min(opponent);
     }
     (orbit, Board { mover, opponent })
 }
 
-/// The least image of `set` under the identity and the symmetries in `stabiliser`.
+/// The least image of `set` under the symmetries in `syms` (bit `s` for symmetry
+/// `s`; the identity only when bit 0 is set).
 #[inline]
-fn least_image(stabiliser: u16, set: Bits) -> Bits {
-    let mut least = set;
-    let mut syms = stabiliser;
-    while syms != 0 {
-        let s = syms.trailing_zeros() as usize;
-        syms &= syms - 1;
+fn least_image(syms: u16, set: Bits) -> Bits {
+    let mut least = Bits::MAX;
+    let mut rest = syms;
+    while rest != 0 {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         least = least.min(transform_set(s, set));
     }
     least
@@ -155,7 +157,7 @@ impl SubspaceIndex {
         };
         let entry = self.table.orbits[orbit as usize];
         let opponent = unrank_free(entry.set, self.subspace.opponent as u32, rank);
-        if entry.stabiliser != 0 && least_image(entry.stabiliser, opponent) != opponent {
+        if entry.stabiliser != 0 && least_image(entry.stabiliser, opponent) < opponent {
             return None;
         }
         Some(Board {
