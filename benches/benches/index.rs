@@ -1,6 +1,8 @@
-//! Index throughput: `SubspaceIndex::index` (canonicalisation included) and
-//! `SubspaceIndex::board` (decoding), in positions per second, on seeded uniformly
-//! random boards of 9v9 and 8v8.
+//! Index throughput on 9v9 and 8v8: `SubspaceIndex::index` (canonicalisation
+//! included) and `SubspaceIndex::board` (decoding) in positions per second on seeded
+//! uniformly random boards (`index/…`, `decode/…`; decoding the slots those boards
+//! land on), and `SubspaceIndex::boards` in slots swept per second over a range of
+//! slots from a third of the way in (`sweep/…`).
 //!
 //! Times are the benchmark thread's CPU time where Linux reports it (the machines
 //! this runs on are shared), wall time elsewhere.
@@ -42,6 +44,18 @@ fn index(c: &mut Criterion) {
                         if let Some(board) = idx.board(slot) {
                             sum = sum.wrapping_add(board.opponent);
                         }
+                    }
+                    sum
+                })
+            })
+        });
+        let start = idx.slots() / 3;
+        group.bench_function(format!("sweep/{sub}"), |b| {
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    let mut sum = 0u32;
+                    for (_, board) in idx.boards(black_box(start..start + BATCH as u64)) {
+                        sum = sum.wrapping_add(board.opponent);
                     }
                     sum
                 })

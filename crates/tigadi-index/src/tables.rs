@@ -141,6 +141,52 @@ pub(crate) fn compress(taken: Bits, set: Bits) -> Bits {
     out
 }
 
+/// `DEPOSIT[mask][v]`: the low bits of `v` spread onto the positions outside `mask`,
+/// lowest first (the inverse of [`COMPRESS`]).
+static DEPOSIT: [[u8; 256]; 256] = deposit_table();
+
+const fn deposit_table() -> [[u8; 256]; 256] {
+    let mut t = [[0u8; 256]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut v = 0;
+        while v < 256 {
+            let mut out = 0u32;
+            let mut n = 0;
+            let mut i = 0;
+            while i < 8 {
+                if mask & (1 << i) == 0 {
+                    if v & (1 << n) != 0 {
+                        out |= 1 << i;
+                    }
+                    n += 1;
+                }
+                i += 1;
+            }
+            t[mask][v] = out as u8;
+            v += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
+/// The inverse of [`compress`]: point `i` of `packed` goes to the `i`-th point (from
+/// the bottom) not in `taken`.
+#[inline(always)]
+pub(crate) fn expand(taken: Bits, packed: Bits) -> Bits {
+    let mut out = 0;
+    let mut rest = packed;
+    let mut b = 0;
+    while b < 3 {
+        let t = ((taken >> (8 * b)) & 0xFF) as usize;
+        out |= (DEPOSIT[t][(rest & 0xFF) as usize] as Bits) << (8 * b);
+        rest >>= 8 - POP8[t] as u32;
+        b += 1;
+    }
+    out
+}
+
 /// The set of `k` points not in `taken` whose [`compress`]ed form has colex rank
 /// `rank` (the inverse of `colex_rank(compress(taken, set))`).
 #[inline]
@@ -394,6 +440,7 @@ mod tests {
                 }
             }
             assert_eq!(c, naive);
+            assert_eq!(expand(taken, c), set);
             assert_eq!(unrank_free(taken, set.count_ones(), colex_rank(c)), set);
         }
     }
