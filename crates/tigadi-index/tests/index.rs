@@ -198,7 +198,10 @@ fn sampled_large_subspaces() {
             assert_eq!(index.index(decoded), slot);
             for image in images(&perms, board) {
                 assert_eq!(index.index(image), slot, "images of {board:?} differ");
+                let class = index.mover_class(image.mover);
+                assert_eq!(index.index_with(class, image.opponent), slot);
             }
+            assert_eq!(canonical(board), least);
             // A random slot: padding or a round trip.
             let slot = rng.next() % index.slots();
             if let Some(b) = index.board(slot) {
