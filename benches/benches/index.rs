@@ -1,7 +1,8 @@
 //! Index throughput on 9v9 and 8v8: `SubspaceIndex::index` (canonicalisation
 //! included) and `SubspaceIndex::board` (decoding) in positions per second on seeded
 //! uniformly random boards (`index/…`, `decode/…`; decoding the slots those boards
-//! land on), and `SubspaceIndex::boards` in slots swept per second over a range of
+//! land on; `index_with/…` is `index` given the mover set's precomputed
+//! `MoverClass`), and `SubspaceIndex::boards` in slots swept per second over a range of
 //! slots from a third of the way in (`sweep/…`).
 //!
 //! Times are the benchmark thread's CPU time where Linux reports it (the machines
@@ -31,6 +32,23 @@ fn index(c: &mut Criterion) {
                     let mut sum = 0u64;
                     for &board in black_box(&boards) {
                         sum = sum.wrapping_add(idx.index(board));
+                    }
+                    sum
+                })
+            })
+        });
+        // The opponent-set half alone: the mover classes are computed beforehand, as
+        // a solver does once for all the quiet successors of a position.
+        let classes: Vec<_> = boards
+            .iter()
+            .map(|b| (idx.mover_class(b.mover), b.opponent))
+            .collect();
+        group.bench_function(format!("index_with/{sub}"), |b| {
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    let mut sum = 0u64;
+                    for &(class, opponent) in black_box(&classes) {
+                        sum = sum.wrapping_add(idx.index_with(class, opponent));
                     }
                     sum
                 })
