@@ -156,13 +156,19 @@ fn prefer(a: Value, b: Value) -> bool {
 // ---------------------------------------------------------------------------------
 // Geometry, recomputed naively from the lines and the adjacency.
 
+/// Room for the lines through one point (at most 3 on either board).
+const MAX_LINES_AT: usize = 4;
+/// Padding of [`NaiveBoard::lines_at`]: a "line" no set of points contains.
+const NO_LINE: u32 = u32::MAX;
+
 /// The lines and adjacency of one board, as the oracle uses them.
 #[derive(Clone, Debug)]
 struct NaiveBoard {
     /// Every line as a three-point set (straight from [`Geometry::lines`]).
     lines: Vec<u32>,
-    /// `lines_at[p]`: the lines through point `p`, found by scanning `lines`.
-    lines_at: Vec<Vec<u32>>,
+    /// `lines_at[p]`: the lines through point `p`, found by scanning `lines`, padded
+    /// with [`NO_LINE`].
+    lines_at: [[u32; MAX_LINES_AT]; POINTS as usize],
     /// `neighbours[p]`: the points adjacent to `p` (straight from the geometry).
     neighbours: [u32; POINTS as usize],
 }
@@ -171,15 +177,16 @@ impl NaiveBoard {
     fn new(rules: &RuleSet) -> NaiveBoard {
         let g = Geometry::of(rules.board);
         let lines = g.lines.clone();
-        let lines_at = (0..POINTS)
-            .map(|p| {
-                lines
-                    .iter()
-                    .copied()
-                    .filter(|l| l & (1 << p) != 0)
-                    .collect()
-            })
-            .collect();
+        let mut lines_at = [[NO_LINE; MAX_LINES_AT]; POINTS as usize];
+        for (p, at) in lines_at.iter_mut().enumerate() {
+            let through: Vec<u32> = lines
+                .iter()
+                .copied()
+                .filter(|l| l & (1 << p) != 0)
+                .collect();
+            assert!(through.len() <= MAX_LINES_AT);
+            at[..through.len()].copy_from_slice(&through);
+        }
         NaiveBoard {
             lines,
             lines_at,
@@ -251,15 +258,63 @@ pub enum Turn {
     Pass { next_mover: u32, next_opponent: u32 },
 }
 
-/// Calls `f` for every legal turn of the player owning `mover` (naive generator).
-/// Calls nothing when the player is blocked and blocked players lose.
+/// What kind of turn a [`Step`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepKind {
+    Quiet,
+    Capture,
+    Pass,
+}
+
+/// A [`Turn`] in plain words for the hot loop: point indices instead of [`Point`]s.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    kind: StepKind,
+    /// Point the goti leaves and arrives on (unused for a pass).
+    from: u32,
+    to: u32,
+    /// The captured point (captures only).
+    taken: u32,
+    /// The position after the turn, from the other player's side.
+    next_mover: u32,
+    next_opponent: u32,
+}
+
+impl Step {
+    fn turn(self) -> Turn {
+        let (next_mover, next_opponent) = (self.next_mover, self.next_opponent);
+        match self.kind {
+            StepKind::Quiet => Turn::Quiet {
+                from: point(self.from),
+                to: point(self.to),
+                next_mover,
+                next_opponent,
+            },
+            StepKind::Capture => Turn::Capture {
+                from: point(self.from),
+                to: point(self.to),
+                taken: point(self.taken),
+                next_mover,
+                next_opponent,
+            },
+            StepKind::Pass => Turn::Pass {
+                next_mover,
+                next_opponent,
+            },
+        }
+    }
+}
+
+/// Calls `f` for every legal turn of the player owning `mover` (naive generator)
+/// until `f` returns `false`. Calls nothing when the player is blocked and blocked
+/// players lose. Returns `false` when `f` stopped it.
 fn for_each_turn(
     board: &NaiveBoard,
     rules: &RuleSet,
     mover: u32,
     opponent: u32,
-    mut f: impl FnMut(Turn),
-) {
+    mut f: impl FnMut(Step) -> bool,
+) -> bool {
     let empty = ALL_POINTS & !(mover | opponent);
     let flies = rules.flying && mover.count_ones() == FLYING_AT;
     let mut any = false;
@@ -274,30 +329,44 @@ fn for_each_turn(
             let moved = (mover & !(1 << from)) | (1 << to);
             if board.closes_line(moved, to) {
                 for taken in points(board.capturable(opponent)) {
-                    f(Turn::Capture {
-                        from: point(from),
-                        to: point(to),
-                        taken: point(taken),
+                    let step = Step {
+                        kind: StepKind::Capture,
+                        from,
+                        to,
+                        taken,
                         next_mover: opponent & !(1 << taken),
                         next_opponent: moved,
-                    });
+                    };
+                    if !f(step) {
+                        return false;
+                    }
                 }
             } else {
-                f(Turn::Quiet {
-                    from: point(from),
-                    to: point(to),
+                let step = Step {
+                    kind: StepKind::Quiet,
+                    from,
+                    to,
+                    taken: 0,
                     next_mover: opponent,
                     next_opponent: moved,
-                });
+                };
+                if !f(step) {
+                    return false;
+                }
             }
         }
     }
     if !any && !rules.blocked_loses {
-        f(Turn::Pass {
+        return f(Step {
+            kind: StepKind::Pass,
+            from: 0,
+            to: 0,
+            taken: 0,
             next_mover: opponent,
             next_opponent: mover,
         });
     }
+    true
 }
 
 /// Every legal turn of the player owning `mover` in `(mover, opponent)` under `rules`,
@@ -305,7 +374,10 @@ fn for_each_turn(
 pub fn turns(rules: RuleSet, mover: u32, opponent: u32) -> Vec<Turn> {
     let board = NaiveBoard::new(&rules);
     let mut v = Vec::new();
-    for_each_turn(&board, &rules, mover, opponent, |t| v.push(t));
+    for_each_turn(&board, &rules, mover, opponent, |t| {
+        v.push(t.turn());
+        true
+    });
     v
 }
 
@@ -313,11 +385,15 @@ pub fn turns(rules: RuleSet, mover: u32, opponent: u32) -> Vec<Turn> {
 // Dense raw ranking of one subspace.
 
 /// Colex rank of a `k`-set among the `k`-subsets of `0..24`.
-fn colex(set: u32) -> u64 {
-    points(set)
-        .enumerate()
-        .map(|(i, p)| BINOMIAL[p as usize][i + 1])
-        .sum()
+fn colex(mut set: u32) -> u64 {
+    let mut rank = 0;
+    let mut i = 1;
+    while set != 0 {
+        rank += BINOMIAL[set.trailing_zeros() as usize][i];
+        set &= set - 1;
+        i += 1;
+    }
+    rank
 }
 
 /// Colex rank of `set` among the subsets of the points of `within` of its size, the
@@ -547,28 +623,17 @@ impl OracleSolution {
     pub fn evaluate(&self, mover: u32, opponent: u32) -> Value {
         let mut best: Option<Value> = None;
         for_each_turn(&self.board, &self.rules, mover, opponent, |t| {
-            let v = match t {
-                Turn::Capture { next_mover, .. } if next_mover.count_ones() == LOST_COUNT => {
-                    Value::Win(1)
+            let v = match t.kind {
+                StepKind::Capture if t.next_mover.count_ones() == LOST_COUNT => Value::Win(1),
+                StepKind::Capture => through_turn(self.value(t.next_mover, t.next_opponent), true),
+                StepKind::Quiet | StepKind::Pass => {
+                    through_turn(self.value(t.next_mover, t.next_opponent), false)
                 }
-                Turn::Capture {
-                    next_mover,
-                    next_opponent,
-                    ..
-                } => through_turn(self.value(next_mover, next_opponent), true),
-                Turn::Quiet {
-                    next_mover,
-                    next_opponent,
-                    ..
-                }
-                | Turn::Pass {
-                    next_mover,
-                    next_opponent,
-                } => through_turn(self.value(next_mover, next_opponent), false),
             };
             if best.is_none_or(|b| prefer(v, b)) {
                 best = Some(v);
             }
+            true
         });
         best.unwrap_or(Value::Loss(0))
     }
@@ -663,105 +728,53 @@ impl OracleSolution {
         let work: Vec<Vec<AtomicU16>> = subspaces
             .iter()
             .map(|&(a, b)| {
-                (0..Layout {
+                let len = Layout {
                     mover: a,
                     opponent: b,
                 }
-                .len())
-                    .map(|_| AtomicU16::new(UNDECIDED))
-                    .collect()
+                .len();
+                (0..len).map(|_| AtomicU16::new(UNDECIDED)).collect()
             })
             .collect();
+        let verbose = std::env::var_os("ORACLE_VERBOSE").is_some();
         let mut round: u16 = 0;
         loop {
+            let started = std::time::Instant::now();
             let mut decided = 0u64;
             for (s, &(a, b)) in subspaces.iter().enumerate() {
-                let layout = Layout {
-                    mover: a,
-                    opponent: b,
+                let sweep = Sweep {
+                    rules: &self.rules,
+                    board: &self.board,
+                    round,
+                    layout: Layout {
+                        mover: a,
+                        opponent: b,
+                    },
+                    this: &work[s],
+                    // Quiet turns and passes lead into (b, a): the other table (or this one).
+                    quiet: &work[if subspaces.len() == 1 { 0 } else { 1 - s }],
+                    quiet_layout: Layout {
+                        mover: b,
+                        opponent: a,
+                    },
+                    captures: self.tables.get(&(b - 1, a)).map(Vec::as_slice),
+                    capture_layout: Layout {
+                        mover: b - 1,
+                        opponent: a,
+                    },
                 };
-                // Quiet turns and passes lead into (b, a): the other table (or this one).
-                let quiet = &work[if subspaces.len() == 1 { 0 } else { 1 - s }];
-                let quiet_layout = Layout {
-                    mover: b,
-                    opponent: a,
-                };
-                let capture_layout = Layout {
-                    mover: b - 1,
-                    opponent: a,
-                };
-                let captures = self.tables.get(&(b - 1, a));
-                assert!(b - 1 == LOST_COUNT || captures.is_some());
-                let this = &work[s];
-                decided += (0..layout.mover_sets())
+                assert!(b - 1 == LOST_COUNT || sweep.captures.is_some());
+                decided += (0..sweep.layout.mover_sets())
                     .into_par_iter()
-                    .map(|r| {
-                        let mut n = 0u64;
-                        layout.for_each_with_mover(r, |i, mover, opponent| {
-                            if this[i].load(Ordering::Relaxed) != UNDECIDED {
-                                return;
-                            }
-                            let known = |next_mover: u32, next_opponent: u32| {
-                                let x = quiet[quiet_layout.rank(next_mover, next_opponent)]
-                                    .load(Ordering::Relaxed);
-                                // Only values decided in earlier rounds (DTC < round).
-                                decode(x).filter(|v| v.dtc().is_some_and(|d| d < round))
-                            };
-                            let mut best_win: Option<u16> = None;
-                            let mut all_lose = true;
-                            let mut slowest_loss = 0u16;
-                            let mut note = |v: Option<Value>| match v {
-                                Some(Value::Win(d)) => {
-                                    best_win = Some(best_win.map_or(d, |w| w.min(d)))
-                                }
-                                Some(Value::Loss(d)) => slowest_loss = slowest_loss.max(d),
-                                Some(Value::Draw) | None => all_lose = false,
-                            };
-                            for_each_turn(&self.board, &self.rules, mover, opponent, |t| match t {
-                                Turn::Capture { next_mover, .. }
-                                    if next_mover.count_ones() == LOST_COUNT =>
-                                {
-                                    note(Some(Value::Win(1)))
-                                }
-                                Turn::Capture {
-                                    next_mover,
-                                    next_opponent,
-                                    ..
-                                } => {
-                                    let x = captures.unwrap()
-                                        [capture_layout.rank(next_mover, next_opponent)];
-                                    note(Some(through_turn(decode(x).expect("solved"), true)))
-                                }
-                                Turn::Quiet {
-                                    next_mover,
-                                    next_opponent,
-                                    ..
-                                }
-                                | Turn::Pass {
-                                    next_mover,
-                                    next_opponent,
-                                } => note(
-                                    known(next_mover, next_opponent)
-                                        .map(|v| through_turn(v, false)),
-                                ),
-                            });
-                            let value = match best_win {
-                                Some(d) if d <= round => Some(Value::Win(d)),
-                                _ if all_lose && slowest_loss <= round => {
-                                    Some(Value::Loss(slowest_loss))
-                                }
-                                _ => None,
-                            };
-                            if let Some(v) = value {
-                                // Everything decided in round k has DTC k (by induction).
-                                assert_eq!(v.dtc(), Some(round), "{v:?} decided in round {round}");
-                                this[i].store(encode(v), Ordering::Relaxed);
-                                n += 1;
-                            }
-                        });
-                        n
-                    })
+                    .map(|r| sweep.run(r))
                     .sum::<u64>();
+            }
+            if verbose {
+                eprintln!(
+                    "oracle {} {m}v{o} round {round}: {decided} decided in {:.2} s",
+                    self.rules,
+                    started.elapsed().as_secs_f64()
+                );
             }
             if round >= 1 && decided == 0 {
                 break;
@@ -779,6 +792,122 @@ impl OracleSolution {
                 .collect();
             self.tables.insert(key, table);
             self.rounds.insert(key, round);
+        }
+    }
+}
+
+/// One round of value iteration over one subspace.
+struct Sweep<'a> {
+    rules: &'a RuleSet,
+    board: &'a NaiveBoard,
+    /// The round: decides the positions whose DTC is `round`.
+    round: u16,
+    layout: Layout,
+    /// This subspace's values (being decided).
+    this: &'a [AtomicU16],
+    /// The values of the subspace quiet turns and passes lead to (being decided).
+    quiet: &'a [AtomicU16],
+    quiet_layout: Layout,
+    /// The finished values of the subspace captures lead to (`None`: game over).
+    captures: Option<&'a [u16]>,
+    capture_layout: Layout,
+}
+
+impl Sweep<'_> {
+    /// Decides what can be decided this round among the positions whose mover set has
+    /// colex rank `mover_rank`; returns how many it decided.
+    fn run(&self, mover_rank: u64) -> u64 {
+        let mut decided = 0;
+        self.layout
+            .for_each_with_mover(mover_rank, |i, mover, opponent| {
+                if self.this[i].load(Ordering::Relaxed) != UNDECIDED {
+                    return;
+                }
+                if let Some(v) = self.judge(mover, opponent) {
+                    // Everything decided in round k has DTC k (by induction on k).
+                    assert_eq!(
+                        v.dtc(),
+                        Some(self.round),
+                        "{v:?} decided in round {}",
+                        self.round
+                    );
+                    self.this[i].store(encode(v), Ordering::Relaxed);
+                    decided += 1;
+                }
+            });
+        decided
+    }
+
+    /// The value of an undecided position if this round decides it.
+    fn judge(&self, mover: u32, opponent: u32) -> Option<Value> {
+        let round = self.round;
+        if round == 0 {
+            // Only a terminal loss has DTC 0: a blocked player who loses.
+            let blocked = for_each_turn(self.board, self.rules, mover, opponent, |_| false);
+            return blocked.then_some(Value::Loss(0));
+        }
+        // Every quiet turn and the pass lead to (opponent, _) in the quiet subspace:
+        // the rank there is `base` plus the colex rank of the second set among the
+        // points the opponent leaves empty, numbered by `index_within`.
+        let base = colex(opponent) * self.quiet_layout.per_mover();
+        let mut index_within = [0u8; POINTS as usize];
+        let mut below = 0u8;
+        for (p, slot) in index_within.iter_mut().enumerate() {
+            *slot = p as u8 - below;
+            below += (opponent >> p & 1) as u8;
+        }
+        let quiet_rank = |mut set: u32| -> usize {
+            let mut rank = base;
+            let mut i = 1;
+            while set != 0 {
+                rank += BINOMIAL[index_within[set.trailing_zeros() as usize] as usize][i];
+                set &= set - 1;
+                i += 1;
+            }
+            rank as usize
+        };
+        let mut best_win: Option<u16> = None;
+        let mut all_lose = true;
+        let mut slowest_loss = 0u16;
+        for_each_turn(self.board, self.rules, mover, opponent, |t| {
+            let v = match t.kind {
+                StepKind::Capture if t.next_mover.count_ones() == LOST_COUNT => Some(Value::Win(1)),
+                StepKind::Capture => {
+                    let table = self.captures.expect("capture subspace solved");
+                    let x = table[self.capture_layout.rank(t.next_mover, t.next_opponent)];
+                    Some(through_turn(decode(x).expect("solved"), true))
+                }
+                StepKind::Quiet | StepKind::Pass => {
+                    let x = self.quiet[quiet_rank(t.next_opponent)].load(Ordering::Relaxed);
+                    // Only values decided in earlier rounds (DTC below this round); no
+                    // draw is stored before the iteration ends.
+                    if x != UNDECIDED && x & !LOSS < round {
+                        decode(x).map(|v| through_turn(v, false))
+                    } else {
+                        None
+                    }
+                }
+            };
+            match v {
+                Some(Value::Win(d)) => {
+                    best_win = Some(best_win.map_or(d, |w| w.min(d)));
+                    // A win this round cannot be bettered (none is quicker): stop.
+                    d > round
+                }
+                Some(Value::Loss(d)) => {
+                    slowest_loss = slowest_loss.max(d);
+                    true
+                }
+                Some(Value::Draw) | None => {
+                    all_lose = false;
+                    true
+                }
+            }
+        });
+        match best_win {
+            Some(d) if d <= round => Some(Value::Win(d)),
+            _ if all_lose && slowest_loss <= round => Some(Value::Loss(slowest_loss)),
+            _ => None,
         }
     }
 }
