@@ -442,6 +442,7 @@ impl Layout {
         self.mover_sets() * self.per_mover()
     }
 
+    #[inline]
     fn rank(self, mover: u32, opponent: u32) -> usize {
         debug_assert_eq!(mover.count_ones(), self.mover);
         debug_assert_eq!(opponent.count_ones(), self.opponent);
@@ -464,6 +465,30 @@ impl Layout {
             let opponent = points(c).fold(0, |acc, i| acc | (1 << free[i as usize]));
             f(index, mover, opponent);
             index += 1;
+            let lowest = c & c.wrapping_neg();
+            let ripple = c + lowest;
+            c = (((ripple ^ c) >> 2) / lowest) | ripple;
+        }
+    }
+
+    /// Number of opponent sets: C(24, opponent).
+    fn opponent_sets(self) -> u64 {
+        BINOMIAL[POINTS as usize][self.opponent as usize]
+    }
+
+    /// Calls `f(rank, mover, opponent)` for every position whose opponent set has
+    /// colex rank `opponent_rank` (in no particular rank order). The solver sweeps in
+    /// this order because every quiet successor of these positions lies in one block
+    /// of the other table, the one of mover set `opponent`.
+    fn for_each_with_opponent(self, opponent_rank: u64, mut f: impl FnMut(usize, u32, u32)) {
+        assert!(self.mover >= 1);
+        let opponent = colex_unrank(opponent_rank, self.opponent);
+        let free: Vec<u32> = points(ALL_POINTS & !opponent).collect();
+        let n = free.len() as u32;
+        let mut c: u32 = (1 << self.mover) - 1;
+        while c < (1 << n) {
+            let mover = points(c).fold(0, |acc, i| acc | (1 << free[i as usize]));
+            f(self.rank(mover, opponent), mover, opponent);
             let lowest = c & c.wrapping_neg();
             let ripple = c + lowest;
             c = (((ripple ^ c) >> 2) / lowest) | ripple;
@@ -517,6 +542,9 @@ pub struct OracleSolution {
     tables: HashMap<(u32, u32), Vec<u16>>,
     /// Per subspace: the number of value-iteration rounds it took (for reports).
     rounds: HashMap<(u32, u32), u16>,
+    /// Skip, from round 2 on, the positions none of whose quiet successors was
+    /// decided in the round before (they cannot be decided now).
+    skip_unchanged: bool,
 }
 
 impl OracleSolution {
@@ -524,11 +552,23 @@ impl OracleSolution {
     /// of the other player) under `rules`, and first, recursively, every subspace
     /// their captures lead to. Needs `m, o >= 3`.
     pub fn solve(rules: RuleSet, m: u32, o: u32) -> OracleSolution {
+        OracleSolution::solve_with(rules, m, o, true)
+    }
+
+    /// [`Self::solve`] without its one shortcut: every round re-examines every
+    /// undecided position, even those none of whose successors changed in the round
+    /// before. Slower; the same values (a self-test checks this).
+    pub fn solve_exhaustively(rules: RuleSet, m: u32, o: u32) -> OracleSolution {
+        OracleSolution::solve_with(rules, m, o, false)
+    }
+
+    fn solve_with(rules: RuleSet, m: u32, o: u32, skip_unchanged: bool) -> OracleSolution {
         let mut sol = OracleSolution {
             rules,
             board: NaiveBoard::new(&rules),
             tables: HashMap::new(),
             rounds: HashMap::new(),
+            skip_unchanged,
         };
         sol.ensure(m, o);
         sol
@@ -736,6 +776,19 @@ impl OracleSolution {
                 (0..len).map(|_| AtomicU16::new(UNDECIDED)).collect()
             })
             .collect();
+        // Per subspace and mover set (a block of `per_mover()` consecutive ranks): one
+        // more than the last round that decided a position of the block (0: none yet).
+        let changed: Vec<Vec<AtomicU16>> = subspaces
+            .iter()
+            .map(|&(a, b)| {
+                let blocks = Layout {
+                    mover: a,
+                    opponent: b,
+                }
+                .mover_sets();
+                (0..blocks).map(|_| AtomicU16::new(0)).collect()
+            })
+            .collect();
         let verbose = std::env::var_os("ORACLE_VERBOSE").is_some();
         let mut round: u16 = 0;
         loop {
@@ -751,8 +804,11 @@ impl OracleSolution {
                         opponent: b,
                     },
                     this: &work[s],
+                    this_changed: &changed[s],
                     // Quiet turns and passes lead into (b, a): the other table (or this one).
                     quiet: &work[if subspaces.len() == 1 { 0 } else { 1 - s }],
+                    quiet_changed: &changed[if subspaces.len() == 1 { 0 } else { 1 - s }],
+                    skip_unchanged: self.skip_unchanged,
                     quiet_layout: Layout {
                         mover: b,
                         opponent: a,
@@ -764,7 +820,7 @@ impl OracleSolution {
                     },
                 };
                 assert!(b - 1 == LOST_COUNT || sweep.captures.is_some());
-                decided += (0..sweep.layout.mover_sets())
+                decided += (0..sweep.layout.opponent_sets())
                     .into_par_iter()
                     .map(|r| sweep.run(r))
                     .sum::<u64>();
@@ -805,8 +861,15 @@ struct Sweep<'a> {
     layout: Layout,
     /// This subspace's values (being decided).
     this: &'a [AtomicU16],
+    /// Per mover set of this subspace: one more than the last round that decided a
+    /// position with that mover set.
+    this_changed: &'a [AtomicU16],
     /// The values of the subspace quiet turns and passes lead to (being decided).
     quiet: &'a [AtomicU16],
+    /// Per mover set of that subspace, as `this_changed`.
+    quiet_changed: &'a [AtomicU16],
+    /// Skip the positions that cannot be decided this round (see below).
+    skip_unchanged: bool,
     quiet_layout: Layout,
     /// The finished values of the subspace captures lead to (`None`: game over).
     captures: Option<&'a [u16]>,
@@ -814,12 +877,24 @@ struct Sweep<'a> {
 }
 
 impl Sweep<'_> {
-    /// Decides what can be decided this round among the positions whose mover set has
-    /// colex rank `mover_rank`; returns how many it decided.
-    fn run(&self, mover_rank: u64) -> u64 {
+    /// Decides what can be decided this round among the positions whose opponent set
+    /// has colex rank `opponent_rank`; returns how many it decided.
+    fn run(&self, opponent_rank: u64) -> u64 {
+        // From round 2 on a position is decided only through a quiet turn or a pass
+        // into a position decided in the round before (captures give DTC 1, decided
+        // by round 1). All quiet turns and the pass of a position whose opponent has
+        // set `O` lead into the block of mover set `O` of the quiet subspace. If no
+        // position of that block was decided last round, none here can be now.
+        // (Markers only grow, so a concurrent write of this round can only stop a skip.)
+        if self.skip_unchanged
+            && self.round >= 2
+            && self.quiet_changed[opponent_rank as usize].load(Ordering::Relaxed) < self.round
+        {
+            return 0;
+        }
         let mut decided = 0;
         self.layout
-            .for_each_with_mover(mover_rank, |i, mover, opponent| {
+            .for_each_with_opponent(opponent_rank, |i, mover, opponent| {
                 if self.this[i].load(Ordering::Relaxed) != UNDECIDED {
                     return;
                 }
@@ -832,6 +907,8 @@ impl Sweep<'_> {
                         self.round
                     );
                     self.this[i].store(encode(v), Ordering::Relaxed);
+                    self.this_changed[colex(mover) as usize]
+                        .fetch_max(self.round + 1, Ordering::Relaxed);
                     decided += 1;
                 }
             });
