@@ -61,7 +61,7 @@
 //! ```
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -496,6 +496,46 @@ impl Layout {
     }
 }
 
+/// Checks the oracle's raw ranking of subspace `(m, o)` (panics on a fault): both
+/// enumeration orders visit every rank in `0..C(24, m)·C(24 − m, o)` exactly once,
+/// with the position that [`Layout::rank`] gives that rank, and colex ranks invert.
+pub fn check_ranking(m: u32, o: u32) {
+    let layout = Layout {
+        mover: m,
+        opponent: o,
+    };
+    for k in 0..=POINTS.min(6) {
+        for r in (0..BINOMIAL[POINTS as usize][k as usize]).step_by(97) {
+            let set = colex_unrank(r, k);
+            assert_eq!((set.count_ones(), colex(set)), (k, r));
+        }
+    }
+    let mut seen = vec![false; layout.len() as usize];
+    let mut next = 0;
+    for r in 0..layout.mover_sets() {
+        layout.for_each_with_mover(r, |i, mover, opponent| {
+            assert_eq!(i, next, "mover-major order is rank order");
+            next += 1;
+            assert_eq!(mover.count_ones(), m);
+            assert_eq!(opponent.count_ones(), o);
+            assert_eq!(mover & opponent, 0);
+            assert_eq!(layout.rank(mover, opponent), i);
+        });
+    }
+    assert_eq!(next as u64, layout.len());
+    for r in 0..layout.opponent_sets() {
+        layout.for_each_with_opponent(r, |i, mover, opponent| {
+            assert_eq!(colex(opponent), r);
+            assert_eq!(layout.rank(mover, opponent), i);
+            assert!(
+                !std::mem::replace(&mut seen[i], true),
+                "rank {i} visited twice"
+            );
+        });
+    }
+    assert!(seen.iter().all(|&x| x), "a rank not visited");
+}
+
 // ---------------------------------------------------------------------------------
 // The solution.
 
@@ -539,9 +579,9 @@ pub struct OracleSolution {
     rules: RuleSet,
     board: NaiveBoard,
     /// Per subspace `(mover count, opponent count)`: one encoded value per raw rank.
-    tables: HashMap<(u32, u32), Vec<u16>>,
+    tables: BTreeMap<(u32, u32), Vec<u16>>,
     /// Per subspace: the number of value-iteration rounds it took (for reports).
-    rounds: HashMap<(u32, u32), u16>,
+    rounds: BTreeMap<(u32, u32), u16>,
     /// Skip, from round 2 on, the positions none of whose quiet successors was
     /// decided in the round before (they cannot be decided now).
     skip_unchanged: bool,
@@ -566,8 +606,8 @@ impl OracleSolution {
         let mut sol = OracleSolution {
             rules,
             board: NaiveBoard::new(&rules),
-            tables: HashMap::new(),
-            rounds: HashMap::new(),
+            tables: BTreeMap::new(),
+            rounds: BTreeMap::new(),
             skip_unchanged,
         };
         sol.ensure(m, o);
@@ -718,6 +758,18 @@ impl OracleSolution {
             max_win_dtc: max_win.into_inner() as u16,
             max_loss_dtc: max_loss.into_inner() as u16,
         }
+    }
+
+    /// Number of raw positions whose values differ between `self` and `other`, over
+    /// every subspace both solved.
+    pub fn differences(&self, other: &OracleSolution) -> u64 {
+        let mut n = 0;
+        for (key, table) in &self.tables {
+            if let Some(theirs) = other.tables.get(key) {
+                n += table.iter().zip(theirs).filter(|(a, b)| a != b).count() as u64;
+            }
+        }
+        n
     }
 
     /// Counts subspace `(m, o)` over raw positions (no symmetry reduction).
