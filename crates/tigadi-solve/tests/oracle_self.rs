@@ -37,10 +37,12 @@ fn set(names: &str) -> u32 {
         .fold(0, |a, b| a | b)
 }
 
+/// Solutions by rule set name and goti counts.
+type Cache = HashMap<(String, u32, u32), &'static OracleSolution>;
+
 /// The oracle's solution of `(m, o)` under `rules`, solved once per test binary.
 fn solved(rules: RuleSet, m: u32, o: u32) -> &'static OracleSolution {
-    static CACHE: Mutex<Option<HashMap<(String, u32, u32), &'static OracleSolution>>> =
-        Mutex::new(None);
+    static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let cache = cache.get_or_insert_with(HashMap::new);
     cache.entry((rules.name(), m, o)).or_insert_with(|| {
