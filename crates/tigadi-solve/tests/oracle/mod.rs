@@ -54,8 +54,9 @@
 //! whose mover set is `O`), which then stays in cache. And from round 2 on a whole
 //! group is skipped when no position of that block was decided in the round before:
 //! from round 2 on only a quiet turn or a pass into a position decided in the round
-//! before can decide a position (captures give DTC 1). [`OracleSolution::
-//! solve_exhaustively`] leaves this shortcut out; a self-test checks that both agree.
+//! before can decide a position (captures give DTC 1).
+//! [`OracleSolution::solve_exhaustively`] leaves this shortcut out; a self-test
+//! checks that both agree.
 //!
 //! Time (2 cores, test profile): tigadi 3v3 about 9 s of CPU, 3v4 with 4v3 (and 3v3)
 //! about 45 s; morris 3v3 about 10 s, 3v4 with 4v3 about 45 s.
