@@ -33,10 +33,7 @@ impl Subspace {
 
     /// The subspace a board belongs to.
     pub fn of(board: Board) -> Subspace {
-        Subspace::new(
-            board.mover.count_ones() as u8,
-            board.opponent.count_ones() as u8,
-        )
+        Subspace::new(board.mover.count_ones() as u8, board.opponent.count_ones() as u8)
     }
 
     /// The subspace with the roles swapped: where quiet moves and passes lead.

@@ -151,13 +151,7 @@ mod tests {
 
     #[test]
     fn packing_round_trips() {
-        for v in [
-            Value::Draw,
-            Value::Win(1),
-            Value::Win(MAX_DTC),
-            Value::Loss(0),
-            Value::Loss(MAX_DTC),
-        ] {
+        for v in [Value::Draw, Value::Win(1), Value::Win(MAX_DTC), Value::Loss(0), Value::Loss(MAX_DTC)] {
             assert_eq!(Packed::new(v).get(), Some(v));
             assert!(Packed::new(v).is_some());
         }
