@@ -119,9 +119,11 @@ impl RuleSet {
                 ("flying", "3") => rules.flying = true,
                 ("blocked", "passes") => rules.blocked_loses = false,
                 ("blocked", "loses") => rules.blocked_loses = true,
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses)"
-                )),
+                ))
+                }
             }
         }
         Ok(rules)
