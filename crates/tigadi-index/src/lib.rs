@@ -17,10 +17,11 @@
 //! # Speed
 //!
 //! Measured by `cargo bench -p tigadi-benches --bench index` (thread CPU time, one
-//! core, random 9v9 and 8v8 boards): [`SubspaceIndex::index`] about 50 million
-//! boards per second (canonicalisation included), [`SubspaceIndex::index_with`] for a
-//! precomputed [`MoverClass`] 100–130 million, [`SubspaceIndex::board`] 15–18
-//! million, and the in-order sweep [`SubspaceIndex::boards`] about 290 million slots
+//! core, random 9v9 and 8v8 boards, on a busy shared machine):
+//! [`SubspaceIndex::index`] 40–50 million boards per second (canonicalisation
+//! included), [`SubspaceIndex::index_with`] for a precomputed [`MoverClass`] 100–130
+//! million, [`SubspaceIndex::board`] 25–34 million, and the in-order sweep
+//! [`SubspaceIndex::boards`] 170–290 million slots
 //! per second. The tables (built once per goti count, on first use) stay in L2:
 //! `index` reads 0.3 MiB of rank blocks for 9 gotis (decoding also reads the 0.6 MiB
 //! list of canonical mover sets) and about 0.1 MiB of constant byte tables. No BMI2
