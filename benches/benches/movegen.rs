@@ -24,7 +24,9 @@ fn movegen(c: &mut Criterion) {
             ("placing", random_placing_positions(1, POSITIONS, &rules)),
         ];
         let mut group = c.benchmark_group(format!("movegen/{}", rules.name()));
-        group.measurement_time(Duration::from_secs(3)).sample_size(30);
+        group
+            .measurement_time(Duration::from_secs(3))
+            .sample_size(30);
         for (name, positions) in &sets {
             let moves: u64 = positions.iter().map(|p| p.count_moves(&rules)).sum();
             group.throughput(Throughput::Elements(moves));
@@ -44,7 +46,9 @@ fn movegen(c: &mut Criterion) {
         let leaves = Position::START.perft(&rules, 5);
         group.throughput(Throughput::Elements(leaves));
         group.sample_size(10);
-        group.bench_function("perft-5", |b| b.iter(|| black_box(Position::START).perft(&rules, 5)));
+        group.bench_function("perft-5", |b| {
+            b.iter(|| black_box(Position::START).perft(&rules, 5))
+        });
         group.finish();
     }
 }

@@ -34,8 +34,16 @@ pub fn random_moving_positions(rng_seed: u64, count: usize, bone: u32, seed: u32
     let mut r = Rng::new(rng_seed);
     (0..count)
         .map(|_| {
-            let mut p = Position { bone_hand: 0, seed_hand: 0, ..Position::START };
-            p.side = if r.below(2) == 0 { Side::Bone } else { Side::Seed };
+            let mut p = Position {
+                bone_hand: 0,
+                seed_hand: 0,
+                ..Position::START
+            };
+            p.side = if r.below(2) == 0 {
+                Side::Bone
+            } else {
+                Side::Seed
+            };
             while p.bone.count_ones() < bone {
                 p.bone |= 1 << r.below(POINTS as u64);
             }

@@ -330,8 +330,8 @@ pub fn diagram(position: &Position, board: BoardKind) -> String {
             let Some(q) = Point::new(q) else { continue };
             let ((r1, c1), (r2, c2)) = (cell(p), cell(q));
             if r1 == r2 {
-                for c in c1.min(c2) + 1..c1.max(c2) {
-                    grid[r1][c] = '-';
+                for cell in &mut grid[r1][c1.min(c2) + 1..c1.max(c2)] {
+                    *cell = '-';
                 }
             } else if c1 == c2 {
                 for row in grid.iter_mut().take(r1.max(r2)).skip(r1.min(r2) + 1) {

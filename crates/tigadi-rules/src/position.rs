@@ -466,14 +466,16 @@ impl Position {
                 let g = rules.geometry();
                 let own = self.mover();
                 let enemy = self.opponent();
-                let targets = if enemy == 0 { 0 } else { g.capturable(enemy) };
+                // The capturable enemy gotis, worked out at the first placement that
+                // closes a tigadi (most positions have none).
+                let mut targets = None;
                 let mut empty = self.empty();
                 while empty != 0 {
                     let to = empty.trailing_zeros() as usize;
                     empty &= empty - 1;
                     let to_point = point(to);
-                    if targets != 0 && g.in_line(own | (1 << to), to) {
-                        let mut c = targets;
+                    if enemy != 0 && g.in_line(own | (1 << to), to) {
+                        let mut c = *targets.get_or_insert_with(|| g.capturable(enemy));
                         while c != 0 {
                             let x = c.trailing_zeros() as usize;
                             c &= c - 1;

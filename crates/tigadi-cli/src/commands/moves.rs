@@ -6,6 +6,7 @@ use crate::PositionArgs;
 use serde_json::json;
 use tigadi_rules::RuleSet;
 
+/// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     let p = position(&args.position)?;
     let result = standing(&rules, &p);
@@ -32,12 +33,9 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
         println!("no legal moves: {result}");
         return Ok(0);
     }
-    println!(
-        "{} legal moves for {} ({} phase):",
-        moves.len(),
-        p.side,
-        p.phase()
-    );
+    let noun = if moves.len() == 1 { "move" } else { "moves" };
+    let n = moves.len();
+    println!("{n} legal {noun} for {} ({} phase):", p.side, p.phase());
     println!("{}", moves.join(" "));
     Ok(0)
 }

@@ -6,6 +6,7 @@ use super::CmdResult;
 use crate::PerftArgs;
 use tigadi_rules::RuleSet;
 
+/// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PerftArgs) -> CmdResult {
     let p = position(&args.position)?;
     println!("{}", p.perft(&rules, args.depth));

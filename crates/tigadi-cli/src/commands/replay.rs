@@ -24,6 +24,7 @@ fn read_record(args: &ReplayArgs) -> Result<String, String> {
     }
 }
 
+/// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &ReplayArgs) -> CmdResult {
     let text = read_record(args)?;
     let moves = parse_record(&text).map_err(|e| match e {

@@ -45,6 +45,7 @@ fn names(bits: u32) -> Vec<&'static str> {
     Point::iter(bits).map(Point::name).collect()
 }
 
+/// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     let p = position(&args.position)?;
     let result = standing(&rules, &p);
