@@ -466,16 +466,19 @@ impl Position {
                 let g = rules.geometry();
                 let own = self.mover();
                 let enemy = self.opponent();
-                // The capturable enemy gotis, worked out at the first placement that
-                // closes a tigadi (most positions have none).
-                let mut targets = None;
+                let closing = if enemy == 0 {
+                    0
+                } else {
+                    closing_points(rules, own, self.empty())
+                };
+                let targets = if closing == 0 { 0 } else { g.capturable(enemy) };
                 let mut empty = self.empty();
                 while empty != 0 {
                     let to = empty.trailing_zeros() as usize;
                     empty &= empty - 1;
                     let to_point = point(to);
-                    if enemy != 0 && g.in_line(own | (1 << to), to) {
-                        let mut c = *targets.get_or_insert_with(|| g.capturable(enemy));
+                    if closing & (1 << to) != 0 {
+                        let mut c = targets;
                         while c != 0 {
                             let x = c.trailing_zeros() as usize;
                             c &= c - 1;
@@ -518,6 +521,25 @@ impl Position {
 
     /// Number of legal moves (see [`Position::for_each_move`]).
     pub fn count_moves(&self, rules: &RuleSet) -> u64 {
+        if self.phase() == Phase::Placing
+            && self.total(Side::Bone) >= MIN_GOTIS
+            && self.total(Side::Seed) >= MIN_GOTIS
+        {
+            // Every empty point once, and each closing one once per capture choice.
+            let (own, enemy, empty) = (self.mover(), self.opponent(), self.empty());
+            let closing = if enemy == 0 {
+                0
+            } else {
+                closing_points(rules, own, empty)
+            };
+            let extra = if closing == 0 {
+                0
+            } else {
+                closing.count_ones() as u64
+                    * (rules.geometry().capturable(enemy).count_ones() as u64 - 1)
+            };
+            return empty.count_ones() as u64 + extra;
+        }
         let mut n = 0;
         self.for_each_move(rules, |_| n += 1);
         n
@@ -582,6 +604,21 @@ impl Default for Position {
     fn default() -> Self {
         Position::START
     }
+}
+
+/// The empty points where a goti of `own` would complete a line: the third point of
+/// every line holding two of `own`.
+#[inline]
+fn closing_points(rules: &RuleSet, own: Bits, empty: Bits) -> Bits {
+    let mut closing = 0;
+    for &line in &rules.geometry().lines {
+        let rest = line & !own;
+        // Exactly one point of the line is not `own`'s.
+        if rest != 0 && rest & (rest - 1) == 0 {
+            closing |= rest;
+        }
+    }
+    closing & empty
 }
 
 #[inline(always)]
