@@ -29,7 +29,7 @@
 
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet, Successor};
 
@@ -143,16 +143,45 @@ impl PairSpace {
     }
 }
 
-/// View a `u16`/`u8` vector as atomics for the parallel phases.
-fn atomic_u16(v: &mut [u16]) -> &[AtomicU16] {
-    // SAFETY: AtomicU16 has the same size, alignment and bit validity as u16, and
-    // the exclusive borrow guarantees no non-atomic access while the view lives.
-    unsafe { &*(v as *mut [u16] as *const [AtomicU16]) }
+/// Per-slot solver state, one word: the [`Packed`] value in the low 16 bits and the
+/// counter of undecided quiet successor classes in bits 16..24. One word per slot
+/// means one cache miss per predecessor update, not two.
+const COUNT_SHIFT: u32 = 16;
+const COUNT_ONE: u32 = 1 << COUNT_SHIFT;
+const VALUE_MASK: u32 = 0xFFFF;
+
+#[inline(always)]
+fn word(value: Packed, count: u8) -> u32 {
+    value.0 as u32 | (count as u32) << COUNT_SHIFT
 }
 
-fn atomic_u8(v: &mut [u8]) -> &[AtomicU8] {
-    // SAFETY: as for `atomic_u16`.
-    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+#[inline(always)]
+fn word_value(w: u32) -> u16 {
+    (w & VALUE_MASK) as u16
+}
+
+#[inline(always)]
+fn word_count(w: u32) -> u8 {
+    (w >> COUNT_SHIFT) as u8
+}
+
+/// View a `u32` vector as atomics for the parallel phases.
+fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32, and
+    // the exclusive borrow guarantees no non-atomic access while the view lives.
+    unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
+}
+
+/// Asks the CPU to bring the cache line of `x` in, ahead of a write.
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; any address is allowed.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Sorted, deduplicated slots of the given boards (small fixed buffer).
@@ -222,10 +251,8 @@ pub fn solve_pair(
     };
 
     let n = space.total as usize;
-    let mut values_raw = vec![Packed::NONE.0; n];
-    let mut counts_raw = vec![PADDING; n];
-    let values = atomic_u16(&mut values_raw);
-    let counts = atomic_u8(&mut counts_raw);
+    let mut words_raw = vec![word(Packed::NONE, PADDING); n];
+    let words = atomic_u32(&mut words_raw);
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
@@ -238,7 +265,6 @@ pub fn solve_pair(
             let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
             let work = range.end - range.start;
             for (slot, board) in idx.boards(range) {
-                let at = (start + slot) as usize;
                 let class = next_idx.mover_class(board.opponent);
                 let mut quiet = SlotSet::new();
                 let (mut any, mut capture_win, mut capture_draw) = (false, false, false);
@@ -263,96 +289,97 @@ pub fn solve_pair(
                 });
                 let count = quiet.distinct().len() + capture_draw as usize;
                 let value = if !any {
-                    Some(Value::Loss(0))
+                    Packed::new(Value::Loss(0))
                 } else if capture_win {
-                    Some(Value::Win(1))
+                    Packed::new(Value::Win(1))
                 } else if count == 0 {
-                    Some(Value::Loss(1))
+                    Packed::new(Value::Loss(1))
                 } else {
-                    None
+                    Packed::NONE
                 };
-                if let Some(v) = value {
-                    values[at].store(Packed::new(v).0, Relaxed);
-                }
-                counts[at].store(count as u8, Relaxed);
+                words[(start + slot) as usize].store(word(value, count as u8), Relaxed);
             }
             observer.advance(work);
         });
     }
 
     // 2. Rounds: level k from level k - 1.
+    let none = Packed::NONE.0;
     let mut level: u16 = 1;
     loop {
-        let (prev_win, prev_loss) = (
-            level
-                .checked_sub(1)
-                .filter(|&d| d > 0)
-                .map(|d| Packed::new(Value::Win(d)).0),
-            Packed::new(Value::Loss(level - 1)).0,
-        );
+        let prev_win = (level > 1).then(|| Packed::new(Value::Win(level - 1)).0);
+        let prev_loss = Packed::new(Value::Loss(level - 1)).0;
         let win_now = Packed::new(Value::Win(level)).0;
         let loss_now = Packed::new(Value::Loss(level)).0;
-        let decided = AtomicU64::new(0);
-        let any_at_level = AtomicBool::new(false);
         observer.phase(&format!("round {level}"), n as u64);
-        values.par_chunks(CHUNK).enumerate().for_each(|(c, vals)| {
-            let base = (c * CHUNK) as u64;
-            for i in 0..vals.len() {
-                let v = vals[i].load(Relaxed);
-                if v == win_now || v == loss_now {
-                    any_at_level.store(true, Relaxed);
-                }
-                let was_loss = v == prev_loss;
-                if !was_loss && Some(v) != prev_win {
-                    continue;
-                }
-                let board = space
-                    .board(base + i as u64)
-                    .expect("decided slots hold positions");
-                let mut preds = SlotSet::new();
-                board.for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
-                for &p in preds.distinct() {
-                    let p = p as usize;
-                    if was_loss {
-                        if values[p]
-                            .compare_exchange(Packed::NONE.0, win_now, Relaxed, Relaxed)
-                            .is_ok()
-                        {
-                            decided.fetch_add(1, Relaxed);
-                        }
-                    } else if values[p].load(Relaxed) == Packed::NONE.0
-                        && counts[p].fetch_sub(1, Relaxed) == 1
-                    {
-                        // The last quiet successor turned out won for the opponent.
-                        if values[p]
-                            .compare_exchange(Packed::NONE.0, loss_now, Relaxed, Relaxed)
-                            .is_ok()
-                        {
-                            decided.fetch_add(1, Relaxed);
+        // (positions decided in this round, positions already at this level)
+        let (decided, present) = words
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let base = (c * CHUNK) as u64;
+                let (mut decided, mut present) = (0u64, 0u64);
+                for (i, w) in chunk.iter().enumerate() {
+                    let v = word_value(w.load(Relaxed));
+                    present += (v == win_now || v == loss_now) as u64;
+                    let was_loss = v == prev_loss;
+                    if !was_loss && Some(v) != prev_win {
+                        continue;
+                    }
+                    let board = space
+                        .board(base + i as u64)
+                        .expect("decided slots hold positions");
+                    let mut preds = SlotSet::new();
+                    board.for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
+                    let preds = preds.distinct();
+                    for &p in preds {
+                        prefetch(&words[p as usize]);
+                    }
+                    for &p in preds {
+                        let w = &words[p as usize];
+                        if was_loss {
+                            // Only a win can be written here concurrently: a position
+                            // with a lost successor never runs out of successors.
+                            let old = w.load(Relaxed);
+                            if word_value(old) == none {
+                                w.store((old & !VALUE_MASK) | win_now as u32, Relaxed);
+                                decided += 1;
+                            }
+                        } else {
+                            let old = w.fetch_sub(COUNT_ONE, Relaxed);
+                            if word_value(old) == none && word_count(old) == 1 {
+                                // The last quiet successor turned out won for the
+                                // opponent; nothing else writes this word any more.
+                                w.store(word(Packed(loss_now), 0), Relaxed);
+                                decided += 1;
+                            }
                         }
                     }
                 }
-            }
-            observer.advance(vals.len() as u64);
-        });
-        if decided.load(Relaxed) == 0 && !any_at_level.load(Relaxed) {
+                observer.advance(chunk.len() as u64);
+                (decided, present)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        if decided == 0 && present == 0 {
             break;
         }
         level += 1;
     }
 
     // 3. The rest are draws.
-    values_raw
-        .par_iter_mut()
-        .zip(counts_raw.par_iter())
-        .for_each(|(v, &c)| {
-            if *v == Packed::NONE.0 && c != PADDING {
-                *v = Packed::DRAW.0;
+    let mut values_raw: Vec<u16> = words_raw
+        .into_par_iter()
+        .map(|w| {
+            let v = word_value(w);
+            if v == none && word_count(w) != PADDING {
+                Packed::DRAW.0
+            } else {
+                v
             }
-        });
+        })
+        .collect();
 
     let rounds = level as u32;
-    drop(counts_raw);
     let mut out = Vec::new();
     for (idx, start) in space.parts.iter().rev() {
         // Split the tail subspace off first so the head keeps the allocation.

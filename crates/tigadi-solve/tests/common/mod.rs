@@ -33,7 +33,6 @@ impl Solved {
         Solved {
             rules,
             tables,
-            rounds,
         }
     }
 
