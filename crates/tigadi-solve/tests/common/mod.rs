@@ -30,10 +30,7 @@ impl Solved {
                 tables.insert(s.subspace, s.values);
             }
         }
-        Solved {
-            rules,
-            tables,
-        }
+        Solved { rules, tables }
     }
 
     /// The stored value of any board of a solved subspace (any symmetric image).

@@ -1,0 +1,105 @@
+//! `tigadi solve` end to end: the files do not depend on the thread count, and a run
+//! killed with SIGKILL part-way and started again finishes with byte-identical
+//! files.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tigadi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tigadi"))
+}
+
+fn solve(dir: &Path, threads: u32) {
+    let out = tigadi()
+        .args([
+            "solve",
+            "--max-pieces",
+            "7",
+            "--threads",
+            &threads.to_string(),
+            "--dir",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "solve failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Every table file of the `tigadi` rule set, by name, with its bytes.
+fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir.join("tigadi"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tgtb"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn output_is_independent_of_threads_and_survives_kill() {
+    let tmp = std::env::temp_dir().join(format!("tigadi-resume-{}", std::process::id()));
+    let (one, two, killed) = (tmp.join("one"), tmp.join("two"), tmp.join("killed"));
+    let _ = fs::remove_dir_all(&tmp);
+    solve(&one, 1);
+    solve(&two, 2);
+    let reference = tables(&one);
+    assert_eq!(reference.len(), 3, "3v3, 4v3 and 3v4");
+    assert!(
+        reference == tables(&two),
+        "files differ between 1 and 2 threads"
+    );
+    assert_eq!(
+        fs::read(one.join("tigadi/SHA256SUMS")).unwrap(),
+        fs::read(two.join("tigadi/SHA256SUMS")).unwrap()
+    );
+
+    // Kill a run as soon as its first table is on disk, then run it again.
+    let mut child = tigadi()
+        .args(["solve", "--max-pieces", "7", "--dir"])
+        .arg(&killed)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = killed.join("tigadi/3v3.tgtb");
+    let start = Instant::now();
+    while !first.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(first.exists(), "the first table never appeared");
+    let out = tigadi()
+        .args(["solve", "--max-pieces", "7", "--dir"])
+        .arg(&killed)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("3v3: already solved"),
+        "the finished pair was solved again:\n{stdout}"
+    );
+    assert!(
+        reference == tables(&killed),
+        "files differ after a killed and resumed run"
+    );
+    // No temporary files are left behind.
+    for e in fs::read_dir(killed.join("tigadi")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.contains("tmp"), "left over: {name}");
+    }
+    let _ = fs::remove_dir_all(&tmp);
+}
