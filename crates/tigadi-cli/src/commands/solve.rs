@@ -31,6 +31,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let dir = &args.dir.dir;
+    remove_stale_temporaries(&tb::rules_dir(dir, &rules));
     let bars = Bars::new();
     let started = Instant::now();
     let mut seconds_log = Vec::new();
@@ -102,5 +103,18 @@ fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
     match tb::Table::open(&path) {
         Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
         Err(_) => false,
+    }
+}
+
+/// Removes the temporary files (`.NAME.tmpPID`) that a killed run left half-written.
+fn remove_stale_temporaries(rules_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(rules_dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(".tmp") {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
