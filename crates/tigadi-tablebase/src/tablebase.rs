@@ -66,7 +66,7 @@ impl Tablebase {
     }
 
     /// Like [`Tablebase::open`], with room for `blocks` decompressed blocks (8 KiB
-    /// each) in the cache.
+    /// for WDL, 16 KiB for DTC) in the cache.
     pub fn with_cache_blocks(dir: &Path, rules: &RuleSet, blocks: usize) -> Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),

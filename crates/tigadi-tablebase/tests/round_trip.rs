@@ -33,7 +33,10 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
             // Any symmetric image probes the same.
             let s = (rng.next() % 16) as usize;
             let x = transform_pair(s, board.mover as u64 | (board.opponent as u64) << 32);
-            let image = Board { mover: x as u32, opponent: (x >> 32) as u32 };
+            let image = Board {
+                mover: x as u32,
+                opponent: (x >> 32) as u32,
+            };
             assert_eq!(tb.probe(image).unwrap(), v);
         }
         assert_eq!((h.counts.wins, h.counts.draws, h.counts.losses), (w, d, l));
@@ -86,7 +89,10 @@ fn custom_rules_get_a_safe_directory() {
     let rules = RuleSet::parse("lines=20,flying=3,blocked=loses").unwrap();
     let dir = tempfile::tempdir().unwrap();
     solve_and_write(dir.path(), rules, 6);
-    assert!(dir.path().join("lines-20_flying-3_blocked-loses/3v3.tgtb").is_file());
+    assert!(dir
+        .path()
+        .join("lines-20_flying-3_blocked-loses/3v3.tgtb")
+        .is_file());
     let h = read_header(dir.path(), &rules, Subspace::new(3, 3)).unwrap();
     assert_eq!(h.rules_name, "lines=20,flying=3,blocked=loses");
     assert_eq!(h.rules, rules);
@@ -98,26 +104,79 @@ fn typed_errors() {
     solve_and_write(dir.path(), RuleSet::TIGADI, 6);
     let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
     let b = boards(Subspace::new(3, 3))[0].1;
-    let four = Board { mover: b.mover, opponent: b.opponent | (!(b.mover | b.opponent) & 0xFF_FFFF).trailing_zeros().min(23).checked_shl(0).map(|p| 1 << p).unwrap() };
-    assert!(matches!(tb.probe(four), Err(TablebaseError::MissingSubspace { .. })));
-    assert!(matches!(tb.probe(Board { mover: 1, opponent: 1 }), Err(TablebaseError::InvalidPosition(_))));
-    assert!(matches!(tb.probe(Board { mover: 3, opponent: 0x700 }), Err(TablebaseError::InvalidPosition(_))));
-    assert!(matches!(tb.probe(Board { mover: 7 << 24, opponent: 0x700 }), Err(TablebaseError::InvalidPosition(_))));
+    let four = Board {
+        mover: b.mover,
+        opponent: b.opponent
+            | (!(b.mover | b.opponent) & 0xFF_FFFF)
+                .trailing_zeros()
+                .min(23)
+                .checked_shl(0)
+                .map(|p| 1 << p)
+                .unwrap(),
+    };
+    assert!(matches!(
+        tb.probe(four),
+        Err(TablebaseError::MissingSubspace { .. })
+    ));
+    assert!(matches!(
+        tb.probe(Board {
+            mover: 1,
+            opponent: 1
+        }),
+        Err(TablebaseError::InvalidPosition(_))
+    ));
+    assert!(matches!(
+        tb.probe(Board {
+            mover: 3,
+            opponent: 0x700
+        }),
+        Err(TablebaseError::InvalidPosition(_))
+    ));
+    assert!(matches!(
+        tb.probe(Board {
+            mover: 7 << 24,
+            opponent: 0x700
+        }),
+        Err(TablebaseError::InvalidPosition(_))
+    ));
     // A tigadi table put where morris tables belong.
     let morris_dir = dir.path().join("morris");
     std::fs::create_dir_all(&morris_dir).unwrap();
-    std::fs::copy(dir.path().join("tigadi/3v3.tgtb"), morris_dir.join("3v3.tgtb")).unwrap();
+    std::fs::copy(
+        dir.path().join("tigadi/3v3.tgtb"),
+        morris_dir.join("3v3.tgtb"),
+    )
+    .unwrap();
     let tbm = Tablebase::open(dir.path(), &RuleSet::MORRIS);
-    assert!(matches!(tbm.probe(b), Err(TablebaseError::RulesMismatch { .. })));
+    assert!(matches!(
+        tbm.probe(b),
+        Err(TablebaseError::RulesMismatch { .. })
+    ));
     // A file under the wrong subspace name.
     let idx = SubspaceIndex::new(Subspace::new(3, 3));
     assert!(idx.slots() > 0);
-    std::fs::copy(dir.path().join("tigadi/3v3.tgtb"), dir.path().join("tigadi/4v3.tgtb")).unwrap();
+    std::fs::copy(
+        dir.path().join("tigadi/3v3.tgtb"),
+        dir.path().join("tigadi/4v3.tgtb"),
+    )
+    .unwrap();
     let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
-    assert!(matches!(tb.probe(four.flipped()), Err(TablebaseError::RulesMismatch { .. })));
-    assert!(matches!(load_values(dir.path(), &RuleSet::TIGADI, Subspace::new(5, 5)), Err(TablebaseError::MissingSubspace { .. })));
+    assert!(matches!(
+        tb.probe(four.flipped()),
+        Err(TablebaseError::RulesMismatch { .. })
+    ));
+    assert!(matches!(
+        load_values(dir.path(), &RuleSet::TIGADI, Subspace::new(5, 5)),
+        Err(TablebaseError::MissingSubspace { .. })
+    ));
     // Errors name the problem.
-    let e = tb.probe(Board { mover: 1, opponent: 1 }).unwrap_err().to_string();
+    let e = tb
+        .probe(Board {
+            mover: 1,
+            opponent: 1,
+        })
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("invalid position"), "{e}");
 }
 
@@ -126,7 +185,12 @@ fn write_rejects_wrong_lengths_and_bad_words() {
     let dir = tempfile::tempdir().unwrap();
     let sub = Subspace::new(3, 3);
     let n = SubspaceIndex::new(sub).slots() as usize;
-    let r = tigadi_tablebase::write_subspace(dir.path(), &RuleSet::TIGADI, sub, &vec![Packed::DRAW; n - 1]);
+    let r = tigadi_tablebase::write_subspace(
+        dir.path(),
+        &RuleSet::TIGADI,
+        sub,
+        &vec![Packed::DRAW; n - 1],
+    );
     assert!(matches!(r, Err(TablebaseError::InvalidValues(_))));
     let mut v = vec![Packed::DRAW; n];
     v[5] = Packed(0x7FFF);

@@ -15,7 +15,10 @@ pub fn solve(rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
         let targets: Vec<SolvedTable> = pair
             .capture_targets()
             .into_iter()
-            .map(|t| SolvedTable { subspace: t, values: &tables[&t] })
+            .map(|t| SolvedTable {
+                subspace: t,
+                values: &tables[&t],
+            })
             .collect();
         for s in solve_pair(&rules, pair, &targets, &Quiet).unwrap() {
             tables.insert(s.subspace, s.values);
@@ -25,7 +28,11 @@ pub fn solve(rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
 }
 
 /// Solves up to `max_gotis` and writes every table into `dir`.
-pub fn solve_and_write(dir: &Path, rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
+pub fn solve_and_write(
+    dir: &Path,
+    rules: RuleSet,
+    max_gotis: u32,
+) -> HashMap<Subspace, Vec<Packed>> {
     let tables = solve(rules, max_gotis);
     for (s, v) in &tables {
         write_subspace(dir, &rules, *s, v).unwrap();
@@ -36,7 +43,9 @@ pub fn solve_and_write(dir: &Path, rules: RuleSet, max_gotis: u32) -> HashMap<Su
 /// Every canonical board of a subspace with its slot.
 pub fn boards(sub: Subspace) -> Vec<(u64, Board)> {
     let idx = SubspaceIndex::new(sub);
-    (0..idx.slots()).filter_map(|s| idx.board(s).map(|b| (s, b))).collect()
+    (0..idx.slots())
+        .filter_map(|s| idx.board(s).map(|b| (s, b)))
+        .collect()
 }
 
 /// A small deterministic random number generator.
