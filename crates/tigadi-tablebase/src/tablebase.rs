@@ -53,7 +53,7 @@ struct Loaded {
 pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,
-    tables: Box<[OnceLock<Arc<Loaded>>]>,
+    tables: Box<[OnceLock<Result<Arc<Loaded>, TablebaseError>>]>,
     cache: BlockCache,
 }
 
@@ -95,8 +95,38 @@ impl Tablebase {
     fn loaded(&self, sub: Subspace) -> Result<&Loaded, TablebaseError> {
         let cell = &self.tables[Tablebase::key(sub)];
         if let Some(l) = cell.get() {
-            return Ok(l);
+            return match l {
+                Ok(l) => Ok(l),
+                Err(e) => Err(e
+                    .duplicate_permanent()
+                    .expect("only permanent errors are kept")),
+            };
         }
+        match self.open_subspace(sub) {
+            // Another thread may have won the race; either copy is fine.
+            Ok(l) => {
+                let _ = cell.set(Ok(Arc::new(l)));
+            }
+            // A damaged or mismatched file stays so: remember it rather than
+            // re-reading it on every probe. A missing one may yet be written.
+            Err(e) => match e.duplicate_permanent() {
+                Some(copy) => {
+                    let _ = cell.set(Err(copy));
+                    return Err(e);
+                }
+                None => return Err(e),
+            },
+        }
+        match cell.get() {
+            Some(Ok(l)) => Ok(l),
+            Some(Err(e)) => Err(e
+                .duplicate_permanent()
+                .expect("only permanent errors are kept")),
+            None => unreachable!("the cell was just set"),
+        }
+    }
+
+    fn open_subspace(&self, sub: Subspace) -> Result<Loaded, TablebaseError> {
         let path = table_path(&self.dir, &self.rules, sub);
         if !path.is_file() {
             return Err(TablebaseError::MissingSubspace {
@@ -117,9 +147,7 @@ impl Tablebase {
                 ),
             ));
         }
-        // Another thread may have won the race; either copy is fine.
-        let _ = cell.set(Arc::new(Loaded { table, index }));
-        Ok(cell.get().expect("just set"))
+        Ok(Loaded { table, index })
     }
 
     /// The subspace of `board`, after checking that it is a moving-phase board the

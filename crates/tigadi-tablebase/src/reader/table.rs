@@ -32,6 +32,13 @@ impl std::ops::Deref for Bytes {
     }
 }
 
+thread_local! {
+    /// One zstd decompression context per thread: creating one per block would
+    /// cost more than the decompression itself.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+}
+
 /// Which section of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Section {
@@ -188,7 +195,11 @@ impl Table {
             return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
         }
         let mut raw = vec![0u8; e.raw_len as usize];
-        match zstd::bulk::decompress_to_buffer(data, &mut raw[..]) {
+        let result = DECOMPRESSOR.with(|d| match &mut *d.borrow_mut() {
+            Some(d) => d.decompress_to_buffer(data, &mut raw[..]),
+            None => zstd::bulk::decompress_to_buffer(data, &mut raw[..]),
+        });
+        match result {
             Ok(n) if n == raw.len() => Ok(raw),
             Ok(n) => Err(self.corrupt(format!(
                 "{section:?} block {block}: {n} bytes decompressed, expected {}",
