@@ -1,1 +1,49 @@
-fn main() {}
+//! Retrograde-solver throughput: solves every `tigadi` pair with at most N gotis on
+//! the board (N = 7 and 8, on all cores) in memory and reports classes per second.
+//!
+//! Input: the pairs of `tigadi_solve::pairs_up_to(N)` under `RuleSet::TIGADI`.
+//! Run: `cargo bench -p tigadi-benches --bench solve`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::collections::HashMap;
+use tigadi_index::{classes, Subspace};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+
+fn solve_all(rules: &RuleSet, max: u32) -> usize {
+    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
+    for pair in pairs_up_to(max) {
+        let targets: Vec<SolvedTable> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|t| SolvedTable {
+                subspace: t,
+                values: &tables[&t],
+            })
+            .collect();
+        for s in solve_pair(rules, pair, &targets, &Quiet).unwrap() {
+            tables.insert(s.subspace, s.values);
+        }
+    }
+    tables.len()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve_tigadi");
+    g.sample_size(10);
+    for max in [7u32, 8] {
+        let n: u64 = pairs_up_to(max)
+            .iter()
+            .flat_map(|p| p.subspaces())
+            .map(classes)
+            .sum();
+        g.throughput(Throughput::Elements(n));
+        g.bench_function(format!("up_to_{max}_gotis"), |b| {
+            b.iter(|| solve_all(&RuleSet::TIGADI, max))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -3,6 +3,7 @@
 //! code 2 (`verify` exits 1 when a table fails its checks).
 
 mod commands;
+mod progress;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

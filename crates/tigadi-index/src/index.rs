@@ -3,32 +3,60 @@
 use tigadi_rules::geometry::{transform_pair, Bits, SYMMETRIES};
 use tigadi_rules::Board;
 
-use crate::mover::{MoverTable, ORBIT_SHIFT, STABILISED, SYM_MASK};
+use crate::mover::MoverTable;
 use crate::subspace::Subspace;
-use crate::tables::{binomial, colex_rank, compress, transform_set, unrank_free};
+use crate::tables::{binomial, colex_rank, compress, expand, transform_set, unrank_free};
 
 /// The canonical form of `board` as `(orbit rank of its mover set, canonical board)`.
 #[inline(always)]
 fn canonicalise(table: &MoverTable, board: Board) -> (u32, Board) {
-    let info = table.info[colex_rank(board.mover) as usize];
-    let sym = (info & SYM_MASK) as usize;
-    let orbit = info >> ORBIT_SHIFT;
-    let mover = transform_set(sym, board.mover);
-    let mut opponent = transform_set(sym, board.opponent);
-    if info & STABILISED != 0 {
-        opponent = least_image(table.orbits[orbit as usize].stabiliser, opponent);
-    }
-    (orbit, Board { mover, opponent })
+    let (mover, orbit, syms) = table.classify(board.mover);
+    (
+        orbit,
+        Board {
+            mover,
+            opponent: opponent_image(syms, board.opponent),
+        },
+    )
 }
 
-/// The least image of `set` under the identity and the symmetries in `stabiliser`.
+/// The opponent set of the canonical board, given the symmetries `syms` that map the
+/// mover set to its canonical set.
+#[inline(always)]
+fn opponent_image(syms: u32, opponent: Bits) -> Bits {
+    let image = transform_set(syms.trailing_zeros() as usize, opponent);
+    let others = syms & (syms - 1);
+    if others != 0 {
+        // The mover set has a nontrivial stabiliser: the least opponent image among
+        // the symmetries that give the least mover set.
+        least_image(others as u16, opponent).min(image)
+    } else {
+        image
+    }
+}
+
+/// The part of a slot that depends on the mover's set alone: where several boards
+/// share one mover set (all the quiet successors of a position do), computing it
+/// once and using [`SubspaceIndex::index_with`] saves about half the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoverClass {
+    /// The canonical mover set.
+    canonical: Bits,
+    /// The symmetries mapping the mover set onto `canonical` (bit `s` for `s`).
+    syms: u32,
+    /// The first slot of the canonical set's run.
+    first_slot: u64,
+}
+
+/// The least image of `set` under the symmetries in `syms` (bit `s` for symmetry
+/// `s`; the identity only when bit 0 is set).
 #[inline]
-fn least_image(stabiliser: u16, set: Bits) -> Bits {
-    let mut least = set;
-    let mut syms = stabiliser;
-    while syms != 0 {
-        let s = syms.trailing_zeros() as usize;
-        syms &= syms - 1;
+fn least_image(syms: u16, set: Bits) -> Bits {
+    let mut least = Bits::MAX;
+    let mut rest = syms;
+    while rest != 0 {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         least = least.min(transform_set(s, set));
     }
     least
@@ -128,9 +156,37 @@ impl SubspaceIndex {
             "board not in this subspace"
         );
         debug_assert_eq!(board.mover & board.opponent, 0, "overlapping gotis");
-        let (orbit, canon) = canonicalise(self.table, board);
-        let rank = colex_rank(compress(canon.mover, canon.opponent));
-        orbit as u64 * self.run as u64 + rank as u64
+        self.index_with(self.mover_class(board.mover), board.opponent)
+    }
+
+    /// The mover-set part of the slot of any board of this subspace whose mover set
+    /// is `mover`.
+    #[inline]
+    pub fn mover_class(&self, mover: Bits) -> MoverClass {
+        debug_assert_eq!(
+            mover.count_ones(),
+            self.subspace.mover as u32,
+            "wrong goti count"
+        );
+        let (canonical, orbit, syms) = self.table.classify(mover);
+        MoverClass {
+            canonical,
+            syms,
+            first_slot: orbit as u64 * self.run as u64,
+        }
+    }
+
+    /// The slot of the board with the mover set `class` was made from and the
+    /// opponent set `opponent`: the same as [`index`](Self::index).
+    #[inline]
+    pub fn index_with(&self, class: MoverClass, opponent: Bits) -> u64 {
+        debug_assert_eq!(
+            opponent.count_ones(),
+            self.subspace.opponent as u32,
+            "wrong goti count"
+        );
+        let image = opponent_image(class.syms, opponent);
+        class.first_slot + colex_rank(compress(class.canonical, image)) as u64
     }
 
     /// The canonical board in `slot`, or `None` for a padding slot.
@@ -155,12 +211,122 @@ impl SubspaceIndex {
         };
         let entry = self.table.orbits[orbit as usize];
         let opponent = unrank_free(entry.set, self.subspace.opponent as u32, rank);
-        if entry.stabiliser != 0 && least_image(entry.stabiliser, opponent) != opponent {
+        if entry.stabiliser != 0 && least_image(entry.stabiliser, opponent) < opponent {
             return None;
         }
         Some(Board {
             mover: entry.set,
             opponent,
         })
+    }
+}
+
+impl SubspaceIndex {
+    /// The classes in the slots `range` (clamped to `0..slots()`), in slot order, as
+    /// `(slot, canonical board)`; padding slots are skipped. The same boards as
+    /// [`board`](Self::board) gives, at a fraction of the cost per slot: the way to
+    /// sweep a subspace (split the slots into ranges to sweep in parallel).
+    pub fn boards(&self, range: std::ops::Range<u64>) -> Boards {
+        let end = range.end.min(self.slots);
+        let start = range.start.min(end);
+        let mut boards = Boards {
+            table: self.table,
+            opponent: self.subspace.opponent as u32,
+            free_points: 24 - self.subspace.mover as u32,
+            slot: start,
+            end,
+            orbit: 0,
+            mover: 0,
+            stabiliser: 0,
+            packed: 0,
+        };
+        if start < end {
+            let orbit = (start / self.run as u64) as u32;
+            let rank = (start % self.run as u64) as u32;
+            boards.enter_orbit(orbit);
+            let opponent = unrank_free(boards.mover, boards.opponent, rank);
+            boards.packed = compress(boards.mover, opponent);
+        }
+        boards
+    }
+}
+
+/// Iterator over the classes of a range of slots: see [`SubspaceIndex::boards`].
+#[derive(Clone)]
+pub struct Boards {
+    table: &'static MoverTable,
+    opponent: u32,
+    free_points: u32,
+    /// The slot of the board `packed` describes.
+    slot: u64,
+    end: u64,
+    orbit: u32,
+    mover: Bits,
+    stabiliser: u16,
+    /// The opponent set compressed onto the free points (its colex rank is the
+    /// position in the run).
+    packed: Bits,
+}
+
+impl std::fmt::Debug for Boards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Boards")
+            .field("slot", &self.slot)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+impl Boards {
+    fn enter_orbit(&mut self, orbit: u32) {
+        let entry = self.table.orbits[orbit as usize];
+        self.orbit = orbit;
+        self.mover = entry.set;
+        self.stabiliser = entry.stabiliser;
+    }
+
+    /// Moves `packed` to the next opponent set in colex order, into the next run when
+    /// this one is done.
+    #[inline]
+    fn advance(&mut self) {
+        self.slot += 1;
+        let set = self.packed;
+        let next = if set == 0 {
+            // No opponent gotis: every run has one slot.
+            1 << self.free_points
+        } else {
+            // Gosper's hack, shifting instead of dividing.
+            let low = set & set.wrapping_neg();
+            let ripple = set.wrapping_add(low);
+            (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
+        };
+        if next >> self.free_points != 0 {
+            if self.slot < self.end {
+                self.enter_orbit(self.orbit + 1);
+            }
+            self.packed = (1 << self.opponent) - 1;
+        } else {
+            self.packed = next;
+        }
+    }
+}
+
+impl Iterator for Boards {
+    type Item = (u64, Board);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u64, Board)> {
+        while self.slot < self.end {
+            let slot = self.slot;
+            let opponent = expand(self.mover, self.packed);
+            let canonical =
+                self.stabiliser == 0 || least_image(self.stabiliser, opponent) >= opponent;
+            let mover = self.mover;
+            self.advance();
+            if canonical {
+                return Some((slot, Board { mover, opponent }));
+            }
+        }
+        None
     }
 }

@@ -20,5 +20,5 @@ mod subspace;
 mod tables;
 
 pub use classes::classes;
-pub use index::{canonical, orbit_size, SubspaceIndex};
+pub use index::{canonical, orbit_size, Boards, MoverClass, SubspaceIndex};
 pub use subspace::{Subspace, MAX_GOTIS, MIN_GOTIS};

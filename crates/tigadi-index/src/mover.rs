@@ -1,19 +1,12 @@
-//! Per goti count, the symmetry classes of the mover's point set: which symmetry takes
-//! a set to the least member of its orbit, and the numbering of those least members
-//! (the *canonical mover sets*).
+//! Per goti count, the symmetry classes of the mover's point set: the canonical
+//! mover sets (each the least member of its orbit), in increasing order, and a
+//! compact rank structure from a canonical set to its position in that order.
 
 use std::sync::OnceLock;
 
 use tigadi_rules::geometry::{Bits, POINTS, SYMMETRIES};
 
-use crate::tables::{binomial, colex_rank, transform_set};
-
-/// Bits of an [`MoverTable::info`] entry below the orbit rank.
-pub(crate) const ORBIT_SHIFT: u32 = 5;
-/// Flag in an info entry: the canonical set has symmetries besides the identity.
-pub(crate) const STABILISED: u32 = 1 << 4;
-/// Mask of the symmetry in an info entry.
-pub(crate) const SYM_MASK: u32 = 0xF;
+use crate::tables::{binomial, colex_rank, least_image_and_syms, popcount64, transform_set};
 
 /// A canonical mover set (least of its orbit) and its stabiliser.
 #[derive(Clone, Copy, Debug)]
@@ -24,45 +17,47 @@ pub(crate) struct Orbit {
     pub stabiliser: u16,
 }
 
+/// Sets per [`RankBlock`]: one bit each.
+const BLOCK: usize = 64;
+const _: () = assert!(BLOCK.is_power_of_two());
+
+/// Which of 64 consecutive sets (in colex order) are canonical, and how many
+/// canonical sets come before them. 16 bytes, so a block never straddles a cache
+/// line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct RankBlock {
+    canonical: u64,
+    before: u64,
+}
+
 /// The mover-set tables of one goti count.
 pub(crate) struct MoverTable {
-    /// Indexed by colex rank of a set: `orbit << ORBIT_SHIFT | stabilised flag |
-    /// sym`, where `sym` maps the set to its canonical set (the least such symmetry)
-    /// and `orbit` is the rank of that canonical set among the canonical sets.
-    pub info: Vec<u32>,
     /// The canonical sets in increasing order (orbit rank order).
     pub orbits: Vec<Orbit>,
+    /// Orbit rank of canonical sets by colex rank, `C(24, count) / 64` blocks: about
+    /// 2 bits per set, so the tables stay in the L2 cache (320 KiB for 9 gotis).
+    blocks: Vec<RankBlock>,
 }
 
 impl MoverTable {
     fn build(count: u32) -> MoverTable {
         let total = binomial(POINTS as u32, count) as usize;
-        let mut info = Vec::with_capacity(total);
+        let mut blocks = vec![RankBlock::default(); total.div_ceil(BLOCK)];
         let mut orbits = Vec::new();
         let end: u64 = 1 << POINTS;
         // Gosper's hack: all sets of `count` points in increasing order, which is
-        // colex order, so the position in `info` is the colex rank.
+        // colex order.
         let mut set: u64 = (1u64 << count) - 1;
+        let mut rank = 0usize;
         while set < end {
             let s = set as Bits;
-            let mut least = s;
-            let mut sym = 0;
-            let mut hits = 0;
-            for t in 1..SYMMETRIES {
-                let image = transform_set(t, s);
-                if image < least {
-                    least = image;
-                    sym = t;
-                    hits = 1;
-                } else if image == least {
-                    hits += 1;
-                }
+            if rank & (BLOCK - 1) == 0 {
+                blocks[rank / BLOCK].before = orbits.len() as u64;
             }
-            // `hits` counts the symmetries other than `sym` reaching `least`, except
-            // when `least == s` where it counts the non-identity ones: either way it
-            // is nonzero exactly when the stabiliser is nontrivial.
-            let stabilised = if least == s { hits > 0 } else { hits > 1 };
-            let orbit = if least == s {
+            // Canonical: no image is smaller (checked by plain transforms, not by the
+            // table-driven search the index uses).
+            if (1..SYMMETRIES).all(|t| transform_set(t, s) >= s) {
                 let mut stabiliser = 0u16;
                 for t in 1..SYMMETRIES {
                     if transform_set(t, s) == s {
@@ -70,12 +65,10 @@ impl MoverTable {
                     }
                 }
                 orbits.push(Orbit { set: s, stabiliser });
-                (orbits.len() - 1) as u32
-            } else {
-                info[colex_rank(least) as usize] >> ORBIT_SHIFT
-            };
-            debug_assert_eq!(colex_rank(s) as usize, info.len());
-            info.push(orbit << ORBIT_SHIFT | if stabilised { STABILISED } else { 0 } | sym as u32);
+                blocks[rank / BLOCK].canonical |= 1 << (rank % BLOCK);
+            }
+            debug_assert_eq!(colex_rank(s) as usize, rank);
+            rank += 1;
             if count == 0 {
                 break;
             }
@@ -83,8 +76,8 @@ impl MoverTable {
             let r = set + c;
             set = (((r ^ set) >> 2) / c) | r;
         }
-        debug_assert_eq!(info.len(), total);
-        MoverTable { info, orbits }
+        debug_assert_eq!(rank, total);
+        MoverTable { orbits, blocks }
     }
 
     /// The table for sets of `count` points, built on first use and shared.
@@ -95,5 +88,16 @@ impl MoverTable {
             "a set has at most {POINTS} points, not {count}"
         );
         TABLES[count as usize].get_or_init(|| MoverTable::build(count))
+    }
+
+    /// The least image of `set` (which has this table's count of points), its orbit
+    /// rank, and the symmetries mapping `set` onto it (bit `s` for symmetry `s`).
+    #[inline(always)]
+    pub(crate) fn classify(&self, set: Bits) -> (Bits, u32, u32) {
+        let (least, syms) = least_image_and_syms(set);
+        let rank = colex_rank(least) as usize;
+        let block = self.blocks[rank / BLOCK];
+        let below = block.canonical & ((1u64 << (rank % BLOCK)) - 1);
+        (least, block.before as u32 + popcount64(below), syms)
     }
 }

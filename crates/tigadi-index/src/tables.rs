@@ -141,6 +141,52 @@ pub(crate) fn compress(taken: Bits, set: Bits) -> Bits {
     out
 }
 
+/// `DEPOSIT[mask][v]`: the low bits of `v` spread onto the positions outside `mask`,
+/// lowest first (the inverse of [`COMPRESS`]).
+static DEPOSIT: [[u8; 256]; 256] = deposit_table();
+
+const fn deposit_table() -> [[u8; 256]; 256] {
+    let mut t = [[0u8; 256]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut v = 0;
+        while v < 256 {
+            let mut out = 0u32;
+            let mut n = 0;
+            let mut i = 0;
+            while i < 8 {
+                if mask & (1 << i) == 0 {
+                    if v & (1 << n) != 0 {
+                        out |= 1 << i;
+                    }
+                    n += 1;
+                }
+                i += 1;
+            }
+            t[mask][v] = out as u8;
+            v += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
+/// The inverse of [`compress`]: point `i` of `packed` goes to the `i`-th point (from
+/// the bottom) not in `taken`.
+#[inline(always)]
+pub(crate) fn expand(taken: Bits, packed: Bits) -> Bits {
+    let mut out = 0;
+    let mut rest = packed;
+    let mut b = 0;
+    while b < 3 {
+        let t = ((taken >> (8 * b)) & 0xFF) as usize;
+        out |= (DEPOSIT[t][(rest & 0xFF) as usize] as Bits) << (8 * b);
+        rest >>= 8 - POP8[t] as u32;
+        b += 1;
+    }
+    out
+}
+
 /// The set of `k` points not in `taken` whose [`compress`]ed form has colex rank
 /// `rank` (the inverse of `colex_rank(compress(taken, set))`).
 #[inline]
@@ -149,15 +195,16 @@ pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
     let mut q = free.count_ones();
     let mut j = k;
     let mut set = 0;
-    while j > 0 {
+    // Branch-free: after the last point is taken `rank` is 0 and `C(q, 0) = 1`
+    // exceeds it, so the loop may run over every free point.
+    while free != 0 {
         let p = 31 - free.leading_zeros();
         q -= 1;
         let c = binomial(q, j);
-        if c <= rank {
-            rank -= c;
-            set |= 1 << p;
-            j -= 1;
-        }
+        let take = (c <= rank) as u32;
+        rank -= c & take.wrapping_neg();
+        set |= take << p;
+        j -= take;
         free ^= 1 << p;
     }
     set
@@ -209,6 +256,79 @@ pub(crate) fn transform_set(sym: usize, set: Bits) -> Bits {
     (b0 << low) | (b1 << 8) | (b2 << (16 - low))
 }
 
+/// `LEAST[mask][v]`: for a set `mask` of ring symmetries (bit `d` for symmetry
+/// `d < 8`), the least image of byte `v` under them in the low byte, and in the high
+/// byte the symmetries of `mask` that reach it. Only the cosets of subgroups (35 of
+/// the 256 masks) are ever used, so 18 KiB of the table is touched.
+static LEAST: [[u16; 256]; 256] = least_table();
+
+const fn least_table() -> [[u16; 256]; 256] {
+    let perm = perm_table();
+    let mut t = [[0u16; 256]; 256];
+    let mut mask = 1;
+    while mask < 256 {
+        let mut v = 0;
+        while v < 256 {
+            let mut least = 256;
+            let mut reach = 0;
+            let mut d = 0;
+            while d < 8 {
+                if mask & (1 << d) != 0 {
+                    let image = perm[d][v] as usize;
+                    if image < least {
+                        least = image;
+                        reach = 1 << d;
+                    } else if image == least {
+                        reach |= 1 << d;
+                    }
+                }
+                d += 1;
+            }
+            t[mask][v] = ((reach << 8) | least) as u16;
+            v += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
+/// The least image of `set` under the 16 symmetries (sets compared as `u32`) and the
+/// mask of the symmetries (bit `s` for symmetry `s`) that map `set` onto it.
+///
+/// The most significant byte is the inner ring: the least image takes the least
+/// image of the inner ring (or of the outer ring, with the inner/outer swap), then
+/// among the symmetries reaching that the least middle ring, then the least other
+/// ring; both choices of the swap are followed, branch-free, and compared at the end.
+#[inline(always)]
+pub(crate) fn least_image_and_syms(set: Bits) -> (Bits, u32) {
+    let b0 = (set & 0xFF) as usize;
+    let b1 = ((set >> 8) & 0xFF) as usize;
+    let b2 = ((set >> 16) & 0xFF) as usize;
+    // Without the swap: rings in the order inner (b2), middle, outer.
+    let x2 = LEAST[0xFF][b2] as u32;
+    let x1 = LEAST[(x2 >> 8) as usize][b1] as u32;
+    let x0 = LEAST[(x1 >> 8) as usize][b0] as u32;
+    let key_plain = (x2 & 0xFF) << 16 | (x1 & 0xFF) << 8 | (x0 & 0xFF);
+    // With the swap: the outer ring (b0) becomes the inner one.
+    let y0 = LEAST[0xFF][b0] as u32;
+    let y1 = LEAST[(y0 >> 8) as usize][b1] as u32;
+    let y2 = LEAST[(y1 >> 8) as usize][b2] as u32;
+    let key_swap = (y0 & 0xFF) << 16 | (y1 & 0xFF) << 8 | (y2 & 0xFF);
+    let least = key_plain.min(key_swap);
+    let plain = (x0 >> 8) & 0u32.wrapping_sub((key_plain == least) as u32);
+    let swap = (y2 >> 8) & 0u32.wrapping_sub((key_swap == least) as u32);
+    (least, plain | swap << 8)
+}
+
+/// Population count without the `popcnt` instruction (not in baseline x86-64).
+#[inline(always)]
+pub(crate) fn popcount64(mut x: u64) -> u32 {
+    x -= (x >> 1) & 0x5555_5555_5555_5555;
+    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
 const _: () = assert!(POINTS == 24);
 
 #[cfg(test)]
@@ -231,6 +351,47 @@ mod tests {
                     "sym {s} set {set:#x}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn least_image_matches_brute_force() {
+        let mut x: u32 = 0xDEAD_BEEF;
+        let check = |set: Bits| {
+            let images: Vec<Bits> = (0..SYMMETRIES).map(|s| transform(s, set)).collect();
+            let least = *images.iter().min().unwrap();
+            let mut syms = 0;
+            for (s, &image) in images.iter().enumerate() {
+                if image == least {
+                    syms |= 1 << s;
+                }
+            }
+            assert_eq!(least_image_and_syms(set), (least, syms), "set {set:#x}");
+        };
+        for set in [
+            0, ALL, 0x01_01_01, 0xFF_00_00, 0x00_00_FF, 0x55_55_55, 0x11_22_44,
+        ] {
+            check(set);
+        }
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            check(x & ALL);
+            check(x & ALL & (x >> 5));
+        }
+    }
+
+    #[test]
+    fn popcount_matches() {
+        for x in [
+            0u64,
+            1,
+            u64::MAX,
+            0x8000_0000_0000_0001,
+            0x0123_4567_89AB_CDEF,
+        ] {
+            assert_eq!(popcount64(x), x.count_ones());
         }
     }
 
@@ -279,6 +440,7 @@ mod tests {
                 }
             }
             assert_eq!(c, naive);
+            assert_eq!(expand(taken, c), set);
             assert_eq!(unrank_free(taken, set.count_ones(), colex_rank(c)), set);
         }
     }

@@ -198,7 +198,10 @@ fn sampled_large_subspaces() {
             assert_eq!(index.index(decoded), slot);
             for image in images(&perms, board) {
                 assert_eq!(index.index(image), slot, "images of {board:?} differ");
+                let class = index.mover_class(image.mover);
+                assert_eq!(index.index_with(class, image.opponent), slot);
             }
+            assert_eq!(canonical(board), least);
             // A random slot: padding or a round trip.
             let slot = rng.next() % index.slots();
             if let Some(b) = index.board(slot) {
@@ -227,4 +230,32 @@ fn total_overhead_within_target() {
 fn index_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<SubspaceIndex>();
+}
+
+#[test]
+fn sweeping_matches_random_access() {
+    for (m, o) in [(3, 3), (4, 3), (3, 0), (0, 3), (12, 12), (9, 9), (2, 22)] {
+        let index = SubspaceIndex::new(Subspace::new(m, o));
+        let slots = index.slots();
+        // Whole subspaces where small, else ranges at the start, across run
+        // boundaries and at the end.
+        let ranges = if slots <= 300_000 {
+            vec![0..slots, 1..slots / 2, slots / 3..slots + 5]
+        } else {
+            let run = index.run_length();
+            vec![
+                0..100_000,
+                run * 7 - 500..run * 9 + 17,
+                slots - 100_000..slots,
+                slots..slots + 3,
+            ]
+        };
+        for range in ranges {
+            let expected: Vec<(u64, Board)> = (range.start..range.end.min(slots))
+                .filter_map(|s| index.board(s).map(|b| (s, b)))
+                .collect();
+            let swept: Vec<(u64, Board)> = index.boards(range.clone()).collect();
+            assert_eq!(swept, expected, "{m}v{o} {range:?}");
+        }
+    }
 }

@@ -80,7 +80,10 @@ impl Point {
 
     /// Parses a point name such as `d5` (lower case only).
     pub fn parse(name: &str) -> Option<Point> {
-        NAMES.iter().position(|&n| n == name).map(|i| Point(i as u8))
+        NAMES
+            .iter()
+            .position(|&n| n == name)
+            .map(|i| Point(i as u8))
     }
 
     /// The points of a set, lowest bit first.
@@ -178,7 +181,12 @@ impl Geometry {
                 lines_through[p][slot] = line;
             }
         }
-        Geometry { kind, lines, neighbours, lines_through }
+        Geometry {
+            kind,
+            lines,
+            neighbours,
+            lines_through,
+        }
     }
 
     /// The geometry of `kind`, built once.
@@ -316,7 +324,11 @@ mod tests {
         let names: Vec<&str> = text.split_whitespace().collect();
         let mut expected: Vec<Bits> = names
             .chunks(3)
-            .map(|c| c.iter().map(|n| Point::parse(n).unwrap().bit()).fold(0, |a, b| a | b))
+            .map(|c| {
+                c.iter()
+                    .map(|n| Point::parse(n).unwrap().bit())
+                    .fold(0, |a, b| a | b)
+            })
             .collect();
         let mut got = Geometry::of(BoardKind::Diagonals).lines.clone();
         expected.sort();
@@ -338,8 +350,7 @@ mod tests {
             let g = Geometry::of(kind);
             let mut images = std::collections::HashSet::new();
             for s in 0..SYMMETRIES {
-                let perm: Vec<Point> =
-                    Point::all().map(|p| transform_point(s, p)).collect();
+                let perm: Vec<Point> = Point::all().map(|p| transform_point(s, p)).collect();
                 images.insert(perm.clone());
                 for p in Point::all() {
                     // The word transform agrees with the point transform.

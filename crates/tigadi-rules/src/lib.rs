@@ -9,6 +9,6 @@ pub mod geometry;
 pub mod moving;
 pub mod rules;
 
-pub use geometry::{BoardKind, Bits, Geometry, Point, POINTS, SYMMETRIES};
+pub use geometry::{Bits, BoardKind, Geometry, Point, POINTS, SYMMETRIES};
 pub use moving::{Board, Slide, Successor};
 pub use rules::RuleSet;

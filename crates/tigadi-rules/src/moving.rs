@@ -44,7 +44,10 @@ impl Board {
     /// The board with the other player to move.
     #[inline]
     pub fn flipped(self) -> Board {
-        Board { mover: self.opponent, opponent: self.mover }
+        Board {
+            mover: self.opponent,
+            opponent: self.mover,
+        }
     }
 
     /// Empty points.
@@ -114,11 +117,20 @@ impl Board {
                     while c != 0 {
                         let x = c.trailing_zeros() as usize;
                         c &= c - 1;
-                        let next = Board { mover: self.opponent ^ (1 << x), opponent: after };
+                        let next = Board {
+                            mover: self.opponent ^ (1 << x),
+                            opponent: after,
+                        };
                         f(slide(Point::new(x)), Successor::Capture(next));
                     }
                 } else {
-                    f(slide(None), Successor::Quiet(Board { mover: self.opponent, opponent: after }));
+                    f(
+                        slide(None),
+                        Successor::Quiet(Board {
+                            mover: self.opponent,
+                            opponent: after,
+                        }),
+                    );
                 }
             }
         }
@@ -157,11 +169,18 @@ impl Board {
             if g.in_line(prev_mover, to) {
                 continue;
             }
-            let mut from = if flies { empty } else { g.neighbours[to] & empty };
+            let mut from = if flies {
+                empty
+            } else {
+                g.neighbours[to] & empty
+            };
             while from != 0 {
                 let fr = from.trailing_zeros() as usize;
                 from &= from - 1;
-                f(Board { mover: prev_mover ^ (1 << to) ^ (1 << fr), opponent: self.mover });
+                f(Board {
+                    mover: prev_mover ^ (1 << to) ^ (1 << fr),
+                    opponent: self.mover,
+                });
             }
         }
         if !rules.blocked_loses {

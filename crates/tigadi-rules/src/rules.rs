@@ -27,18 +27,30 @@ pub const FLYING_COUNT: u32 = 3;
 
 impl RuleSet {
     /// `tigadi`: 20 lines, never flying, a blocked player passes (the default).
-    pub const TIGADI: RuleSet =
-        RuleSet { board: BoardKind::Diagonals, flying: false, blocked_loses: false };
+    pub const TIGADI: RuleSet = RuleSet {
+        board: BoardKind::Diagonals,
+        flying: false,
+        blocked_loses: false,
+    };
     /// `navakankari`: 16 lines, never flying, a blocked player loses.
-    pub const NAVAKANKARI: RuleSet =
-        RuleSet { board: BoardKind::Plain, flying: false, blocked_loses: true };
+    pub const NAVAKANKARI: RuleSet = RuleSet {
+        board: BoardKind::Plain,
+        flying: false,
+        blocked_loses: true,
+    };
     /// `morris`: 16 lines, flying at three, a blocked player loses (nine men's morris).
-    pub const MORRIS: RuleSet =
-        RuleSet { board: BoardKind::Plain, flying: true, blocked_loses: true };
+    pub const MORRIS: RuleSet = RuleSet {
+        board: BoardKind::Plain,
+        flying: true,
+        blocked_loses: true,
+    };
 
     /// The named presets.
-    pub const PRESETS: [(&'static str, RuleSet); 3] =
-        [("tigadi", RuleSet::TIGADI), ("navakankari", RuleSet::NAVAKANKARI), ("morris", RuleSet::MORRIS)];
+    pub const PRESETS: [(&'static str, RuleSet); 3] = [
+        ("tigadi", RuleSet::TIGADI),
+        ("navakankari", RuleSet::NAVAKANKARI),
+        ("morris", RuleSet::MORRIS),
+    ];
 
     /// The board geometry of this rule set.
     pub fn geometry(&self) -> &'static Geometry {
@@ -64,9 +76,17 @@ impl RuleSet {
     pub fn switches(&self) -> String {
         format!(
             "lines={},flying={},blocked={}",
-            if self.board == BoardKind::Diagonals { 20 } else { 16 },
+            if self.board == BoardKind::Diagonals {
+                20
+            } else {
+                16
+            },
             if self.flying { "3" } else { "never" },
-            if self.blocked_loses { "loses" } else { "passes" }
+            if self.blocked_loses {
+                "loses"
+            } else {
+                "passes"
+            }
         )
     }
 
@@ -79,7 +99,9 @@ impl RuleSet {
         for (i, part) in text.split(',').map(str::trim).enumerate() {
             if let Some((_, preset)) = RuleSet::PRESETS.iter().find(|(n, _)| *n == part) {
                 if i != 0 {
-                    return Err(format!("rule set '{text}': preset '{part}' must come first"));
+                    return Err(format!(
+                        "rule set '{text}': preset '{part}' must come first"
+                    ));
                 }
                 rules = *preset;
                 continue;
@@ -99,8 +121,8 @@ impl RuleSet {
                 ("blocked", "loses") => rules.blocked_loses = true,
                 _ => {
                     return Err(format!(
-                        "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses)"
-                    ))
+                    "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses)"
+                ))
                 }
             }
         }
@@ -133,7 +155,14 @@ mod tests {
             assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
         }
         let custom = RuleSet::parse("lines=20,flying=3").unwrap();
-        assert_eq!(custom, RuleSet { board: BoardKind::Diagonals, flying: true, blocked_loses: false });
+        assert_eq!(
+            custom,
+            RuleSet {
+                board: BoardKind::Diagonals,
+                flying: true,
+                blocked_loses: false
+            }
+        );
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
         assert!(RuleSet::parse("chess").is_err());
         assert!(RuleSet::parse("lines=18").is_err());

@@ -1,7 +1,106 @@
-use super::CmdResult;
-use crate::SolveArgs;
-use tigadi_rules::RuleSet;
+//! `tigadi solve`: retrograde analysis of every pair of subspaces up to
+//! `--max-pieces`, in dependency order, writing one tablebase file per subspace.
+//! Pairs whose files are already present and valid are skipped, so an interrupted
+//! run resumes where it stopped.
 
-pub fn run(_rules: RuleSet, _args: &SolveArgs) -> CmdResult {
-    Err("not implemented yet".into())
+use super::CmdResult;
+use crate::progress::Bars;
+use crate::SolveArgs;
+use std::path::Path;
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
+use tigadi_solve::{pairs_up_to, solve_pair, Packed, SolvedTable, Value};
+use tigadi_tablebase as tb;
+
+pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
+    if !(6..=18).contains(&args.max_pieces) {
+        return Err(format!(
+            "--max-pieces {} is out of range (6 to 18 gotis on the board)",
+            args.max_pieces
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        if t == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        pool = pool.num_threads(t);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let dir = &args.dir.dir;
+    let bars = Bars::new();
+    let started = Instant::now();
+    let mut seconds_log = Vec::new();
+    for pair in pairs_up_to(args.max_pieces) {
+        let subs = pair.subspaces();
+        if subs.iter().all(|&s| is_solved(dir, &rules, s)) {
+            println!("{pair}: already solved");
+            continue;
+        }
+        let t0 = Instant::now();
+        let targets: Vec<(Subspace, Vec<Packed>)> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|t| {
+                tb::load_values(dir, &rules, t)
+                    .map(|v| (t, v))
+                    .map_err(|e| format!("{e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let tables: Vec<SolvedTable> = targets
+            .iter()
+            .map(|(s, v)| SolvedTable {
+                subspace: *s,
+                values: v,
+            })
+            .collect();
+        let solved = pool
+            .install(|| solve_pair(&rules, pair, &tables, &bars.observer(&pair.to_string())))
+            .map_err(|e| e.to_string())?;
+        drop(targets);
+        let seconds = t0.elapsed().as_secs_f64();
+        for s in &solved {
+            pool.install(|| tb::write_subspace(dir, &rules, s.subspace, &s.values))
+                .map_err(|e| format!("writing {}: {e}", s.subspace))?;
+            seconds_log.push((s.subspace, seconds));
+        }
+        let slots: usize = solved.iter().map(|s| s.values.len()).sum();
+        let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+        for s in &solved {
+            for v in &s.values {
+                match v.get() {
+                    Some(Value::Win(_)) => w += 1,
+                    Some(Value::Draw) => d += 1,
+                    Some(Value::Loss(_)) => l += 1,
+                    None => {}
+                }
+            }
+        }
+        bars.finish();
+        println!(
+            "{pair}: {slots} slots, {:.1} s, {} rounds, {w} wins, {d} draws, {l} losses (classes)",
+            seconds, solved[0].rounds
+        );
+    }
+    tb::write_manifest_with_seconds(dir, &rules, &seconds_log)
+        .map_err(|e| format!("writing the manifest: {e}"))?;
+    println!(
+        "done in {:.1} s; tablebases in {}",
+        started.elapsed().as_secs_f64(),
+        tb::rules_dir(dir, &rules).display()
+    );
+    Ok(0)
+}
+
+/// Is the table of `sub` present, for these rules and this subspace, with every
+/// checksum right? Then it is not solved again.
+fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
+    let path = tb::table_path(dir, rules, sub);
+    match tb::Table::open(&path) {
+        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
+        Err(_) => false,
+    }
 }
