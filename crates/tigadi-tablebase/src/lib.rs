@@ -10,6 +10,8 @@
 //!
 //! Not here: solving (that is `tigadi-solve`) or position strings (`tigadi-rules`).
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod format;
 pub mod manifest;

@@ -7,7 +7,7 @@ use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, RuleSet, Slide, Successor};
@@ -47,13 +47,17 @@ struct Loaded {
     index: SubspaceIndex,
 }
 
+/// A subspace's table once opened, or why it could not be (damaged or mismatched
+/// files only; missing ones are looked for again).
+type Opened = Result<Loaded, TablebaseError>;
+
 /// The tablebase of one rule set in one directory, as probers use it: tables are
 /// memory-mapped on first use and shared by all threads; decompressed blocks are
 /// kept in a small shared cache.
 pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,
-    tables: Box<[OnceLock<Result<Arc<Loaded>, TablebaseError>>]>,
+    tables: Box<[OnceLock<Opened>]>,
     cache: BlockCache,
 }
 
@@ -105,7 +109,7 @@ impl Tablebase {
         match self.open_subspace(sub) {
             // Another thread may have won the race; either copy is fine.
             Ok(l) => {
-                let _ = cell.set(Ok(Arc::new(l)));
+                let _ = cell.set(Ok(l));
             }
             // A damaged or mismatched file stays so: remember it rather than
             // re-reading it on every probe. A missing one may yet be written.
