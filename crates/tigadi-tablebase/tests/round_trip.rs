@@ -52,6 +52,9 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
         mark_padding(sub, &mut restored);
         assert_eq!(&restored, values);
     }
+    // The consistency scan passes the solver's output.
+    let report = tigadi_tablebase::verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    assert!(report.is_ok(), "{rules}: {report:#?}");
     // probe_moves: best first, the best equals the position's value, and each
     // move's value is what evaluate would give it.
     for &sub in tables.keys() {
