@@ -1,6 +1,6 @@
 //! Canonical forms and the slot numbering of one subspace.
 
-use tigadi_rules::geometry::{transform_pair, Bits, SYMMETRIES};
+use tigadi_rules::geometry::{transform_pair, Bits, POINTS, SYMMETRIES};
 use tigadi_rules::Board;
 
 use crate::mover::MoverTable;
@@ -38,6 +38,9 @@ fn opponent_image(syms: u32, opponent: Bits) -> Bits {
 /// The part of a slot that depends on the mover's set alone: where several boards
 /// share one mover set (all the quiet successors of a position do), computing it
 /// once and using [`SubspaceIndex::index_with`] saves about half the work.
+///
+/// Made by [`SubspaceIndex::mover_class`]; valid only with the index that made it
+/// (the first slot of a run depends on the opponent count).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoverClass {
     /// The canonical mover set.
@@ -112,11 +115,11 @@ impl SubspaceIndex {
     pub fn new(subspace: Subspace) -> SubspaceIndex {
         let (m, o) = (subspace.mover as u32, subspace.opponent as u32);
         assert!(
-            m + o <= 24,
+            m + o <= POINTS as u32,
             "subspace {subspace} has more gotis than the board has points"
         );
         let table = MoverTable::of(m);
-        let run = binomial(24 - m, o);
+        let run = binomial(POINTS as u32 - m, o);
         SubspaceIndex {
             subspace,
             table,
@@ -176,8 +179,8 @@ impl SubspaceIndex {
         }
     }
 
-    /// The slot of the board with the mover set `class` was made from and the
-    /// opponent set `opponent`: the same as [`index`](Self::index).
+    /// The slot of the board whose mover set `class` was made from (by this index)
+    /// and whose opponent set is `opponent`: the same as [`index`](Self::index).
     #[inline]
     pub fn index_with(&self, class: MoverClass, opponent: Bits) -> u64 {
         debug_assert_eq!(
@@ -232,7 +235,7 @@ impl SubspaceIndex {
         let mut boards = Boards {
             table: self.table,
             opponent: self.subspace.opponent as u32,
-            free_points: 24 - self.subspace.mover as u32,
+            free_points: POINTS as u32 - self.subspace.mover as u32,
             slot: start,
             end,
             orbit: 0,

@@ -187,17 +187,37 @@ pub(crate) fn expand(taken: Bits, packed: Bits) -> Bits {
     out
 }
 
+/// `UNRANK8[j][r]`: the `r`-th byte with `j` bits set, in increasing order (the
+/// colex unranking of `j`-subsets of 8 points). Rows are padded to 128 entries so
+/// that masked indices need no bounds checks (`C(8, 4) = 70` is the longest row).
+static UNRANK8: [[u8; 128]; 16] = unrank8_table();
+
+const fn unrank8_table() -> [[u8; 128]; 16] {
+    let mut t = [[0u8; 128]; 16];
+    let mut filled = [0usize; 16];
+    let mut v = 0;
+    while v < 256 {
+        let j = (v as u32).count_ones() as usize;
+        t[j][filled[j]] = v as u8;
+        filled[j] += 1;
+        v += 1;
+    }
+    t
+}
+
 /// The set of `k` points not in `taken` whose [`compress`]ed form has colex rank
 /// `rank` (the inverse of `colex_rank(compress(taken, set))`).
 #[inline]
 pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
+    /// The lowest free points are finished by one look-up in [`UNRANK8`].
+    const LOW: u32 = 8;
     let mut free = ALL & !taken;
     let mut q = free.count_ones();
     let mut j = k;
     let mut set = 0;
-    // Branch-free: after the last point is taken `rank` is 0 and `C(q, 0) = 1`
-    // exceeds it, so the loop may run over every free point.
-    while free != 0 {
+    // Greedy from the top, branch-free: the highest remaining point is the highest
+    // compressed position `q` with `C(q, j) <= rank`.
+    while q > LOW {
         let p = 31 - free.leading_zeros();
         q -= 1;
         let c = binomial(q, j);
@@ -207,7 +227,9 @@ pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
         j -= take;
         free ^= 1 << p;
     }
-    set
+    // The remaining `j` points are among the lowest 8 free ones, and `rank < C(8, j)`.
+    let low = UNRANK8[j as usize & 15][rank as usize & 127] as Bits;
+    set | expand(taken, low)
 }
 
 /// `PERM[s][v]`: where symmetry `s < 8` (reflection and quarter turns, no ring swap)

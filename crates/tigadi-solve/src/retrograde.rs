@@ -223,23 +223,23 @@ pub fn solve_pair(
 
     let n = space.total as usize;
     let mut values_raw = vec![Packed::NONE.0; n];
-    let mut counts_raw = vec![0u8; n];
+    let mut counts_raw = vec![PADDING; n];
     let values = atomic_u16(&mut values_raw);
     let counts = atomic_u8(&mut counts_raw);
 
-    // 1. Initialise.
+    // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
-    values
-        .par_chunks(CHUNK)
-        .zip(counts.par_chunks(CHUNK))
-        .enumerate()
-        .for_each(|(c, (vals, cnts))| {
-            let base = (c * CHUNK) as u64;
-            for i in 0..vals.len() {
-                let Some(board) = space.board(base + i as u64) else {
-                    cnts[i].store(PADDING, Relaxed);
-                    continue;
-                };
+    for (p, (idx, start)) in space.parts.iter().enumerate() {
+        // Quiet moves and passes lead into the other subspace of the pair, all to
+        // boards whose mover set is this board's opponent set.
+        let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
+        let chunks = idx.slots().div_ceil(CHUNK as u64);
+        (0..chunks).into_par_iter().for_each(|c| {
+            let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
+            let work = range.end - range.start;
+            for (slot, board) in idx.boards(range) {
+                let at = (start + slot) as usize;
+                let class = next_idx.mover_class(board.opponent);
                 let mut quiet = SlotSet::new();
                 let (mut any, mut capture_win, mut capture_draw) = (false, false, false);
                 board.for_each_successor(rules, |s| {
@@ -257,7 +257,7 @@ pub fn solve_pair(
                             }
                         }
                         Successor::Quiet(next) | Successor::Pass(next) => {
-                            quiet.push(space.slot(next))
+                            quiet.push(next_start + next_idx.index_with(class, next.opponent))
                         }
                     }
                 });
@@ -272,12 +272,13 @@ pub fn solve_pair(
                     None
                 };
                 if let Some(v) = value {
-                    vals[i].store(Packed::new(v).0, Relaxed);
+                    values[at].store(Packed::new(v).0, Relaxed);
                 }
-                cnts[i].store(count as u8, Relaxed);
+                counts[at].store(count as u8, Relaxed);
             }
-            observer.advance(vals.len() as u64);
+            observer.advance(work);
         });
+    }
 
     // 2. Rounds: level k from level k - 1.
     let mut level: u16 = 1;

@@ -1,7 +1,41 @@
+//! `tigadi moves POSITION`: lists the legal moves in the notation of RULES.md §9.
+
+use super::show::{position, result_json, standing};
 use super::CmdResult;
 use crate::PositionArgs;
+use serde_json::json;
 use tigadi_rules::RuleSet;
 
-pub fn run(_rules: RuleSet, _args: &PositionArgs) -> CmdResult {
-    Err("not implemented yet".into())
+/// Runs the command; see the module docs.
+pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
+    let p = position(&args.position)?;
+    let result = standing(&rules, &p);
+    let moves: Vec<String> = if result.is_over() {
+        Vec::new()
+    } else {
+        p.legal_moves(&rules)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    };
+    if args.json {
+        let v = json!({
+            "position": p.to_string(),
+            "rules": rules.name(),
+            "count": moves.len(),
+            "moves": moves,
+            "result": result_json(result),
+        });
+        println!("{v}");
+        return Ok(0);
+    }
+    if result.is_over() {
+        println!("no legal moves: {result}");
+        return Ok(0);
+    }
+    let noun = if moves.len() == 1 { "move" } else { "moves" };
+    let n = moves.len();
+    println!("{n} legal {noun} for {} ({} phase):", p.side, p.phase());
+    println!("{}", moves.join(" "));
+    Ok(0)
 }

@@ -1,7 +1,54 @@
+//! `tigadi replay RECORD`: replays a game record from the empty board, checking every
+//! move, and prints the final position and the result.
+
+use super::show::result_json;
 use super::CmdResult;
 use crate::ReplayArgs;
-use tigadi_rules::RuleSet;
+use serde_json::json;
+use std::io::Read;
+use tigadi_rules::{parse_record, Game, NotationError, RuleSet};
 
-pub fn run(_rules: RuleSet, _args: &ReplayArgs) -> CmdResult {
-    Err("not implemented yet".into())
+fn read_record(args: &ReplayArgs) -> Result<String, String> {
+    match (&args.record, &args.file) {
+        (Some(r), _) => Ok(r.clone()),
+        (None, Some(f)) if f.as_os_str() == "-" => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("cannot read the record from standard input: {e}"))?;
+            Ok(s)
+        }
+        (None, Some(f)) => std::fs::read_to_string(f)
+            .map_err(|e| format!("cannot read the record from {}: {e}", f.display())),
+        (None, None) => Err("give a record or --file".into()),
+    }
+}
+
+/// Runs the command; see the module docs.
+pub fn run(rules: RuleSet, args: &ReplayArgs) -> CmdResult {
+    let text = read_record(args)?;
+    let moves = parse_record(&text).map_err(|e| match e {
+        NotationError::BadRecord { number, error } => format!("move {number}: {error}"),
+        e => e.to_string(),
+    })?;
+    let mut game = Game::new(rules);
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
+    }
+    let p = game.position();
+    if args.json {
+        let v = json!({
+            "rules": rules.name(),
+            "moves": moves.len(),
+            "position": p.to_string(),
+            "result": result_json(game.result()),
+        });
+        println!("{v}");
+    } else {
+        println!("moves: {}", moves.len());
+        println!("position: {p}");
+        println!("result: {}", game.result());
+    }
+    Ok(0)
 }

@@ -1,7 +1,91 @@
+//! `tigadi show POSITION`: draws the board and says who is to move, the phase, the
+//! hands and the 100-turn counter.
+
 use super::CmdResult;
 use crate::PositionArgs;
-use tigadi_rules::RuleSet;
+use serde_json::json;
+use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
 
-pub fn run(_rules: RuleSet, _args: &PositionArgs) -> CmdResult {
-    Err("not implemented yet".into())
+/// Parses a position string, turning the error into the command's message.
+pub fn position(text: &str) -> Result<Position, String> {
+    parse_position(text).map_err(|e| e.to_string())
+}
+
+/// The game result a position shows by itself (material or blocked loss, or the
+/// 100-turn draw when its counter has reached 100).
+pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
+    match tigadi_rules::Game::from_position(*rules, *p) {
+        Ok(g) => g.result(),
+        Err(_) => GameResult::InProgress,
+    }
+}
+
+/// JSON value of a game result: `{"state": "in_progress"|"win"|"draw", ...}`.
+pub fn result_json(r: GameResult) -> serde_json::Value {
+    match r {
+        GameResult::InProgress => json!({ "state": "in_progress", "text": r.to_string() }),
+        GameResult::Win { winner, reason } => json!({
+            "state": "win",
+            "winner": winner.name().to_lowercase(),
+            "reason": format!("{reason:?}").to_lowercase(),
+            "text": r.to_string(),
+        }),
+        GameResult::Draw { reason } => json!({
+            "state": "draw",
+            "reason": match reason {
+                tigadi_rules::DrawReason::Repetition => "repetition",
+                tigadi_rules::DrawReason::QuietTurns => "quiet_turns",
+            },
+            "text": r.to_string(),
+        }),
+    }
+}
+
+fn names(bits: u32) -> Vec<&'static str> {
+    Point::iter(bits).map(Point::name).collect()
+}
+
+/// Runs the command; see the module docs.
+pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
+    let p = position(&args.position)?;
+    let result = standing(&rules, &p);
+    if args.json {
+        let v = json!({
+            "position": p.to_string(),
+            "rules": rules.name(),
+            "side": p.side.name().to_lowercase(),
+            "phase": p.phase().to_string(),
+            "bone": names(p.bone),
+            "seed": names(p.seed),
+            "bone_hand": p.bone_hand,
+            "seed_hand": p.seed_hand,
+            "quiet_turns": p.quiet_turns,
+            "result": result_json(result),
+        });
+        println!("{v}");
+        return Ok(0);
+    }
+    print!("{}", diagram(&p, rules.board));
+    println!();
+    let verb = if p.phase() == Phase::Placing {
+        "place"
+    } else {
+        "move"
+    };
+    println!("{} to {verb} ({} phase)", p.side, p.phase());
+    println!(
+        "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
+        p.bone.count_ones(),
+        p.bone_hand,
+        p.seed.count_ones(),
+        p.seed_hand
+    );
+    if p.phase() == Phase::Moving {
+        println!("quiet turns: {} of 100", p.quiet_turns);
+    }
+    if result.is_over() {
+        println!("game over: {result}");
+    }
+    println!("position: {p}");
+    Ok(0)
 }

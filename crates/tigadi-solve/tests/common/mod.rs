@@ -1,4 +1,5 @@
 //! Test support: solve every pair up to a goti count in memory.
+#![allow(dead_code)] // each test binary uses part of it
 
 use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -9,14 +10,12 @@ use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTab
 pub struct Solved {
     pub rules: RuleSet,
     pub tables: HashMap<Subspace, Vec<Packed>>,
-    pub rounds: HashMap<Subspace, u32>,
 }
 
 impl Solved {
     /// Solves every pair with at most `max_gotis` on the board, in order.
     pub fn up_to(rules: RuleSet, max_gotis: u32) -> Solved {
         let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
-        let mut rounds = HashMap::new();
         for pair in pairs_up_to(max_gotis) {
             let targets: Vec<SolvedTable> = pair
                 .capture_targets()
@@ -28,7 +27,6 @@ impl Solved {
                 .collect();
             let solved = solve_pair(&rules, pair, &targets, &Quiet).unwrap();
             for s in solved {
-                rounds.insert(s.subspace, s.rounds);
                 tables.insert(s.subspace, s.values);
             }
         }

@@ -1,0 +1,169 @@
+//! The rules commands (`show`, `moves`, `replay`, `perft`) run as a user runs them.
+
+use std::process::{Command, Output};
+
+const START: &str = ".../.../.../....../.../.../... B 9 9";
+
+fn tigadi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tigadi"))
+        .args(args)
+        .output()
+        .expect("run tigadi")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a command that must fail with exit code 2 and returns its message.
+fn fails(args: &[&str]) -> String {
+    let o = tigadi(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{args:?}: {}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    stderr(&o)
+}
+
+#[test]
+fn perft_from_the_empty_board() {
+    let o = tigadi(&["perft", START, "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "255024");
+    let o = tigadi(&["--rules", "morris", "perft", START, "3"]);
+    assert_eq!(stdout(&o).trim(), "12144");
+}
+
+#[test]
+fn show_draws_the_board() {
+    let o = tigadi(&["show", "BB./S../.../...S../.../.../SB. S"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("7 B---------------B---------------·\n  | \\"),
+        "{out}"
+    );
+    assert!(out.contains("Seed to move (moving phase)"), "{out}");
+    assert!(
+        out.contains("position: BB./S../.../...S../.../.../SB. S"),
+        "{out}"
+    );
+    // Without diagonals on the 16-line board.
+    let out = stdout(&tigadi(&["--rules", "navakankari", "show", START]));
+    let drawing: String = out.lines().take(13).collect();
+    assert!(!drawing.contains('\\') && !drawing.contains('/'), "{out}");
+    assert!(
+        out.lines().nth(1).unwrap().trim_end() == "  |               |               |",
+        "{out}"
+    );
+}
+
+#[test]
+fn moves_lists_legal_moves() {
+    let o = tigadi(&["moves", "BB./S../.../...S../.../.../SB. S"]);
+    assert_eq!(
+        stdout(&o),
+        "8 legal moves for Seed (moving phase):\na1-a4 a1-b2 b6-d6 b6-b4 b6-c5 e4-f4 e4-e5 e4-e3\n"
+    );
+    let o = tigadi(&[
+        "--rules",
+        "morris",
+        "moves",
+        "--json",
+        "BB./S../.../...S../.../.../SB. S",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 18 * 3, "Seed flies with three: {v}");
+    assert_eq!(v["rules"], "morris");
+}
+
+#[test]
+fn replay_reports_position_and_result() {
+    let o = tigadi(&["replay", "1. d5 g7 2. d6 g4 3. d7xg4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "moves: 5\nposition: .BS/.B./.B./....../.../.../... S 6 7\nresult: in progress\n"
+    );
+    let o = tigadi(&["replay", "--json", "d5 g7"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["result"]["state"], "in_progress");
+    assert_eq!(v["position"], "..S/.../.B./....../.../.../... B 8 8");
+}
+
+#[test]
+fn replay_reads_a_file() {
+    let dir = std::env::temp_dir().join(format!("tigadi-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("game.txt");
+    std::fs::write(&f, "1. d5 g7\n2. d6 g4\n").unwrap();
+    let o = tigadi(&["replay", "--file", f.to_str().unwrap()]);
+    assert!(stdout(&o).contains("moves: 4"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+    let e = fails(&["replay", "--file", "/nonexistent/game.txt"]);
+    assert!(e.contains("cannot read the record"), "{e}");
+}
+
+#[test]
+fn illegal_moves_name_their_number_and_reason() {
+    let e = fails(&["replay", "d5 d5"]);
+    assert!(e.contains("move 2 (d5) is illegal: d5 is occupied"), "{e}");
+    let e = fails(&["replay", "d5 g7 d6 g4 d7"]);
+    assert!(
+        e.contains("move 5 (d7) is illegal: d7 closes a tigadi and must capture"),
+        "{e}"
+    );
+    let e = fails(&["replay", "d5 g7 d6 g4 d3xg7"]);
+    assert!(
+        e.contains("d3 does not close a tigadi, so it cannot capture"),
+        "{e}"
+    );
+    let e = fails(&["replay", "1. d5 g7 2. a1-a4"]);
+    assert!(e.contains("move 3 (a1-a4)"), "{e}");
+    let e = fails(&["replay", "d5 g7 zz"]);
+    assert!(e.contains("move 3") && e.contains("'zz'"), "{e}");
+}
+
+#[test]
+fn bad_positions_are_refused_with_a_reason() {
+    for (pos, words) in [
+        ("nonsense", "fields"),
+        ("BB./S../.../...S../.../.../SB. X", "side to move"),
+        ("BB../S../.../...S../.../.../SB. S", "rank 7"),
+        ("BBB/BBB/BBB/B...../.../.../SSS B 1 1", "more than the 9"),
+        ("BBB/SSS/.../....../.../.../... B 2 3", "order of placing"),
+        ("BB./S../.../....../.../.../SB. S", "only 2 gotis"),
+    ] {
+        for cmd in ["show", "moves", "perft"] {
+            let mut args = vec![cmd, pos];
+            if cmd == "perft" {
+                args.push("1");
+            }
+            let e = fails(&args);
+            assert!(e.contains(words), "{cmd} {pos}: {e}");
+        }
+    }
+    let e = fails(&["--rules", "chess", "show", START]);
+    assert!(e.contains("chess"), "{e}");
+}
+
+#[test]
+fn game_over_positions_say_so() {
+    // Seed hemmed in: Bone wins in navakankari, Seed passes in tigadi.
+    let blocked = "SBS/B.B/.../B....B/.../B.B/SBS S";
+    let o = tigadi(&["--rules", "navakankari", "moves", blocked]);
+    assert!(
+        stdout(&o).contains("no legal moves: Bone wins: Seed is blocked"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tigadi(&["moves", blocked]);
+    assert!(stdout(&o).contains("pass"), "{}{}", stdout(&o), stderr(&o));
+}

@@ -1,0 +1,403 @@
+//! A refereed game: moves checked for legality with a reason when refused, and the
+//! result (RULES.md §6) detected after every turn, draws by repetition and by the
+//! 100-turn rule included.
+
+use crate::geometry::Point;
+use crate::position::{InvalidPosition, Move, Phase, Position, Side, WinReason, QUIET_TURN_LIMIT};
+use crate::rules::RuleSet;
+use std::fmt;
+
+/// Occurrences of one position (board and player to move) that draw the game.
+pub const REPETITION_LIMIT: usize = 3;
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// The same position (board and player to move) occurred for the third time.
+    Repetition,
+    /// 100 consecutive turns (moves and passes) were played without a capture.
+    QuietTurns,
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// The game goes on.
+    InProgress,
+    /// `winner` has won.
+    Win {
+        /// The player who won.
+        winner: Side,
+        /// How.
+        reason: WinReason,
+    },
+    /// The game is drawn.
+    Draw {
+        /// How.
+        reason: DrawReason,
+    },
+}
+
+impl GameResult {
+    /// Is the game over?
+    pub fn is_over(self) -> bool {
+        self != GameResult::InProgress
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GameResult::InProgress => f.write_str("in progress"),
+            GameResult::Win {
+                winner,
+                reason: WinReason::Material,
+            } => write!(
+                f,
+                "{winner} wins: {} has fewer than 3 gotis left",
+                winner.other()
+            ),
+            GameResult::Win {
+                winner,
+                reason: WinReason::Blocked,
+            } => {
+                write!(
+                    f,
+                    "{winner} wins: {} is blocked and cannot move",
+                    winner.other()
+                )
+            }
+            GameResult::Draw {
+                reason: DrawReason::Repetition,
+            } => f.write_str("draw: the same position occurred for the third time"),
+            GameResult::Draw {
+                reason: DrawReason::QuietTurns,
+            } => {
+                write!(f, "draw: {QUIET_TURN_LIMIT} turns without a capture")
+            }
+        }
+    }
+}
+
+/// Why a move was refused. `Display` gives the reason in words, naming the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is already over.
+    GameOver {
+        /// How it ended.
+        result: GameResult,
+    },
+    /// A placement in the moving phase.
+    NothingInHand {
+        /// The placement tried.
+        mv: Move,
+        /// The player to move.
+        side: Side,
+    },
+    /// A slide or pass while the player to move still has gotis to place.
+    MustPlace {
+        /// The move tried.
+        mv: Move,
+        /// The player to move.
+        side: Side,
+    },
+    /// The target point is not empty.
+    Occupied {
+        /// The move tried.
+        mv: Move,
+        /// The occupied point.
+        point: Point,
+    },
+    /// The point a slide starts from holds no goti of the player to move.
+    NotYourGoti {
+        /// The move tried.
+        mv: Move,
+        /// The start point.
+        point: Point,
+        /// The player to move.
+        side: Side,
+    },
+    /// A slide to a point that is not adjacent (and the mover may not fly).
+    NotAdjacent {
+        /// The move tried.
+        mv: Move,
+    },
+    /// The move closes a tigadi but names no capture.
+    MustCapture {
+        /// The move tried.
+        mv: Move,
+    },
+    /// The move names a capture but closes no tigadi.
+    NoTigadi {
+        /// The move tried.
+        mv: Move,
+    },
+    /// The captured point holds no enemy goti.
+    NotEnemy {
+        /// The move tried.
+        mv: Move,
+        /// The named point.
+        point: Point,
+        /// The enemy.
+        enemy: Side,
+    },
+    /// The captured goti stands in a tigadi and the enemy has gotis that do not.
+    Protected {
+        /// The move tried.
+        mv: Move,
+        /// The protected goti.
+        point: Point,
+    },
+    /// A pass although the player to move has a legal move.
+    CannotPass {
+        /// A legal move of the player to move.
+        example: Move,
+    },
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver { result } => write!(f, "the game is already over ({result})"),
+            IllegalMove::NothingInHand { mv, side } => write!(
+                f,
+                "{mv} is a placement, but {side} has no gotis in hand (moving phase: slide \
+                 a goti, as in a1-a4)"
+            ),
+            IllegalMove::MustPlace { mv, side } => write!(
+                f,
+                "{mv} is not a placement, but {side} still has gotis in hand and must place one"
+            ),
+            IllegalMove::Occupied { point, .. } => write!(f, "{point} is occupied"),
+            IllegalMove::NotYourGoti { point, side, .. } => {
+                write!(f, "{point} holds no {side} goti")
+            }
+            IllegalMove::NotAdjacent { mv } => match (mv.from(), mv.to()) {
+                (Some(a), Some(b)) => write!(f, "{b} is not next to {a}, so {a}-{b} is no slide"),
+                _ => write!(f, "{mv} is no slide"),
+            },
+            IllegalMove::MustCapture { mv } => {
+                write!(
+                    f,
+                    "{} closes a tigadi and must capture",
+                    mv.with_capture(None)
+                )
+            }
+            IllegalMove::NoTigadi { mv } => write!(
+                f,
+                "{} does not close a tigadi, so it cannot capture",
+                mv.with_capture(None)
+            ),
+            IllegalMove::NotEnemy { point, enemy, .. } => {
+                write!(f, "{point} holds no {enemy} goti to capture")
+            }
+            IllegalMove::Protected { point, .. } => write!(
+                f,
+                "{point} is protected (it stands in a tigadi and other gotis do not)"
+            ),
+            IllegalMove::CannotPass { example } => {
+                write!(
+                    f,
+                    "pass is only allowed when blocked, and {example} is legal"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Checks `mv` in `pos` under `rules`, naming the first rule it breaks. Does not look
+/// at draws (a [`Game`] does); refuses every move in a [decided](Position::decided)
+/// position.
+pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), IllegalMove> {
+    if let Some((winner, reason)) = pos.decided(rules) {
+        return Err(IllegalMove::GameOver {
+            result: GameResult::Win { winner, reason },
+        });
+    }
+    let g = rules.geometry();
+    let side = pos.side;
+    let own = pos.mover();
+    let enemy = pos.opponent();
+    let (to, after) = match (mv, pos.phase()) {
+        (Move::Place { .. }, Phase::Moving) => return Err(IllegalMove::NothingInHand { mv, side }),
+        (Move::Slide { .. } | Move::Pass, Phase::Placing) => {
+            return Err(IllegalMove::MustPlace { mv, side })
+        }
+        (Move::Pass, Phase::Moving) => {
+            let mut example = None;
+            pos.for_each_move(rules, |m| {
+                if example.is_none() {
+                    example = Some(m);
+                }
+            });
+            return match example {
+                Some(Move::Pass) | None => Ok(()),
+                Some(example) => Err(IllegalMove::CannotPass { example }),
+            };
+        }
+        (Move::Place { to, .. }, Phase::Placing) => {
+            if pos.empty() & to.bit() == 0 {
+                return Err(IllegalMove::Occupied { mv, point: to });
+            }
+            (to, own | to.bit())
+        }
+        (Move::Slide { from, to, .. }, Phase::Moving) => {
+            if own & from.bit() == 0 {
+                return Err(IllegalMove::NotYourGoti {
+                    mv,
+                    point: from,
+                    side,
+                });
+            }
+            if pos.empty() & to.bit() == 0 {
+                return Err(IllegalMove::Occupied { mv, point: to });
+            }
+            if pos.to_board().targets(rules, from.index()) & to.bit() == 0 {
+                return Err(IllegalMove::NotAdjacent { mv });
+            }
+            (to, (own & !from.bit()) | to.bit())
+        }
+    };
+    let closes = g.in_line(after, to.index());
+    match mv.capture() {
+        None if closes && enemy != 0 => Err(IllegalMove::MustCapture { mv }),
+        None => Ok(()),
+        Some(_) if !closes => Err(IllegalMove::NoTigadi { mv }),
+        Some(x) if enemy & x.bit() == 0 => Err(IllegalMove::NotEnemy {
+            mv,
+            point: x,
+            enemy: side.other(),
+        }),
+        Some(x) if g.capturable(enemy) & x.bit() == 0 => {
+            Err(IllegalMove::Protected { mv, point: x })
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// A game in progress: the rule set, the position, the moves played and the
+/// positions the repetition rule counts.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: RuleSet,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// Moving-phase positions (gotis and side to move) since the last capture or the
+    /// start of the moving phase, the current one last. Earlier ones cannot recur.
+    seen: Vec<(u32, u32, Side)>,
+    result: GameResult,
+}
+
+impl Game {
+    /// A new game from the empty board, Bone to place.
+    pub fn new(rules: RuleSet) -> Game {
+        Game::from_position(rules, Position::START)
+            .unwrap_or_else(|e| unreachable!("the start position is valid: {e}"))
+    }
+
+    /// A game that starts at `position` (its first occurrence for the repetition
+    /// rule, when in the moving phase). Refuses positions no game can reach.
+    pub fn from_position(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
+        position.validate()?;
+        let mut game = Game {
+            rules,
+            start: position,
+            position,
+            moves: Vec::new(),
+            seen: Vec::new(),
+            result: GameResult::InProgress,
+        };
+        game.record_position();
+        Ok(game)
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played so far, first first.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The result so far.
+    pub fn result(&self) -> GameResult {
+        self.result
+    }
+
+    /// How often the current position (board and player to move) has occurred since
+    /// the moving phase began; 0 while placing.
+    pub fn occurrences(&self) -> usize {
+        if self.position.bone_hand != 0 || self.position.seed_hand != 0 {
+            return 0;
+        }
+        let key = key(&self.position);
+        self.seen.iter().filter(|&&k| k == key).count()
+    }
+
+    /// The legal moves now; none once the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.result.is_over() {
+            return Vec::new();
+        }
+        self.position.legal_moves(&self.rules)
+    }
+
+    /// Plays `mv` if it is legal, and updates the result.
+    pub fn play(&mut self, mv: Move) -> Result<GameResult, IllegalMove> {
+        if self.result.is_over() {
+            return Err(IllegalMove::GameOver {
+                result: self.result,
+            });
+        }
+        check_move(&self.rules, &self.position, mv)?;
+        self.position = self.position.apply(mv);
+        self.moves.push(mv);
+        if mv.capture().is_some() {
+            self.seen.clear();
+        }
+        self.record_position();
+        Ok(self.result)
+    }
+
+    /// Notes the current position for the repetition rule and works out the result.
+    /// A win takes precedence over a draw reached on the same turn.
+    fn record_position(&mut self) {
+        let p = self.position;
+        let moving = p.bone_hand == 0 && p.seed_hand == 0;
+        if moving {
+            self.seen.push(key(&p));
+        }
+        self.result = if let Some((winner, reason)) = p.decided(&self.rules) {
+            GameResult::Win { winner, reason }
+        } else if moving && self.occurrences() >= REPETITION_LIMIT {
+            GameResult::Draw {
+                reason: DrawReason::Repetition,
+            }
+        } else if p.quiet_turns >= QUIET_TURN_LIMIT {
+            GameResult::Draw {
+                reason: DrawReason::QuietTurns,
+            }
+        } else {
+            GameResult::InProgress
+        };
+    }
+}
+
+fn key(p: &Position) -> (u32, u32, Side) {
+    (p.bone, p.seed, p.side)
+}

@@ -1,0 +1,666 @@
+//! Full-game positions (both phases) and their legal moves.
+//!
+//! A [`Position`] is everything a turn depends on except the history needed for the
+//! repetition rule: both players' gotis, the player to move, the gotis still in
+//! hand and the 100-turn counter. [`Position::for_each_move`] generates every legal
+//! [`Move`] (one per distinct capture choice); the moving phase reuses
+//! [`Board::for_each_slide`], so the full-game engine and the tablebase primitives
+//! can never disagree on what a slide is.
+
+use crate::geometry::{Bits, Point, ALL};
+use crate::moving::Board;
+use crate::rules::RuleSet;
+use std::fmt;
+
+/// Gotis each player starts with (RULES.md §2).
+pub const GOTIS: u8 = 9;
+
+/// A player whose gotis on board plus in hand fall below this has lost (RULES.md §6).
+pub const MIN_GOTIS: u32 = 3;
+
+/// Consecutive turns without a capture after which the game is drawn (RULES.md §6).
+pub const QUIET_TURN_LIMIT: u16 = 100;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    /// Bone (pale, "white"): places and moves first.
+    Bone,
+    /// Seed (dark, "black"): places and moves second.
+    Seed,
+}
+
+impl Side {
+    /// The other player.
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Bone => Side::Seed,
+            Side::Seed => Side::Bone,
+        }
+    }
+
+    /// `"Bone"` or `"Seed"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Bone => "Bone",
+            Side::Seed => "Seed",
+        }
+    }
+
+    /// The letter used in position strings: `'B'` or `'S'`.
+    pub fn letter(self) -> char {
+        match self {
+            Side::Bone => 'B',
+            Side::Seed => 'S',
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The phase a position is in, decided by the hand of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The player to move still has gotis in hand and places one (RULES.md §3).
+    Placing,
+    /// Every goti has been placed; the player to move slides (RULES.md §4).
+    Moving,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Placing => "placing",
+            Phase::Moving => "moving",
+        })
+    }
+}
+
+/// One complete turn: where the goti goes and, when it closes a tigadi, which enemy
+/// goti is taken. Written in the notation of RULES.md §9 by its `Display`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Move {
+    /// Place a goti from hand on the empty point `to`, capturing `capture`.
+    Place {
+        /// The point the goti is placed on.
+        to: Point,
+        /// The enemy goti taken, when the placement closes a tigadi and the enemy has
+        /// a goti on the board.
+        capture: Option<Point>,
+    },
+    /// Slide (or, where flying applies, fly) a goti from `from` to `to`.
+    Slide {
+        /// The point the goti leaves.
+        from: Point,
+        /// The point the goti arrives on.
+        to: Point,
+        /// The enemy goti taken, when the slide closes a tigadi.
+        capture: Option<Point>,
+    },
+    /// The player to move is blocked and passes (only where blocked players pass).
+    Pass,
+}
+
+impl Move {
+    /// The point the goti arrives on; `None` for a pass.
+    pub fn to(self) -> Option<Point> {
+        match self {
+            Move::Place { to, .. } | Move::Slide { to, .. } => Some(to),
+            Move::Pass => None,
+        }
+    }
+
+    /// The point a sliding goti leaves; `None` for placements and passes.
+    pub fn from(self) -> Option<Point> {
+        match self {
+            Move::Slide { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+
+    /// The captured enemy goti, if any.
+    pub fn capture(self) -> Option<Point> {
+        match self {
+            Move::Place { capture, .. } | Move::Slide { capture, .. } => capture,
+            Move::Pass => None,
+        }
+    }
+
+    /// The same move with the capture replaced (no effect on a pass).
+    pub fn with_capture(self, capture: Option<Point>) -> Move {
+        match self {
+            Move::Place { to, .. } => Move::Place { to, capture },
+            Move::Slide { from, to, .. } => Move::Slide { from, to, capture },
+            Move::Pass => Move::Pass,
+        }
+    }
+}
+
+/// A full-game position: both players' gotis, the player to move, the gotis in hand
+/// and the 100-turn counter. It does not hold the history the repetition rule needs;
+/// [`crate::Game`] does.
+///
+/// The fields are public so that callers can build positions by hand;
+/// [`Position::validate`] says whether a game can reach one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Bone's gotis on the board.
+    pub bone: Bits,
+    /// Seed's gotis on the board.
+    pub seed: Bits,
+    /// The player to move.
+    pub side: Side,
+    /// Bone's gotis still in hand (`0..=9`).
+    pub bone_hand: u8,
+    /// Seed's gotis still in hand (`0..=9`).
+    pub seed_hand: u8,
+    /// Turns (moves and passes) since the last capture, counted from the start of
+    /// the moving phase (the 100-turn counter); always 0 while placing.
+    pub quiet_turns: u16,
+}
+
+/// Why a [`Position`] cannot occur in a game (RULES.md §9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvalidPosition {
+    /// Some point holds both a Bone and a Seed goti.
+    Overlap {
+        /// The first such point.
+        point: Point,
+    },
+    /// A set of gotis uses bits beyond the 24 points.
+    OffBoard,
+    /// A hand larger than 9.
+    HandTooLarge {
+        /// Whose hand.
+        side: Side,
+        /// The hand.
+        hand: u8,
+    },
+    /// More gotis of one colour than were ever placed (counting the hand, more than 9).
+    TooManyGotis {
+        /// Whose gotis.
+        side: Side,
+        /// On the board.
+        on_board: u32,
+        /// In hand.
+        in_hand: u8,
+    },
+    /// Hands that do not fit the order of placing.
+    HandOrder {
+        /// The player to move.
+        side: Side,
+        /// Bone's hand.
+        bone_hand: u8,
+        /// Seed's hand.
+        seed_hand: u8,
+    },
+    /// A player with fewer than 3 gotis in all: the game is already over.
+    TooFewGotis {
+        /// Whose gotis.
+        side: Side,
+        /// Board plus hand.
+        total: u32,
+    },
+    /// A nonzero 100-turn counter while placing (it starts with the moving phase).
+    QuietTurnsWhilePlacing {
+        /// The counter given.
+        quiet_turns: u16,
+    },
+    /// A 100-turn counter above 100 (the game ends in a draw at 100).
+    QuietTurnsTooLarge {
+        /// The counter given.
+        quiet_turns: u16,
+    },
+}
+
+impl fmt::Display for InvalidPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            InvalidPosition::Overlap { point } => {
+                write!(f, "{point} holds both a Bone and a Seed goti")
+            }
+            InvalidPosition::OffBoard => f.write_str("gotis on points beyond the 24 of the board"),
+            InvalidPosition::HandTooLarge { side, hand } => {
+                write!(
+                    f,
+                    "{side} holds {hand} gotis in hand; a player has only {GOTIS}"
+                )
+            }
+            InvalidPosition::TooManyGotis {
+                side,
+                on_board,
+                in_hand,
+            } => write!(
+                f,
+                "{side} has {on_board} gotis on the board and {in_hand} in hand, more than \
+                 the {GOTIS} a player has"
+            ),
+            InvalidPosition::HandOrder {
+                side,
+                bone_hand,
+                seed_hand,
+            } => write!(
+                f,
+                "hands {bone_hand} {seed_hand} with {side} to move do not fit the order of \
+                 placing (with Bone to move the hands are equal, with Seed to move Seed holds \
+                 exactly one more, and both are 0 in the moving phase)"
+            ),
+            InvalidPosition::TooFewGotis { side, total } => write!(
+                f,
+                "{side} has only {total} gotis in all (board and hand); below {MIN_GOTIS} \
+                 the game is already over"
+            ),
+            InvalidPosition::QuietTurnsWhilePlacing { quiet_turns } => write!(
+                f,
+                "quiet-turn counter {quiet_turns} while placing; the 100-turn counter starts \
+                 with the moving phase"
+            ),
+            InvalidPosition::QuietTurnsTooLarge { quiet_turns } => write!(
+                f,
+                "quiet-turn counter {quiet_turns} is above {QUIET_TURN_LIMIT}; the game is \
+                 drawn at {QUIET_TURN_LIMIT}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidPosition {}
+
+/// How a position is decided without any further turn (see [`Position::decided`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The loser's gotis on board plus in hand fell to two (RULES.md §6).
+    Material,
+    /// The loser is to move, has no legal move, and the rule set makes a blocked
+    /// player lose (RULES.md §8).
+    Blocked,
+}
+
+impl Position {
+    /// The empty board at the start of a game: Bone to place, 9 gotis in each hand.
+    pub const START: Position = Position {
+        bone: 0,
+        seed: 0,
+        side: Side::Bone,
+        bone_hand: GOTIS,
+        seed_hand: GOTIS,
+        quiet_turns: 0,
+    };
+
+    /// The moving-phase position of `board` with `side` to move (`board.mover` are
+    /// `side`'s gotis), empty hands and the given 100-turn counter.
+    pub fn from_board(board: Board, side: Side, quiet_turns: u16) -> Position {
+        let (bone, seed) = match side {
+            Side::Bone => (board.mover, board.opponent),
+            Side::Seed => (board.opponent, board.mover),
+        };
+        Position {
+            bone,
+            seed,
+            side,
+            bone_hand: 0,
+            seed_hand: 0,
+            quiet_turns,
+        }
+    }
+
+    /// The gotis of `side` on the board.
+    #[inline]
+    pub fn gotis(&self, side: Side) -> Bits {
+        match side {
+            Side::Bone => self.bone,
+            Side::Seed => self.seed,
+        }
+    }
+
+    /// The gotis `side` holds in hand.
+    #[inline]
+    pub fn hand(&self, side: Side) -> u8 {
+        match side {
+            Side::Bone => self.bone_hand,
+            Side::Seed => self.seed_hand,
+        }
+    }
+
+    /// Gotis of `side` on the board plus in hand.
+    #[inline]
+    pub fn total(&self, side: Side) -> u32 {
+        self.gotis(side).count_ones() + self.hand(side) as u32
+    }
+
+    /// The gotis of the player to move.
+    #[inline]
+    pub fn mover(&self) -> Bits {
+        self.gotis(self.side)
+    }
+
+    /// The gotis of the player not to move.
+    #[inline]
+    pub fn opponent(&self) -> Bits {
+        self.gotis(self.side.other())
+    }
+
+    /// Empty points.
+    #[inline]
+    pub fn empty(&self) -> Bits {
+        ALL & !(self.bone | self.seed)
+    }
+
+    /// Placing while the player to move holds gotis in hand, moving otherwise.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        if self.hand(self.side) > 0 {
+            Phase::Placing
+        } else {
+            Phase::Moving
+        }
+    }
+
+    /// The moving-phase board seen from the player to move (hands and counter are
+    /// dropped; meaningful for moving-phase positions).
+    #[inline]
+    pub fn to_board(&self) -> Board {
+        Board {
+            mover: self.mover(),
+            opponent: self.opponent(),
+        }
+    }
+
+    /// Checks that a game can reach this position (RULES.md §9): no overlap, hands
+    /// of at most 9 that fit the order of placing, at most 9 gotis of a colour
+    /// counting the hand, at least 3 in all for each player, and a 100-turn counter
+    /// that is 0 while placing and at most 100.
+    pub fn validate(&self) -> Result<(), InvalidPosition> {
+        if (self.bone | self.seed) & !ALL != 0 {
+            return Err(InvalidPosition::OffBoard);
+        }
+        if let Some(point) = Point::iter(self.bone & self.seed).next() {
+            return Err(InvalidPosition::Overlap { point });
+        }
+        for side in [Side::Bone, Side::Seed] {
+            let hand = self.hand(side);
+            if hand > GOTIS {
+                return Err(InvalidPosition::HandTooLarge { side, hand });
+            }
+        }
+        let (bh, sh) = (self.bone_hand, self.seed_hand);
+        let fits = (bh == 0 && sh == 0)
+            || match self.side {
+                Side::Bone => bh == sh,
+                Side::Seed => sh == bh + 1,
+            };
+        if !fits {
+            return Err(InvalidPosition::HandOrder {
+                side: self.side,
+                bone_hand: bh,
+                seed_hand: sh,
+            });
+        }
+        for side in [Side::Bone, Side::Seed] {
+            let on_board = self.gotis(side).count_ones();
+            let in_hand = self.hand(side);
+            if on_board + in_hand as u32 > GOTIS as u32 {
+                return Err(InvalidPosition::TooManyGotis {
+                    side,
+                    on_board,
+                    in_hand,
+                });
+            }
+        }
+        for side in [Side::Bone, Side::Seed] {
+            let total = self.total(side);
+            if total < MIN_GOTIS {
+                return Err(InvalidPosition::TooFewGotis { side, total });
+            }
+        }
+        if self.phase() == Phase::Placing && self.quiet_turns != 0 {
+            return Err(InvalidPosition::QuietTurnsWhilePlacing {
+                quiet_turns: self.quiet_turns,
+            });
+        }
+        if self.quiet_turns > QUIET_TURN_LIMIT {
+            return Err(InvalidPosition::QuietTurnsTooLarge {
+                quiet_turns: self.quiet_turns,
+            });
+        }
+        Ok(())
+    }
+
+    /// Is the player to move in the moving phase with no slide available?
+    pub fn is_blocked(&self, rules: &RuleSet) -> bool {
+        self.phase() == Phase::Moving && !self.to_board().can_move(rules)
+    }
+
+    /// The winner and why, when the position is decided before anyone moves: a
+    /// player with fewer than 3 gotis in all has lost; a blocked player to move loses
+    /// where the rule set says so. `None` otherwise (draws by repetition and the
+    /// 100-turn rule need the game's history; see [`crate::Game`]).
+    pub fn decided(&self, rules: &RuleSet) -> Option<(Side, WinReason)> {
+        for side in [self.side, self.side.other()] {
+            if self.total(side) < MIN_GOTIS {
+                return Some((side.other(), WinReason::Material));
+            }
+        }
+        if rules.blocked_loses && self.is_blocked(rules) {
+            return Some((self.side.other(), WinReason::Blocked));
+        }
+        None
+    }
+
+    /// Calls `f` with every legal move of the player to move: one per placement or
+    /// slide and capture choice, or a single [`Move::Pass`] when a moving-phase
+    /// player is blocked and blocked players pass. Calls nothing when the position is
+    /// [decided](Position::decided). The draw rules are not applied here.
+    #[inline]
+    pub fn for_each_move(&self, rules: &RuleSet, mut f: impl FnMut(Move)) {
+        if self.total(Side::Bone) < MIN_GOTIS || self.total(Side::Seed) < MIN_GOTIS {
+            return;
+        }
+        match self.phase() {
+            Phase::Placing => {
+                let g = rules.geometry();
+                let own = self.mover();
+                let enemy = self.opponent();
+                let closing = if enemy == 0 {
+                    0
+                } else {
+                    closing_points(rules, own, self.empty())
+                };
+                let targets = if closing == 0 { 0 } else { g.capturable(enemy) };
+                let mut empty = self.empty();
+                while empty != 0 {
+                    let to = empty.trailing_zeros() as usize;
+                    empty &= empty - 1;
+                    let to_point = point(to);
+                    if closing & (1 << to) != 0 {
+                        let mut c = targets;
+                        while c != 0 {
+                            let x = c.trailing_zeros() as usize;
+                            c &= c - 1;
+                            f(Move::Place {
+                                to: to_point,
+                                capture: Some(point(x)),
+                            });
+                        }
+                    } else {
+                        f(Move::Place {
+                            to: to_point,
+                            capture: None,
+                        });
+                    }
+                }
+            }
+            Phase::Moving => {
+                let mut any = false;
+                self.to_board().for_each_slide(rules, |s, _| {
+                    any = true;
+                    f(Move::Slide {
+                        from: s.from,
+                        to: s.to,
+                        capture: s.capture,
+                    });
+                });
+                if !any && !rules.blocked_loses {
+                    f(Move::Pass);
+                }
+            }
+        }
+    }
+
+    /// Every legal move (see [`Position::for_each_move`]), in generation order.
+    pub fn legal_moves(&self, rules: &RuleSet) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        self.for_each_move(rules, |m| v.push(m));
+        v
+    }
+
+    /// Number of legal moves (see [`Position::for_each_move`]).
+    pub fn count_moves(&self, rules: &RuleSet) -> u64 {
+        if self.phase() == Phase::Placing
+            && self.total(Side::Bone) >= MIN_GOTIS
+            && self.total(Side::Seed) >= MIN_GOTIS
+        {
+            // Every empty point once, and each closing one once per capture choice.
+            let (own, enemy, empty) = (self.mover(), self.opponent(), self.empty());
+            let closing = if enemy == 0 {
+                0
+            } else {
+                closing_points(rules, own, empty)
+            };
+            let extra = if closing == 0 {
+                0
+            } else {
+                closing.count_ones() as u64
+                    * (rules.geometry().capturable(enemy).count_ones() as u64 - 1)
+            };
+            return empty.count_ones() as u64 + extra;
+        }
+        let mut n = 0;
+        self.for_each_move(rules, |_| n += 1);
+        n
+    }
+
+    /// The position after `mv`, which must be legal here (as generated by
+    /// [`Position::for_each_move`]; [`crate::Game::play`] checks moves first). An
+    /// illegal move gives a meaningless position, never a panic.
+    #[inline]
+    pub fn apply(&self, mv: Move) -> Position {
+        let mut p = *self;
+        let (own, enemy) = match self.side {
+            Side::Bone => (&mut p.bone, &mut p.seed),
+            Side::Seed => (&mut p.seed, &mut p.bone),
+        };
+        match mv {
+            Move::Place { to, capture } => {
+                *own |= to.bit();
+                if let Some(x) = capture {
+                    *enemy &= !x.bit();
+                }
+                let hand = match self.side {
+                    Side::Bone => &mut p.bone_hand,
+                    Side::Seed => &mut p.seed_hand,
+                };
+                *hand = hand.saturating_sub(1);
+                p.quiet_turns = 0;
+            }
+            Move::Slide { from, to, capture } => {
+                *own = (*own & !from.bit()) | to.bit();
+                match capture {
+                    Some(x) => {
+                        *enemy &= !x.bit();
+                        p.quiet_turns = 0;
+                    }
+                    None => p.quiet_turns = self.quiet_turns.saturating_add(1),
+                }
+            }
+            Move::Pass => p.quiet_turns = self.quiet_turns.saturating_add(1),
+        }
+        p.side = self.side.other();
+        p
+    }
+
+    /// The number of move sequences of exactly `depth` turns from here (leaves of the
+    /// move tree). A decided position has no moves, so it ends a sequence; the draw
+    /// rules (repetition, 100 turns) are ignored, as chess perft ignores them.
+    pub fn perft(&self, rules: &RuleSet, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(rules),
+            _ => {
+                let mut n = 0;
+                self.for_each_move(rules, |m| n += self.apply(m).perft(rules, depth - 1));
+                n
+            }
+        }
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::START
+    }
+}
+
+/// The empty points where a goti of `own` would complete a line: the third point of
+/// every line holding two of `own`.
+#[inline]
+fn closing_points(rules: &RuleSet, own: Bits, empty: Bits) -> Bits {
+    let mut closing = 0;
+    for &line in &rules.geometry().lines {
+        let rest = line & !own;
+        // Exactly one point of the line is not `own`'s.
+        if rest != 0 && rest & (rest - 1) == 0 {
+            closing |= rest;
+        }
+    }
+    closing & empty
+}
+
+#[inline(always)]
+fn point(index: usize) -> Point {
+    // Indices come from bits of 24-bit sets, so always < 24.
+    Point::new(index).unwrap_or_else(|| unreachable!("bit index {index} off the board"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_moves() {
+        let p = Position::START;
+        assert_eq!(p.validate(), Ok(()));
+        assert_eq!(p.phase(), Phase::Placing);
+        assert_eq!(p.count_moves(&RuleSet::TIGADI), 24);
+        assert_eq!(p.perft(&RuleSet::TIGADI, 2), 24 * 23);
+    }
+
+    #[test]
+    fn apply_counts_hands_and_turns() {
+        let p = Position::START;
+        let q = p.apply(Move::Place {
+            to: Point::parse("d5").unwrap(),
+            capture: None,
+        });
+        assert_eq!((q.bone_hand, q.seed_hand, q.side), (8, 9, Side::Seed));
+        assert_eq!(q.bone, Point::parse("d5").unwrap().bit());
+        let r = Position {
+            quiet_turns: 7,
+            ..Position::from_board(
+                Board {
+                    mover: 7,
+                    opponent: 7 << 8,
+                },
+                Side::Bone,
+                7,
+            )
+        };
+        assert_eq!(r.apply(Move::Pass).quiet_turns, 8);
+        assert_eq!(r.apply(Move::Pass).side, Side::Seed);
+    }
+}
