@@ -4,31 +4,44 @@ use super::CmdResult;
 use crate::ProbeArgs;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
-use tigadi_rules::{Board, Point, RuleSet};
+use tigadi_rules::{parse_position, parse_record, Board, Game, Phase, Position, RuleSet, Side};
 use tigadi_solve::Value;
 use tigadi_tablebase::Tablebase;
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
     let tb = Tablebase::open(&args.dir.dir, &rules);
-    if args.record.is_some() {
-        return Err(
-            "--record needs the game-record parser of tigadi-rules, which is not merged yet; \
-                    probe the position string instead"
-                .into(),
-        );
+    if let Some(record) = &args.record {
+        let position = replay(rules, record)?;
+        return print_one(&tb, &position.to_string(), args.json);
     }
     match &args.position {
-        Some(text) => {
-            let result = probe_one(&tb, text)?;
-            if args.json {
-                println!("{}", result.to_json());
-            } else {
-                print!("{}", result.to_text());
-            }
-            Ok(0)
-        }
+        Some(text) => print_one(&tb, text, args.json),
         None => batch(&tb),
     }
+}
+
+fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
+    let result = probe_one(tb, text)?;
+    if json {
+        println!("{}", result.to_json());
+    } else {
+        print!("{}", result.to_text());
+    }
+    Ok(0)
+}
+
+/// The position a game record reaches from the empty board (every move checked).
+fn replay(rules: RuleSet, record: &str) -> Result<Position, String> {
+    let moves = parse_record(record).map_err(|e| format!("record: {e}"))?;
+    let mut game = Game::new(rules);
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
+    }
+    if game.result().is_over() {
+        return Err(format!("the game is over: {}", game.result()));
+    }
+    Ok(*game.position())
 }
 
 /// Batch mode: one position per line on standard input, one JSON object per line
@@ -65,7 +78,7 @@ fn batch(tb: &Tablebase) -> CmdResult {
 /// One probed position.
 struct Probed {
     position: String,
-    side: char,
+    side: Side,
     value: Value,
     moves: Vec<(String, Value)>,
 }
@@ -105,10 +118,10 @@ impl Probed {
     }
 
     fn to_text(&self) -> String {
-        let side = if self.side == 'B' { "Bone" } else { "Seed" };
         let mut s = format!(
-            "{}\n{side} to move: {}",
+            "{}\n{} to move: {}",
             self.position,
+            self.side.name(),
             describe(self.value)
         );
         s.push('\n');
@@ -131,106 +144,28 @@ fn describe(v: Value) -> String {
     }
 }
 
-/// The points of each rank of a position string, rank 7 first (RULES.md §9).
-const RANKS: [&[&str]; 7] = [
-    &["a7", "d7", "g7"],
-    &["b6", "d6", "f6"],
-    &["c5", "d5", "e5"],
-    &["a4", "b4", "c4", "e4", "f4", "g4"],
-    &["c3", "d3", "e3"],
-    &["b2", "d2", "f2"],
-    &["a1", "d1", "g1"],
-];
-
-/// Parses the moving-phase form of a position string, `RANKS SIDE [0 0 [QUIET]]`,
-/// into the board seen from the player to move and the side letter.
-///
-/// A stand-in until `tigadi_rules::notation::parse_position` lands on main; swap
-/// it in here (keeping the moving-phase check) when it does.
-fn parse_moving_position(text: &str) -> Result<(Board, char), String> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() < 2 || fields.len() > 5 || fields.len() == 3 {
+/// Parses a position string (RULES.md §9) that must be in the moving phase, into
+/// the board seen from the player to move and that player.
+fn parse_moving_position(text: &str) -> Result<(Board, Side), String> {
+    let p = parse_position(text).map_err(|e| format!("position '{text}': {e}"))?;
+    if p.phase() != Phase::Moving {
         return Err(format!(
-            "position '{text}': expected RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]"
+            "position '{text}': {}",
+            tigadi_tablebase::TablebaseError::NotMovingPhase
         ));
     }
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 7 {
-        return Err(format!(
-            "position '{text}': {} ranks, expected 7 separated by '/'",
-            ranks.len()
-        ));
-    }
-    let (mut bone, mut seed) = (0u32, 0u32);
-    for (i, (rank, points)) in ranks.iter().zip(RANKS).enumerate() {
-        if rank.chars().count() != points.len() {
-            return Err(format!(
-                "position '{text}': rank {} is '{rank}', expected {} points",
-                7 - i,
-                points.len()
-            ));
-        }
-        for (c, name) in rank.chars().zip(points) {
-            let bit = Point::parse(name).expect("rank table names points").bit();
-            match c {
-                'B' => bone |= bit,
-                'S' => seed |= bit,
-                '.' => {}
-                _ => {
-                    return Err(format!(
-                        "position '{text}': '{c}' on {name} (expected B, S or .)"
-                    ))
-                }
-            }
-        }
-    }
-    let side = match fields[1] {
-        "B" => 'B',
-        "S" => 'S',
-        s => {
-            return Err(format!(
-                "position '{text}': side to move '{s}' (expected B or S)"
-            ))
-        }
-    };
-    if fields.len() >= 4 {
-        let hand = |f: &str| {
-            f.parse::<u8>()
-                .map_err(|_| format!("position '{text}': bad hand count '{f}'"))
-        };
-        if hand(fields[2])? != 0 || hand(fields[3])? != 0 {
-            return Err(format!(
-                "position '{text}': {}",
-                tigadi_tablebase::TablebaseError::NotMovingPhase
-            ));
-        }
-    }
-    if let Some(q) = fields.get(4) {
-        q.parse::<u16>()
-            .map_err(|_| format!("position '{text}': bad quiet-turn count '{q}'"))?;
-    }
-    let board = if side == 'B' {
-        Board {
-            mover: bone,
-            opponent: seed,
-        }
-    } else {
-        Board {
-            mover: seed,
-            opponent: bone,
-        }
-    };
-    Ok((board, side))
+    Ok((p.to_board(), p.side))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tigadi_rules::Point;
 
     #[test]
     fn parses_the_rules_example() {
         let (b, side) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
-        assert_eq!(side, 'S');
+        assert_eq!(side, Side::Seed);
         let bit = |n| Point::parse(n).unwrap().bit();
         assert_eq!(b.mover, bit("b6") | bit("e4") | bit("a1"));
         assert_eq!(b.opponent, bit("a7") | bit("d7") | bit("d1"));
