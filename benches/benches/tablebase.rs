@@ -1,1 +1,145 @@
-fn main() {}
+//! Tablebase benchmarks.
+//!
+//! Input: tigadi solved in memory up to `TIGADI_BENCH_GOTIS` gotis on the board
+//! (default 8: subspaces 3v3 … 4v4, 5v3, 3v5), written to a temporary directory.
+//!
+//! - `probe/warm`: `Tablebase::probe` of uniformly random 4v4 boards (random
+//!   symmetric images, so the index's canonicalisation is included), one thread,
+//!   after one pass has filled the block cache (every 4v4 block fits). Target:
+//!   5 µs or less a probe (200,000 probes a second).
+//! - `probe_wdl/warm`: the same through the WDL section only.
+//! - `probe/cold`: a one-block cache, so nearly every probe decompresses a block.
+//! - `probe_moves/warm`: every move of a random 4v4 board.
+//!
+//! Before timing it prints the size on disk per class (canonical position) of the
+//! WDL section alone and of the DTC section, per subspace and in all.
+
+use criterion::{criterion_group, Criterion};
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::PathBuf;
+use tigadi_index::Subspace;
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+use tigadi_tablebase::{read_header, write_subspace, Tablebase};
+
+const RULES: RuleSet = RuleSet::TIGADI;
+
+fn tables_dir() -> PathBuf {
+    let gotis: u32 = std::env::var("TIGADI_BENCH_GOTIS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
+    let dir = std::env::temp_dir().join(format!("tigadi-bench-tablebase-{}", std::process::id()));
+    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
+    for pair in pairs_up_to(gotis) {
+        let targets: Vec<SolvedTable> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|t| SolvedTable { subspace: t, values: &tables[&t] })
+            .collect();
+        for s in solve_pair(&RULES, pair, &targets, &Quiet).expect("solves") {
+            write_subspace(&dir, &RULES, s.subspace, &s.values).expect("writes");
+            tables.insert(s.subspace, s.values);
+        }
+    }
+    let (mut classes, mut wdl, mut dtc) = (0u64, 0u64, 0u64);
+    let mut subs: Vec<Subspace> = tables.keys().copied().collect();
+    subs.sort();
+    println!("size on disk (tigadi up to {gotis} gotis), bits per class:");
+    for s in subs {
+        let h = read_header(&dir, &RULES, s).expect("reads");
+        let c = h.counts.classes();
+        println!(
+            "  {s}: {c:>9} classes  WDL {:.3}  DTC {:.3}  whole file {:.3}",
+            h.wdl.data_len as f64 * 8.0 / c as f64,
+            h.dtc.data_len as f64 * 8.0 / c as f64,
+            h.file_len() as f64 * 8.0 / c as f64
+        );
+        classes += c;
+        wdl += h.wdl.data_len;
+        dtc += h.dtc.data_len;
+    }
+    println!(
+        "  all: {classes} classes  WDL {:.3}  DTC {:.3}",
+        wdl as f64 * 8.0 / classes as f64,
+        dtc as f64 * 8.0 / classes as f64
+    );
+    dir
+}
+
+/// Uniformly random 4v4 boards.
+fn random_boards(n: usize) -> Vec<Board> {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..n)
+        .map(|_| {
+            let mut b = Board::default();
+            while b.mover.count_ones() < 4 {
+                b.mover |= 1 << (rnd() % 24);
+            }
+            while b.opponent.count_ones() < 4 {
+                b.opponent |= (1 << (rnd() % 24)) & !b.mover;
+            }
+            b
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let dir = tables_dir();
+    let boards = random_boards(1 << 16);
+    let warm = Tablebase::open(&dir, &RULES);
+    for &b in &boards {
+        warm.probe(b).expect("probes");
+        warm.probe_wdl(b).expect("probes");
+    }
+    let mut g = c.benchmark_group("probe");
+    g.throughput(criterion::Throughput::Elements(boards.len() as u64));
+    g.bench_function("warm", |bench| {
+        bench.iter(|| {
+            for &b in &boards {
+                black_box(warm.probe(b).unwrap());
+            }
+        })
+    });
+    g.bench_function("wdl_warm", |bench| {
+        bench.iter(|| {
+            for &b in &boards {
+                black_box(warm.probe_wdl(b).unwrap());
+            }
+        })
+    });
+    let cold = Tablebase::with_cache_blocks(&dir, &RULES, 1);
+    let few = &boards[..4096];
+    g.throughput(criterion::Throughput::Elements(few.len() as u64));
+    g.bench_function("cold", |bench| {
+        bench.iter(|| {
+            for &b in few {
+                black_box(cold.probe(b).unwrap());
+            }
+        })
+    });
+    g.bench_function("moves_warm", |bench| {
+        bench.iter(|| {
+            for &b in few {
+                black_box(warm.probe_moves(b).unwrap());
+            }
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group! {
+    name = tablebase;
+    config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    targets = benches
+}
+
+fn main() {
+    tablebase();
+    Criterion::default().configure_from_args().final_summary();
+}

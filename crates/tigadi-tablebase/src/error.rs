@@ -69,6 +69,22 @@ impl TablebaseError {
         }
     }
 
+    /// A copy of a [`TablebaseError::Corrupt`] or [`TablebaseError::RulesMismatch`]
+    /// (the errors that stay true of a file until it is replaced).
+    pub(crate) fn duplicate_permanent(&self) -> Option<TablebaseError> {
+        match self {
+            TablebaseError::Corrupt { file, what } => Some(TablebaseError::Corrupt {
+                file: file.clone(),
+                what: what.clone(),
+            }),
+            TablebaseError::RulesMismatch { file, what } => Some(TablebaseError::RulesMismatch {
+                file: file.clone(),
+                what: what.clone(),
+            }),
+            _ => None,
+        }
+    }
+
     /// Is this a [`TablebaseError::Corrupt`]?
     pub fn is_corrupt(&self) -> bool {
         matches!(self, TablebaseError::Corrupt { .. })

@@ -10,6 +10,8 @@
 //!
 //! Not here: solving (that is `tigadi-solve`) or position strings (`tigadi-rules`).
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod format;
 pub mod manifest;
@@ -23,7 +25,7 @@ pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCou
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
-pub use reader::table::{load_values, read_header, Section, Table};
+pub use reader::table::{load_values, mark_padding, read_header, Section, Table};
 pub use tablebase::{Tablebase, Turn};
 pub use verify::{verify, Mismatch, SubspaceReport, VerifyReport};
 pub use writer::{encode_table, write_subspace};

@@ -7,7 +7,7 @@ use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, RuleSet, Slide, Successor};
@@ -47,13 +47,17 @@ struct Loaded {
     index: SubspaceIndex,
 }
 
+/// A subspace's table once opened, or why it could not be (damaged or mismatched
+/// files only; missing ones are looked for again).
+type Opened = Result<Loaded, TablebaseError>;
+
 /// The tablebase of one rule set in one directory, as probers use it: tables are
 /// memory-mapped on first use and shared by all threads; decompressed blocks are
 /// kept in a small shared cache.
 pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,
-    tables: Box<[OnceLock<Arc<Loaded>>]>,
+    tables: Box<[OnceLock<Opened>]>,
     cache: BlockCache,
 }
 
@@ -66,7 +70,7 @@ impl Tablebase {
     }
 
     /// Like [`Tablebase::open`], with room for `blocks` decompressed blocks (8 KiB
-    /// each) in the cache.
+    /// for WDL, 16 KiB for DTC) in the cache.
     pub fn with_cache_blocks(dir: &Path, rules: &RuleSet, blocks: usize) -> Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
@@ -95,8 +99,38 @@ impl Tablebase {
     fn loaded(&self, sub: Subspace) -> Result<&Loaded, TablebaseError> {
         let cell = &self.tables[Tablebase::key(sub)];
         if let Some(l) = cell.get() {
-            return Ok(l);
+            return match l {
+                Ok(l) => Ok(l),
+                Err(e) => Err(e
+                    .duplicate_permanent()
+                    .expect("only permanent errors are kept")),
+            };
         }
+        match self.open_subspace(sub) {
+            // Another thread may have won the race; either copy is fine.
+            Ok(l) => {
+                let _ = cell.set(Ok(l));
+            }
+            // A damaged or mismatched file stays so: remember it rather than
+            // re-reading it on every probe. A missing one may yet be written.
+            Err(e) => match e.duplicate_permanent() {
+                Some(copy) => {
+                    let _ = cell.set(Err(copy));
+                    return Err(e);
+                }
+                None => return Err(e),
+            },
+        }
+        match cell.get() {
+            Some(Ok(l)) => Ok(l),
+            Some(Err(e)) => Err(e
+                .duplicate_permanent()
+                .expect("only permanent errors are kept")),
+            None => unreachable!("the cell was just set"),
+        }
+    }
+
+    fn open_subspace(&self, sub: Subspace) -> Result<Loaded, TablebaseError> {
         let path = table_path(&self.dir, &self.rules, sub);
         if !path.is_file() {
             return Err(TablebaseError::MissingSubspace {
@@ -117,9 +151,7 @@ impl Tablebase {
                 ),
             ));
         }
-        // Another thread may have won the race; either copy is fine.
-        let _ = cell.set(Arc::new(Loaded { table, index }));
-        Ok(cell.get().expect("just set"))
+        Ok(Loaded { table, index })
     }
 
     /// The subspace of `board`, after checking that it is a moving-phase board the

@@ -197,25 +197,33 @@ fn compress_section(
     let blocks = slots.div_ceil(spb as u64);
     (0..blocks)
         .into_par_iter()
-        .map(|b| {
-            let start = (b * spb as u64) as usize;
-            let n = block_slots(slots, spb, b) as usize;
-            let mut raw = vec![0u8; raw_block_len(kind, n as u64) as usize];
-            let mut prev = filled(values, start);
-            for j in 0..n {
-                let v = values[start + j];
-                if v.is_some() {
-                    prev = v.0;
+        .map_init(
+            || zstd::bulk::Compressor::new(level),
+            |compressor, b| {
+                let start = (b * spb as u64) as usize;
+                let n = block_slots(slots, spb, b) as usize;
+                let mut raw = vec![0u8; raw_block_len(kind, n as u64) as usize];
+                let mut prev = filled(values, start);
+                for j in 0..n {
+                    let v = values[start + j];
+                    if v.is_some() {
+                        prev = v.0;
+                    }
+                    if kind == SECTION_WDL {
+                        raw[j / 4] |= wdl_code(prev) << (2 * (j % 4));
+                    } else {
+                        raw[j] = prev as u8;
+                        raw[n + j] = (prev >> 8) as u8;
+                    }
                 }
-                if kind == SECTION_WDL {
-                    raw[j / 4] |= wdl_code(prev) << (2 * (j % 4));
-                } else {
-                    raw[j] = prev as u8;
-                    raw[n + j] = (prev >> 8) as u8;
+                let failed = |e: std::io::Error| {
+                    TablebaseError::InvalidValues(format!("zstd compression failed: {e}"))
+                };
+                match compressor {
+                    Ok(c) => c.compress(&raw).map_err(failed),
+                    Err(e) => Err(failed(std::io::Error::new(e.kind(), e.to_string()))),
                 }
-            }
-            zstd::bulk::compress(&raw, level)
-                .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
-        })
+            },
+        )
         .collect()
 }

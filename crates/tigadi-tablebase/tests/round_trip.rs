@@ -8,7 +8,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::transform_pair;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{evaluate, Packed, Value};
-use tigadi_tablebase::{load_values, read_header, Tablebase, TablebaseError, Turn};
+use tigadi_tablebase::{load_values, mark_padding, read_header, Tablebase, TablebaseError, Turn};
 
 fn check_rules(rules: RuleSet, max_gotis: u32) {
     let dir = tempfile::tempdir().unwrap();
@@ -40,14 +40,21 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
             assert_eq!(tb.probe(image).unwrap(), v);
         }
         assert_eq!((h.counts.wins, h.counts.draws, h.counts.losses), (w, d, l));
-        // Padding slots hold filler, never NONE; the rest is identical.
+        // Padding slots hold filler, never NONE; the rest is identical, and
+        // mark_padding restores the solver's output exactly.
         for (slot, p) in loaded.iter().enumerate() {
             assert!(p.is_some());
             if values[slot].is_some() {
                 assert_eq!(*p, values[slot]);
             }
         }
+        let mut restored = loaded;
+        mark_padding(sub, &mut restored);
+        assert_eq!(&restored, values);
     }
+    // The consistency scan passes the solver's output.
+    let report = tigadi_tablebase::verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    assert!(report.is_ok(), "{rules}: {report:#?}");
     // probe_moves: best first, the best equals the position's value, and each
     // move's value is what evaluate would give it.
     for &sub in tables.keys() {
@@ -104,15 +111,11 @@ fn typed_errors() {
     solve_and_write(dir.path(), RuleSet::TIGADI, 6);
     let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
     let b = boards(Subspace::new(3, 3))[0].1;
+    // 3v4: one more goti for the opponent, on the first free point.
+    let free = (!(b.mover | b.opponent) & 0xFF_FFFF).trailing_zeros();
     let four = Board {
         mover: b.mover,
-        opponent: b.opponent
-            | (!(b.mover | b.opponent) & 0xFF_FFFF)
-                .trailing_zeros()
-                .min(23)
-                .checked_shl(0)
-                .map(|p| 1 << p)
-                .unwrap(),
+        opponent: b.opponent | 1 << free,
     };
     assert!(matches!(
         tb.probe(four),

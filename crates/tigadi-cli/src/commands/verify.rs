@@ -1,7 +1,70 @@
+//! `tigadi verify`: check every checksum and recompute every stored value.
+
 use super::CmdResult;
 use crate::DirArgs;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use tigadi_rules::RuleSet;
 
-pub fn run(_rules: RuleSet, _args: &DirArgs) -> CmdResult {
-    Err("not implemented yet".into())
+pub fn run(rules: RuleSet, args: &DirArgs) -> CmdResult {
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("verify {bar:40} {percent}% {pos}/{len} slots, eta {eta}")
+                .expect("valid template"),
+        );
+        bar
+    });
+    let progress = |done: u64, total: u64| {
+        if let Some(bar) = &bar {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    };
+    let report =
+        tigadi_tablebase::verify(&args.dir, &rules, &progress).map_err(|e| e.to_string())?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    for s in &report.subspaces {
+        if s.is_ok() {
+            println!("{}  ok  {} positions", s.subspace, s.checked);
+            continue;
+        }
+        if let Some(e) = &s.error {
+            println!("{}  FAILED  {e}", s.subspace);
+        }
+        if s.mismatches > 0 {
+            println!(
+                "{}  FAILED  {} of {} positions do not match",
+                s.subspace, s.mismatches, s.checked
+            );
+            for m in &s.examples {
+                let what = if m.wdl_section {
+                    "WDL section disagrees with DTC section"
+                } else {
+                    "recomputed"
+                };
+                println!(
+                    "    slot {}: stored {}, {what} {} (mover {:06x}, opponent {:06x})",
+                    m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
+                );
+            }
+        }
+    }
+    let failed = report.subspaces.iter().filter(|s| !s.is_ok()).count();
+    if failed == 0 {
+        println!(
+            "{rules}: all {} tables good, {} positions checked",
+            report.subspaces.len(),
+            report.checked()
+        );
+        Ok(0)
+    } else {
+        println!(
+            "{rules}: {failed} of {} tables FAILED",
+            report.subspaces.len()
+        );
+        Ok(1)
+    }
 }

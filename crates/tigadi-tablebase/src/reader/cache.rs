@@ -8,9 +8,9 @@ use crate::error::TablebaseError;
 use crate::reader::table::Section;
 use std::sync::Mutex;
 
-/// Default number of cached blocks (blocks are 8 KiB decompressed, so about
-/// 32 MiB when full).
-pub const DEFAULT_CACHE_BLOCKS: usize = 4096;
+/// Default number of cached blocks (WDL blocks are 8 KiB decompressed, DTC blocks
+/// 16 KiB, so at most 32 MiB when full).
+pub const DEFAULT_CACHE_BLOCKS: usize = 2048;
 
 struct Entry {
     key: u64,

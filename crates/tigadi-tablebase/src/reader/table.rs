@@ -32,6 +32,13 @@ impl std::ops::Deref for Bytes {
     }
 }
 
+thread_local! {
+    /// One zstd decompression context per thread: creating one per block would
+    /// cost more than the decompression itself.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+}
+
 /// Which section of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Section {
@@ -188,7 +195,11 @@ impl Table {
             return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
         }
         let mut raw = vec![0u8; e.raw_len as usize];
-        match zstd::bulk::decompress_to_buffer(data, &mut raw[..]) {
+        let result = DECOMPRESSOR.with(|d| match &mut *d.borrow_mut() {
+            Some(d) => d.decompress_to_buffer(data, &mut raw[..]),
+            None => zstd::bulk::decompress_to_buffer(data, &mut raw[..]),
+        });
+        match result {
             Ok(n) if n == raw.len() => Ok(raw),
             Ok(n) => Err(self.corrupt(format!(
                 "{section:?} block {block}: {n} bytes decompressed, expected {}",
@@ -303,7 +314,7 @@ fn wdl_from_code(code: u8) -> Option<Wdl> {
 /// Reads the whole table of `subspace` under `rules` from tablebase directory `dir`:
 /// one [`Packed`] per slot of the subspace index. Padding slots hold a filler value
 /// (a copy of a neighbour's), not [`Packed::NONE`]; read only slots that the index
-/// gives for real boards. Every checksum is checked; a missing file is
+/// gives for real boards, or call [`mark_padding`] first. Every checksum is checked; a missing file is
 /// [`TablebaseError::MissingSubspace`], so "present and valid" means "solved".
 pub fn load_values(
     dir: &Path,
@@ -312,6 +323,34 @@ pub fn load_values(
 ) -> Result<Vec<Packed>, TablebaseError> {
     let table = open_table(dir, rules, subspace)?;
     table.decode_values()
+}
+
+/// Puts [`Packed::NONE`] back into the padding slots of `values` (a whole table of
+/// `subspace`, as [`load_values`] returns it), so that it looks exactly like the
+/// solver's output again. Costs one `SubspaceIndex::board` call per slot (in
+/// parallel); callers that only look values up through the index do not need it.
+///
+/// # Panics
+///
+/// If `values` does not have one entry per slot of the subspace.
+pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
+    let index = tigadi_index::SubspaceIndex::new(subspace);
+    assert_eq!(
+        values.len() as u64,
+        index.slots(),
+        "a whole table of {subspace}"
+    );
+    const CHUNK: usize = 1 << 14;
+    values
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            for (j, v) in chunk.iter_mut().enumerate() {
+                if index.board((c * CHUNK + j) as u64).is_none() {
+                    *v = Packed::NONE;
+                }
+            }
+        });
 }
 
 /// Opens the table of `subspace` under `rules` in `dir` and checks that it is the

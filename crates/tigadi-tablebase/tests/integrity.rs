@@ -1,0 +1,255 @@
+//! Damaged files are typed errors (never a panic, never a wrong value), writing is
+//! deterministic, `verify` catches wrong values, and the manifest checks out.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{Packed, Value};
+use tigadi_tablebase::format::{ENTRY_LEN, HEADER_LEN};
+use tigadi_tablebase::{
+    encode_table, load_values, read_header, read_manifest, verify, write_manifest,
+    write_manifest_with_seconds, write_subspace, Tablebase, TablebaseError,
+};
+
+const RULES: RuleSet = RuleSet::TIGADI;
+
+fn no_progress(_: u64, _: u64) {}
+
+/// Copies `src`'s rule directory to a fresh directory with byte `at` of the 3v3
+/// file XORed with `mask`.
+fn damaged_copy(src: &Path, at: usize, mask: u8) -> tempfile::TempDir {
+    let dst = tempfile::tempdir().unwrap();
+    let (from, to) = (src.join("tigadi"), dst.path().join("tigadi"));
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let f = to.join("3v3.tgtb");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[at] ^= mask;
+    std::fs::write(&f, bytes).unwrap();
+    dst
+}
+
+#[test]
+fn flipped_bytes_are_corrupt_never_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = solve_and_write(dir.path(), RULES, 6);
+    let sub = Subspace::new(3, 3);
+    let truth = &tables[&sub];
+    let h = read_header(dir.path(), &RULES, sub).unwrap();
+    let len = h.file_len() as usize;
+    let head = h.head_len() as usize;
+    let wdl_data = h.wdl.data_offset as usize;
+    let dtc_data = h.dtc.data_offset as usize;
+    let places = [
+        ("magic", 0),
+        ("version", 8),
+        ("rules", 16),
+        ("subspace", 19),
+        ("slots", 25),
+        ("wins", 33),
+        ("rules name", 62),
+        ("WDL descriptor", 132),
+        ("DTC descriptor", 185),
+        ("WDL table", HEADER_LEN + 3),
+        ("WDL table checksum", HEADER_LEN + 18),
+        ("DTC table", head - ENTRY_LEN + 1),
+        ("head checksum", head + 2),
+        ("WDL data", wdl_data + 40),
+        ("WDL data end", dtc_data - 3),
+        ("DTC data", dtc_data + 100),
+        ("DTC data middle", (dtc_data + len) / 2),
+        ("file checksum", len - 1),
+    ];
+    let boards = boards(sub);
+    for (what, at) in places {
+        for mask in [0x01, 0xFF] {
+            let d = damaged_copy(dir.path(), at, mask);
+            let tb = Tablebase::with_cache_blocks(d.path(), &RULES, 8);
+            let mut errors = 0;
+            for &(slot, b) in &boards {
+                let v = truth[slot as usize].get().unwrap();
+                match tb.probe(b) {
+                    Ok(got) => assert_eq!(got, v, "{what}: wrong value after damage"),
+                    Err(e) => {
+                        assert!(e.is_corrupt(), "{what}: {e}");
+                        errors += 1;
+                    }
+                }
+                match tb.probe_wdl(b) {
+                    Ok(got) => assert_eq!(got, v.wdl(), "{what}: wrong WDL after damage"),
+                    Err(e) => {
+                        assert!(e.is_corrupt(), "{what}: {e}");
+                        errors += 1;
+                    }
+                }
+            }
+            if at < len - 8 {
+                assert!(errors > 0, "{what}: damage went unnoticed by probe");
+            }
+            let e = load_values(d.path(), &RULES, sub).unwrap_err();
+            assert!(e.is_corrupt(), "{what}: {e}");
+            let report = verify(d.path(), &RULES, &no_progress).unwrap();
+            assert!(!report.is_ok(), "{what}: verify passed a damaged file");
+            let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+            assert!(
+                r.error.as_ref().is_some_and(|e| e.is_corrupt()),
+                "{what}: {:?}",
+                r.error
+            );
+        }
+    }
+}
+
+#[test]
+fn truncated_and_empty_files_are_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_and_write(dir.path(), RULES, 6);
+    let f = dir.path().join("tigadi/3v3.tgtb");
+    let bytes = std::fs::read(&f).unwrap();
+    let b = boards(Subspace::new(3, 3))[0].1;
+    for keep in [
+        0,
+        7,
+        HEADER_LEN - 1,
+        HEADER_LEN,
+        bytes.len() / 2,
+        bytes.len() - 1,
+    ] {
+        std::fs::write(&f, &bytes[..keep]).unwrap();
+        let tb = Tablebase::open(dir.path(), &RULES);
+        assert!(tb.probe(b).unwrap_err().is_corrupt(), "kept {keep}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    std::fs::write(&f, &longer).unwrap();
+    assert!(Tablebase::open(dir.path(), &RULES)
+        .probe(b)
+        .unwrap_err()
+        .is_corrupt());
+}
+
+#[test]
+fn writing_is_deterministic_across_thread_counts() {
+    let tables = solve(RULES, 7);
+    for sub in [Subspace::new(4, 3), Subspace::new(3, 4)] {
+        let values = &tables[&sub];
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let four = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let a = one.install(|| encode_table(&RULES, sub, values).unwrap());
+        let b = four.install(|| encode_table(&RULES, sub, values).unwrap());
+        assert_eq!(a, b);
+        let d1 = tempfile::tempdir().unwrap();
+        let d2 = tempfile::tempdir().unwrap();
+        let p1 = write_subspace(d1.path(), &RULES, sub, values).unwrap();
+        let p2 = write_subspace(d2.path(), &RULES, sub, values).unwrap();
+        assert_eq!(std::fs::read(p1).unwrap(), a);
+        assert_eq!(std::fs::read(p2).unwrap(), a);
+        // No temporary files are left behind.
+        assert_eq!(
+            std::fs::read_dir(d1.path().join("tigadi")).unwrap().count(),
+            1
+        );
+    }
+}
+
+#[test]
+fn verify_passes_solved_tables_and_catches_an_altered_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = solve_and_write(dir.path(), RULES, 7);
+    let calls = std::sync::atomic::AtomicU64::new(0);
+    let progress = |done: u64, total: u64| {
+        assert!(done <= total);
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let report = verify(dir.path(), &RULES, &progress).unwrap();
+    assert!(report.is_ok(), "{report:#?}");
+    let classes: u64 = tables
+        .values()
+        .map(|v| v.iter().filter(|p| p.is_some()).count() as u64)
+        .sum();
+    assert_eq!(report.checked(), classes);
+    assert_eq!(report.subspaces.len(), tables.len());
+    assert!(calls.into_inner() > 0);
+
+    // Change one won position's DTC in 4v3 and rewrite it (with valid checksums).
+    let sub = Subspace::new(4, 3);
+    let mut values = tables[&sub].clone();
+    let slot = values
+        .iter()
+        .position(|p| matches!(p.get(), Some(Value::Win(d)) if d > 3))
+        .unwrap();
+    let Some(Value::Win(d)) = values[slot].get() else {
+        unreachable!()
+    };
+    values[slot] = Packed::new(Value::Win(d + 1));
+    write_subspace(dir.path(), &RULES, sub, &values).unwrap();
+    let report = verify(dir.path(), &RULES, &no_progress).unwrap();
+    assert!(!report.is_ok());
+    let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+    assert!(r.mismatches >= 1 && r.error.is_none());
+    assert!(r
+        .examples
+        .iter()
+        .any(|m| m.slot == slot as u64 && m.stored == Value::Win(d + 1)));
+
+    // A missing successor table is a failure too.
+    std::fs::remove_file(dir.path().join("tigadi/3v4.tgtb")).unwrap();
+    let report = verify(dir.path(), &RULES, &no_progress).unwrap();
+    let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+    assert!(matches!(
+        r.error,
+        Some(TablebaseError::MissingSubspace { .. })
+    ));
+}
+
+#[test]
+fn manifest_lists_every_file_with_checksums_and_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = solve_and_write(dir.path(), RULES, 7);
+    let m = write_manifest_with_seconds(dir.path(), &RULES, &[(Subspace::new(4, 3), 1.5)]).unwrap();
+    assert_eq!(m.subspaces.len(), tables.len());
+    assert_eq!(m.rules, "tigadi");
+    // Times survive a rewrite without them.
+    let m2 = write_manifest(dir.path(), &RULES).unwrap();
+    assert_eq!(m, m2);
+    let read = read_manifest(dir.path(), &RULES).unwrap().unwrap();
+    assert_eq!(read, m);
+    for e in &m.subspaces {
+        let h = read_header(dir.path(), &RULES, e.subspace()).unwrap();
+        assert_eq!(
+            (e.win, e.draw, e.loss),
+            (h.counts.wins, h.counts.draws, h.counts.losses)
+        );
+        assert_eq!(
+            e.seconds,
+            (e.subspace() == Subspace::new(4, 3)).then_some(1.5)
+        );
+        assert_eq!(e.slots, SubspaceIndex::new(e.subspace()).slots());
+    }
+    let sums = std::fs::read_to_string(dir.path().join("tigadi/SHA256SUMS")).unwrap();
+    assert_eq!(sums.lines().count(), tables.len());
+    if let Ok(out) = std::process::Command::new("sha256sum")
+        .arg("-c")
+        .arg("SHA256SUMS")
+        .current_dir(dir.path().join("tigadi"))
+        .output()
+    {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
