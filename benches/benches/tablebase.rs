@@ -26,14 +26,20 @@ use tigadi_tablebase::{read_header, write_subspace, Tablebase};
 const RULES: RuleSet = RuleSet::TIGADI;
 
 fn tables_dir() -> PathBuf {
-    let gotis: u32 = std::env::var("TIGADI_BENCH_GOTIS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
+    let gotis: u32 = std::env::var("TIGADI_BENCH_GOTIS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8);
     let dir = std::env::temp_dir().join(format!("tigadi-bench-tablebase-{}", std::process::id()));
     let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
     for pair in pairs_up_to(gotis) {
         let targets: Vec<SolvedTable> = pair
             .capture_targets()
             .into_iter()
-            .map(|t| SolvedTable { subspace: t, values: &tables[&t] })
+            .map(|t| SolvedTable {
+                subspace: t,
+                values: &tables[&t],
+            })
             .collect();
         for s in solve_pair(&RULES, pair, &targets, &Quiet).expect("solves") {
             write_subspace(&dir, &RULES, s.subspace, &s.values).expect("writes");
