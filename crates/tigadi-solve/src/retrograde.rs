@@ -184,10 +184,13 @@ fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// Sorted, deduplicated slots of the given boards (small fixed buffer).
+/// The distinct slots among those pushed, in first-pushed order (a small fixed
+/// buffer). A 64-bit filter of hashed slots makes the common case, a slot not seen
+/// before, cost no search.
 struct SlotSet {
     buf: [u64; MAX_NEIGHBOURS],
     len: usize,
+    filter: u64,
 }
 
 impl SlotSet {
@@ -195,25 +198,34 @@ impl SlotSet {
         SlotSet {
             buf: [0; MAX_NEIGHBOURS],
             len: 0,
+            filter: 0,
         }
     }
+
+    /// Empties the set.
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.filter = 0;
+    }
+
+    /// Adds `s` unless it is already present.
     #[inline]
     fn push(&mut self, s: u64) {
+        // Fibonacci hashing: the top 6 bits of the product pick a filter bit.
+        let bit = 1u64 << (s.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        if self.filter & bit != 0 && self.buf[..self.len].contains(&s) {
+            return;
+        }
+        self.filter |= bit;
         self.buf[self.len] = s;
         self.len += 1;
     }
+
+    /// The distinct slots pushed.
     #[inline]
-    fn distinct(&mut self) -> &[u64] {
-        let v = &mut self.buf[..self.len];
-        v.sort_unstable();
-        let mut n = 0;
-        for i in 0..v.len() {
-            if i == 0 || v[i] != v[n - 1] {
-                v[n] = v[i];
-                n += 1;
-            }
-        }
-        &self.buf[..n]
+    fn distinct(&self) -> &[u64] {
+        &self.buf[..self.len]
     }
 }
 
@@ -319,22 +331,8 @@ pub fn solve_pair(
             .map(|(c, chunk)| {
                 let base = (c * CHUNK) as u64;
                 let (mut decided, mut present) = (0u64, 0u64);
-                for (i, w) in chunk.iter().enumerate() {
-                    let v = word_value(w.load(Relaxed));
-                    present += (v == win_now || v == loss_now) as u64;
-                    let was_loss = v == prev_loss;
-                    if !was_loss && Some(v) != prev_win {
-                        continue;
-                    }
-                    let board = space
-                        .board(base + i as u64)
-                        .expect("decided slots hold positions");
-                    let mut preds = SlotSet::new();
-                    board.for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
-                    let preds = preds.distinct();
-                    for &p in preds {
-                        prefetch(&words[p as usize]);
-                    }
+                // Updates the predecessors of one position at level k - 1.
+                let mut update = |preds: &[u64], was_loss: bool| {
                     for &p in preds {
                         let w = &words[p as usize];
                         if was_loss {
@@ -355,7 +353,34 @@ pub fn solve_pair(
                             }
                         }
                     }
+                };
+                // A two-stage pipeline: the predecessors of one position are
+                // prefetched while those of the position before are updated, so the
+                // cache misses overlap with work. Updates within a round commute.
+                let mut sets = [SlotSet::new(), SlotSet::new()];
+                let mut kinds = [false; 2];
+                let mut cur = 0;
+                for (i, w) in chunk.iter().enumerate() {
+                    let v = word_value(w.load(Relaxed));
+                    present += (v == win_now || v == loss_now) as u64;
+                    let was_loss = v == prev_loss;
+                    if !was_loss && Some(v) != prev_win {
+                        continue;
+                    }
+                    let board = space
+                        .board(base + i as u64)
+                        .expect("decided slots hold positions");
+                    sets[cur].clear();
+                    kinds[cur] = was_loss;
+                    board.for_each_quiet_predecessor(rules, |p| sets[cur].push(space.slot(p)));
+                    for &p in sets[cur].distinct() {
+                        prefetch(&words[p as usize]);
+                    }
+                    cur ^= 1;
+                    update(sets[cur].distinct(), kinds[cur]);
+                    sets[cur].clear();
                 }
+                update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
                 observer.advance(chunk.len() as u64);
                 (decided, present)
             })
