@@ -5,27 +5,12 @@
 //! Run: `cargo bench -p tigadi-benches --bench solve`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::collections::HashMap;
-use tigadi_index::{classes, Subspace};
+use tigadi_index::classes;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_up_to};
 
 fn solve_all(rules: &RuleSet, max: u32) -> usize {
-    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
-    for pair in pairs_up_to(max) {
-        let targets: Vec<SolvedTable> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|t| SolvedTable {
-                subspace: t,
-                values: &tables[&t],
-            })
-            .collect();
-        for s in solve_pair(rules, pair, &targets, &Quiet).unwrap() {
-            tables.insert(s.subspace, s.values);
-        }
-    }
-    tables.len()
+    solve_up_to(rules, max, &Quiet, |_, _, _| {}).len()
 }
 
 fn bench(c: &mut Criterion) {

@@ -15,12 +15,11 @@
 //! WDL section alone and of the DTC section, per subspace and in all.
 
 use criterion::{criterion_group, Criterion};
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+use tigadi_solve::{retrograde::Quiet, solve_up_to};
 use tigadi_tablebase::{read_header, write_subspace, Tablebase};
 
 const RULES: RuleSet = RuleSet::TIGADI;
@@ -31,21 +30,11 @@ fn tables_dir() -> PathBuf {
         .and_then(|s| s.parse().ok())
         .unwrap_or(8);
     let dir = std::env::temp_dir().join(format!("tigadi-bench-tablebase-{}", std::process::id()));
-    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
-    for pair in pairs_up_to(gotis) {
-        let targets: Vec<SolvedTable> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|t| SolvedTable {
-                subspace: t,
-                values: &tables[&t],
-            })
-            .collect();
-        for s in solve_pair(&RULES, pair, &targets, &Quiet).expect("solves") {
+    let tables = solve_up_to(&RULES, gotis, &Quiet, |_, solved, _| {
+        for s in solved {
             write_subspace(&dir, &RULES, s.subspace, &s.values).expect("writes");
-            tables.insert(s.subspace, s.values);
         }
-    }
+    });
     let (mut classes, mut wdl, mut dtc) = (0u64, 0u64, 0u64);
     let mut subs: Vec<Subspace> = tables.keys().copied().collect();
     subs.sort();

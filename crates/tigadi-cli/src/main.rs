@@ -134,6 +134,13 @@ pub struct ProbeArgs {
 }
 
 fn main() -> ExitCode {
+    // Die quietly when the reader of our output goes away (`tigadi stats | head`),
+    // as command-line tools do, instead of panicking on a failed print.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let rules = cli.rules;
     let result = match cli.command {

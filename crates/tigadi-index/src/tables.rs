@@ -96,9 +96,12 @@ pub(crate) fn colex_rank(set: Bits) -> u32 {
 
 /// `COMPRESS[mask][v]`: the bits of `v` at positions outside `mask`, packed towards
 /// bit 0 (a byte-wide software `pext` with the complement of `mask`).
-static COMPRESS: [[u8; 256]; 256] = compress_table();
+static COMPRESS: [[u8; 256]; 256] = free_point_table(false);
 
-const fn compress_table() -> [[u8; 256]; 256] {
+/// The byte tables of [`COMPRESS`] (`deposit` false) and [`DEPOSIT`] (`deposit`
+/// true): for every `mask`, the `n`-th bit outside `mask` (bit `i`) corresponds to
+/// bit `n` of the packed form.
+const fn free_point_table(deposit: bool) -> [[u8; 256]; 256] {
     let mut t = [[0u8; 256]; 256];
     let mut mask = 0;
     while mask < 256 {
@@ -109,8 +112,9 @@ const fn compress_table() -> [[u8; 256]; 256] {
             let mut i = 0;
             while i < 8 {
                 if mask & (1 << i) == 0 {
-                    if v & (1 << i) != 0 {
-                        out |= 1 << n;
+                    let (from, to) = if deposit { (n, i) } else { (i, n) };
+                    if v & (1 << from) != 0 {
+                        out |= 1 << to;
                     }
                     n += 1;
                 }
@@ -143,33 +147,7 @@ pub(crate) fn compress(taken: Bits, set: Bits) -> Bits {
 
 /// `DEPOSIT[mask][v]`: the low bits of `v` spread onto the positions outside `mask`,
 /// lowest first (the inverse of [`COMPRESS`]).
-static DEPOSIT: [[u8; 256]; 256] = deposit_table();
-
-const fn deposit_table() -> [[u8; 256]; 256] {
-    let mut t = [[0u8; 256]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut v = 0;
-        while v < 256 {
-            let mut out = 0u32;
-            let mut n = 0;
-            let mut i = 0;
-            while i < 8 {
-                if mask & (1 << i) == 0 {
-                    if v & (1 << n) != 0 {
-                        out |= 1 << i;
-                    }
-                    n += 1;
-                }
-                i += 1;
-            }
-            t[mask][v] = out as u8;
-            v += 1;
-        }
-        mask += 1;
-    }
-    t
-}
+static DEPOSIT: [[u8; 256]; 256] = free_point_table(true);
 
 /// The inverse of [`compress`]: point `i` of `packed` goes to the `i`-th point (from
 /// the bottom) not in `taken`.

@@ -11,12 +11,13 @@
 //! Not here: files (see `tigadi-tablebase`) or progress bars (see the CLI; the
 //! solver reports through [`retrograde::Observer`]).
 
+pub mod memory;
 pub mod plan;
 pub mod retrograde;
 pub mod value;
 
 pub use plan::{pairs_up_to, Pair};
-pub use retrograde::{solve_pair, Observer, SolveError, SolvedSubspace, SolvedTable};
+pub use retrograde::{solve_pair, solve_up_to, Observer, SolveError, SolvedSubspace, SolvedTable};
 use tigadi_rules::{Board, RuleSet, Successor};
 pub use value::{Packed, Value, Wdl, MAX_DTC};
 

@@ -263,7 +263,7 @@ pub fn solve_pair(
     };
 
     let n = space.total as usize;
-    let mut words_raw = vec![word(Packed::NONE, PADDING); n];
+    let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
     let words = atomic_u32(&mut words_raw);
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
@@ -417,4 +417,37 @@ pub fn solve_pair(
     }
     out.reverse();
     Ok(out)
+}
+
+/// Solves every pair with at most `max_gotis` on the board in memory, in dependency
+/// order ([`crate::pairs_up_to`]), and returns every subspace's values. `each` is
+/// called after every pair with its results and the seconds it took (for writing
+/// files or printing as the work goes). For tests, benchmarks and experiments;
+/// `tigadi solve` keeps only the tables it still needs and writes the rest.
+pub fn solve_up_to(
+    rules: &RuleSet,
+    max_gotis: u32,
+    observer: &dyn Observer,
+    mut each: impl FnMut(Pair, &[SolvedSubspace], f64),
+) -> std::collections::HashMap<Subspace, Vec<Packed>> {
+    let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
+        std::collections::HashMap::new();
+    for pair in crate::pairs_up_to(max_gotis) {
+        let start = std::time::Instant::now();
+        let targets: Vec<SolvedTable> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|t| SolvedTable {
+                subspace: t,
+                values: &tables[&t],
+            })
+            .collect();
+        let solved = solve_pair(rules, pair, &targets, observer)
+            .expect("every capture target was solved before");
+        each(pair, &solved, start.elapsed().as_secs_f64());
+        for s in solved {
+            tables.insert(s.subspace, s.values);
+        }
+    }
+    tables
 }

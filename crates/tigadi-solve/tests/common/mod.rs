@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable, Value};
+use tigadi_solve::{retrograde::Quiet, solve_up_to, Packed, Value};
 
 /// Solved subspaces held in memory.
 pub struct Solved {
@@ -15,21 +15,7 @@ pub struct Solved {
 impl Solved {
     /// Solves every pair with at most `max_gotis` on the board, in order.
     pub fn up_to(rules: RuleSet, max_gotis: u32) -> Solved {
-        let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
-        for pair in pairs_up_to(max_gotis) {
-            let targets: Vec<SolvedTable> = pair
-                .capture_targets()
-                .into_iter()
-                .map(|t| SolvedTable {
-                    subspace: t,
-                    values: &tables[&t],
-                })
-                .collect();
-            let solved = solve_pair(&rules, pair, &targets, &Quiet).unwrap();
-            for s in solved {
-                tables.insert(s.subspace, s.values);
-            }
-        }
+        let tables = solve_up_to(&rules, max_gotis, &Quiet, |_, _, _| {});
         Solved { rules, tables }
     }
 

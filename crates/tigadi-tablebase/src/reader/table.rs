@@ -256,17 +256,25 @@ impl Table {
     pub fn decode_values(&self) -> Result<Vec<Packed>, TablebaseError> {
         self.check_file_checksum()?;
         let desc = self.header.dtc;
-        let blocks: Vec<Vec<Packed>> = (0..desc.block_count)
-            .into_par_iter()
-            .map(|b| {
-                let raw = self.read_block(Section::Dtc, b)?;
+        // Huge pages: the solver reads these values at random.
+        let mut values = tigadi_solve::memory::filled_vec(self.header.slots as usize, Packed::NONE);
+        values
+            .par_chunks_mut(desc.slots_per_block.max(1) as usize)
+            .enumerate()
+            .try_for_each(|(b, chunk)| {
+                let raw = self.read_block(Section::Dtc, b as u64)?;
                 let n = raw.len() / 2;
-                Ok((0..n)
-                    .map(|j| Packed(u16::from_le_bytes([raw[j], raw[n + j]])))
-                    .collect())
-            })
-            .collect::<Result<_, TablebaseError>>()?;
-        let values: Vec<Packed> = blocks.concat();
+                if n != chunk.len() {
+                    return Err(self.corrupt(format!(
+                        "DTC block {b} holds {n} slots, not {}",
+                        chunk.len()
+                    )));
+                }
+                for (j, v) in chunk.iter_mut().enumerate() {
+                    *v = Packed(u16::from_le_bytes([raw[j], raw[n + j]]));
+                }
+                Ok(())
+            })?;
         if let Some(slot) = values.iter().position(|v| {
             !v.is_some()
                 || v.get()

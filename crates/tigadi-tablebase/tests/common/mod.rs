@@ -5,26 +5,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair, Packed, SolvedTable};
+use tigadi_solve::{retrograde::Quiet, solve_up_to, Packed};
 use tigadi_tablebase::write_subspace;
 
 /// Every subspace with at most `max_gotis` on the board, solved in memory.
 pub fn solve(rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
-    let mut tables: HashMap<Subspace, Vec<Packed>> = HashMap::new();
-    for pair in pairs_up_to(max_gotis) {
-        let targets: Vec<SolvedTable> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|t| SolvedTable {
-                subspace: t,
-                values: &tables[&t],
-            })
-            .collect();
-        for s in solve_pair(&rules, pair, &targets, &Quiet).unwrap() {
-            tables.insert(s.subspace, s.values);
-        }
-    }
-    tables
+    solve_up_to(&rules, max_gotis, &Quiet, |_, _, _| {})
 }
 
 /// Solves up to `max_gotis` and writes every table into `dir`.
