@@ -70,7 +70,7 @@ impl Point {
 
     /// Is this a corner of its square (as opposed to a side's midpoint)?
     pub fn is_corner(self) -> bool {
-        self.slot_in_ring() % 2 == 0
+        self.slot_in_ring() & 1 == 0
     }
 
     /// The point's name in mill notation, `a1` … `g7`.
