@@ -17,7 +17,10 @@ pub mod retrograde;
 pub mod value;
 
 pub use plan::{pairs_up_to, Pair};
-pub use retrograde::{solve_pair, solve_up_to, Observer, SolveError, SolvedSubspace, SolvedTable};
+pub use retrograde::{
+    solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,
+    SolvedTable,
+};
 use tigadi_rules::{Board, RuleSet, Successor};
 pub use value::{Packed, Value, Wdl, MAX_DTC};
 

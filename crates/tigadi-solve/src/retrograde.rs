@@ -43,6 +43,14 @@ const PADDING: u8 = u8::MAX;
 /// gotis onto 21 empty points gives 63 slides, plus a pass.
 const MAX_NEIGHBOURS: usize = 64;
 
+/// A round runs forwards (each undecided position looks at its successors) rather
+/// than backwards (each position of the previous level updates its predecessors)
+/// when the undecided positions number fewer than this many times the previous
+/// level: a forward step indexes successors with the mover set shared
+/// ([`SubspaceIndex::index_with`]), about a third of the cost of indexing a
+/// predecessor and updating its word.
+pub const FORWARD_RATIO: u64 = 2;
+
 /// Slots handed to one rayon task at a time.
 const CHUNK: usize = 1 << 12;
 
@@ -229,6 +237,20 @@ impl SlotSet {
     }
 }
 
+/// How the rounds of [`solve_pair_with`] run. All give the same values; they differ
+/// only in speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rounds {
+    /// Each round picks the cheaper direction (see [`FORWARD_RATIO`]).
+    #[default]
+    Adaptive,
+    /// Every round backwards: positions of the previous level update their
+    /// predecessors.
+    Backward,
+    /// Every round forwards: undecided positions look at their successors.
+    Forward,
+}
+
 /// Solves one pair of subspaces. `targets` must hold the solved subspaces that the
 /// pair's captures lead into ([`Pair::capture_targets`]). Returns the pair's
 /// subspaces in [`Pair::subspaces`] order.
@@ -237,6 +259,17 @@ pub fn solve_pair(
     pair: Pair,
     targets: &[SolvedTable<'_>],
     observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_pair_with(rules, pair, targets, observer, Rounds::Adaptive)
+}
+
+/// [`solve_pair`] with a choice of how the rounds run (for tests and measurements).
+pub fn solve_pair_with(
+    rules: &RuleSet,
+    pair: Pair,
+    targets: &[SolvedTable<'_>],
+    observer: &dyn Observer,
+    rounds_mode: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
     let mut target_idx = Vec::new();
@@ -268,56 +301,68 @@ pub fn solve_pair(
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
+    // Positions not yet decided, for choosing how to run each round.
+    let mut undecided = 0u64;
     for (p, (idx, start)) in space.parts.iter().enumerate() {
         // Quiet moves and passes lead into the other subspace of the pair, all to
         // boards whose mover set is this board's opponent set.
         let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
         let chunks = idx.slots().div_ceil(CHUNK as u64);
-        (0..chunks).into_par_iter().for_each(|c| {
-            let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
-            let work = range.end - range.start;
-            for (slot, board) in idx.boards(range) {
-                let class = next_idx.mover_class(board.opponent);
-                let mut quiet = SlotSet::new();
-                let (mut any, mut capture_win, mut capture_draw) = (false, false, false);
-                board.for_each_successor(rules, |s| {
-                    any = true;
-                    match s {
-                        Successor::Capture(next) => {
-                            if next.is_game_over() {
-                                capture_win = true;
-                            } else {
-                                match capture_wdl(next) {
-                                    Wdl::Loss => capture_win = true,
-                                    Wdl::Draw => capture_draw = true,
-                                    Wdl::Win => {}
+        undecided += (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
+                let work = range.end - range.start;
+                let mut open = 0u64;
+                for (slot, board) in idx.boards(range) {
+                    let class = next_idx.mover_class(board.opponent);
+                    let mut quiet = SlotSet::new();
+                    let (mut any, mut capture_win, mut capture_draw) = (false, false, false);
+                    board.for_each_successor(rules, |s| {
+                        any = true;
+                        match s {
+                            // Once a capture wins, the others need no look-up.
+                            Successor::Capture(_) if capture_win => {}
+                            Successor::Capture(next) => {
+                                if next.is_game_over() {
+                                    capture_win = true;
+                                } else {
+                                    match capture_wdl(next) {
+                                        Wdl::Loss => capture_win = true,
+                                        Wdl::Draw => capture_draw = true,
+                                        Wdl::Win => {}
+                                    }
                                 }
                             }
+                            Successor::Quiet(next) | Successor::Pass(next) => {
+                                quiet.push(next_start + next_idx.index_with(class, next.opponent))
+                            }
                         }
-                        Successor::Quiet(next) | Successor::Pass(next) => {
-                            quiet.push(next_start + next_idx.index_with(class, next.opponent))
-                        }
-                    }
-                });
-                let count = quiet.distinct().len() + capture_draw as usize;
-                let value = if !any {
-                    Packed::new(Value::Loss(0))
-                } else if capture_win {
-                    Packed::new(Value::Win(1))
-                } else if count == 0 {
-                    Packed::new(Value::Loss(1))
-                } else {
-                    Packed::NONE
-                };
-                words[(start + slot) as usize].store(word(value, count as u8), Relaxed);
-            }
-            observer.advance(work);
-        });
+                    });
+                    let count = quiet.distinct().len() + capture_draw as usize;
+                    let value = if !any {
+                        Packed::new(Value::Loss(0))
+                    } else if capture_win {
+                        Packed::new(Value::Win(1))
+                    } else if count == 0 {
+                        Packed::new(Value::Loss(1))
+                    } else {
+                        Packed::NONE
+                    };
+                    open += (value == Packed::NONE) as u64;
+                    words[(start + slot) as usize].store(word(value, count as u8), Relaxed);
+                }
+                observer.advance(work);
+                open
+            })
+            .sum::<u64>();
     }
 
     // 2. Rounds: level k from level k - 1.
     let none = Packed::NONE.0;
     let mut level: u16 = 1;
+    // Positions at level 0 (blocked losses) are few; start backwards.
+    let mut previous_level = 0u64;
     loop {
         let prev_win = (level > 1).then(|| Packed::new(Value::Win(level - 1)).0);
         let prev_loss = Packed::new(Value::Loss(level - 1)).0;
@@ -325,69 +370,80 @@ pub fn solve_pair(
         let loss_now = Packed::new(Value::Loss(level)).0;
         observer.phase(&format!("round {level}"), n as u64);
         // (positions decided in this round, positions already at this level)
-        let (decided, present) = words
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let base = (c * CHUNK) as u64;
-                let (mut decided, mut present) = (0u64, 0u64);
-                // Updates the predecessors of one position at level k - 1.
-                let mut update = |preds: &[u64], was_loss: bool| {
-                    for &p in preds {
-                        let w = &words[p as usize];
-                        if was_loss {
-                            // Only a win can be written here concurrently: a position
-                            // with a lost successor never runs out of successors.
-                            let old = w.load(Relaxed);
-                            if word_value(old) == none {
-                                w.store((old & !VALUE_MASK) | win_now as u32, Relaxed);
-                                decided += 1;
-                            }
-                        } else {
-                            let old = w.fetch_sub(COUNT_ONE, Relaxed);
-                            if word_value(old) == none && word_count(old) == 1 {
-                                // The last quiet successor turned out won for the
-                                // opponent; nothing else writes this word any more.
-                                w.store(word(Packed(loss_now), 0), Relaxed);
-                                decided += 1;
+        let forward = match rounds_mode {
+            Rounds::Adaptive => undecided < FORWARD_RATIO.saturating_mul(previous_level),
+            Rounds::Backward => false,
+            Rounds::Forward => true,
+        };
+        let (decided, present) = if forward {
+            forward_round(rules, &space, words, level, observer)
+        } else {
+            words
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(c, chunk)| {
+                    let base = (c * CHUNK) as u64;
+                    let (mut decided, mut present) = (0u64, 0u64);
+                    // Updates the predecessors of one position at level k - 1.
+                    let mut update = |preds: &[u64], was_loss: bool| {
+                        for &p in preds {
+                            let w = &words[p as usize];
+                            if was_loss {
+                                // Only a win can be written here concurrently: a position
+                                // with a lost successor never runs out of successors.
+                                let old = w.load(Relaxed);
+                                if word_value(old) == none {
+                                    w.store((old & !VALUE_MASK) | win_now as u32, Relaxed);
+                                    decided += 1;
+                                }
+                            } else {
+                                let old = w.fetch_sub(COUNT_ONE, Relaxed);
+                                if word_value(old) == none && word_count(old) == 1 {
+                                    // The last quiet successor turned out won for the
+                                    // opponent; nothing else writes this word any more.
+                                    w.store(word(Packed(loss_now), 0), Relaxed);
+                                    decided += 1;
+                                }
                             }
                         }
+                    };
+                    // A two-stage pipeline: the predecessors of one position are
+                    // prefetched while those of the position before are updated, so the
+                    // cache misses overlap with work. Updates within a round commute.
+                    let mut sets = [SlotSet::new(), SlotSet::new()];
+                    let mut kinds = [false; 2];
+                    let mut cur = 0;
+                    for (i, w) in chunk.iter().enumerate() {
+                        let v = word_value(w.load(Relaxed));
+                        present += (v == win_now || v == loss_now) as u64;
+                        let was_loss = v == prev_loss;
+                        if !was_loss && Some(v) != prev_win {
+                            continue;
+                        }
+                        let board = space
+                            .board(base + i as u64)
+                            .expect("decided slots hold positions");
+                        sets[cur].clear();
+                        kinds[cur] = was_loss;
+                        board.for_each_quiet_predecessor(rules, |p| sets[cur].push(space.slot(p)));
+                        for &p in sets[cur].distinct() {
+                            prefetch(&words[p as usize]);
+                        }
+                        cur ^= 1;
+                        update(sets[cur].distinct(), kinds[cur]);
+                        sets[cur].clear();
                     }
-                };
-                // A two-stage pipeline: the predecessors of one position are
-                // prefetched while those of the position before are updated, so the
-                // cache misses overlap with work. Updates within a round commute.
-                let mut sets = [SlotSet::new(), SlotSet::new()];
-                let mut kinds = [false; 2];
-                let mut cur = 0;
-                for (i, w) in chunk.iter().enumerate() {
-                    let v = word_value(w.load(Relaxed));
-                    present += (v == win_now || v == loss_now) as u64;
-                    let was_loss = v == prev_loss;
-                    if !was_loss && Some(v) != prev_win {
-                        continue;
-                    }
-                    let board = space
-                        .board(base + i as u64)
-                        .expect("decided slots hold positions");
-                    sets[cur].clear();
-                    kinds[cur] = was_loss;
-                    board.for_each_quiet_predecessor(rules, |p| sets[cur].push(space.slot(p)));
-                    for &p in sets[cur].distinct() {
-                        prefetch(&words[p as usize]);
-                    }
-                    cur ^= 1;
-                    update(sets[cur].distinct(), kinds[cur]);
-                    sets[cur].clear();
-                }
-                update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
-                observer.advance(chunk.len() as u64);
-                (decided, present)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                    update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
+                    observer.advance(chunk.len() as u64);
+                    (decided, present)
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        };
         if decided == 0 && present == 0 {
             break;
         }
+        undecided -= decided;
+        previous_level = decided + present;
         level += 1;
     }
 
@@ -450,4 +506,76 @@ pub fn solve_up_to(
         }
     }
     tables
+}
+
+/// One round run forwards: every undecided position of the pair looks at its quiet
+/// successor classes. It becomes `Win(level)` if one of them is `Loss(level - 1)`;
+/// otherwise its counter loses the classes that are `Win(level - 1)`, and it
+/// becomes `Loss(level)` when the counter reaches zero. This is exactly what the
+/// backward round does to the same position, so either may run any round. Only a
+/// position's own word is written, and only values of level `level - 1` are read,
+/// which no one writes in this round. Returns (positions decided, positions found
+/// already at `level`).
+fn forward_round(
+    rules: &RuleSet,
+    space: &PairSpace,
+    words: &[AtomicU32],
+    level: u16,
+    observer: &dyn Observer,
+) -> (u64, u64) {
+    let none = Packed::NONE.0;
+    let prev_win = (level > 1).then(|| Packed::new(Value::Win(level - 1)).0);
+    let prev_loss = Packed::new(Value::Loss(level - 1)).0;
+    let win_now = Packed::new(Value::Win(level)).0;
+    let loss_now = Packed::new(Value::Loss(level)).0;
+    let mut tally = (0, 0);
+    for (p, (idx, start)) in space.parts.iter().enumerate() {
+        let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
+        let chunks = idx.slots().div_ceil(CHUNK as u64);
+        let (d, pr) = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
+                let (mut decided, mut present) = (0u64, 0u64);
+                for (slot, board) in idx.boards(range.clone()) {
+                    let w = &words[(start + slot) as usize];
+                    let old = w.load(Relaxed);
+                    let v = word_value(old);
+                    if v != none {
+                        present += (v == win_now || v == loss_now) as u64;
+                        continue;
+                    }
+                    let class = next_idx.mover_class(board.opponent);
+                    let mut quiet = SlotSet::new();
+                    board.for_each_successor(rules, |s| {
+                        if let Successor::Quiet(next) | Successor::Pass(next) = s {
+                            quiet.push(next_start + next_idx.index_with(class, next.opponent));
+                        }
+                    });
+                    let (mut lost, mut won) = (false, 0u8);
+                    for &q in quiet.distinct() {
+                        let v = word_value(words[q as usize].load(Relaxed));
+                        lost |= v == prev_loss;
+                        won += (Some(v) == prev_win) as u8;
+                    }
+                    if lost {
+                        w.store(word(Packed(win_now), 0), Relaxed);
+                        decided += 1;
+                    } else if won > 0 {
+                        let count = word_count(old) - won;
+                        if count == 0 {
+                            w.store(word(Packed(loss_now), 0), Relaxed);
+                            decided += 1;
+                        } else {
+                            w.store(word(Packed::NONE, count), Relaxed);
+                        }
+                    }
+                }
+                observer.advance(range.end - range.start);
+                (decided, present)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        tally = (tally.0 + d, tally.1 + pr);
+    }
+    tally
 }
