@@ -20,6 +20,10 @@
 //!    its counter and becomes `Loss(k)` when the counter reaches zero. Level `k`
 //!    depends only on level `k - 1`, so the result does not depend on the thread
 //!    count or on scheduling.
+//!    A round may instead run **forwards** ([`Rounds`]): every undecided position
+//!    looks up its quiet successor classes and applies the same rule to itself.
+//!    Both directions compute the same level from the same previous level; each
+//!    round takes the cheaper one (few undecided positions: forwards).
 //! 3. What is still undecided when a round decides nothing is a **draw**.
 //!
 //! Counting distinct successor *classes* forward and distinct predecessor *classes*
