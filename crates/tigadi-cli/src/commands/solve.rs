@@ -34,7 +34,6 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     remove_stale_temporaries(&tb::rules_dir(dir, &rules));
     let bars = Bars::new();
     let started = Instant::now();
-    let mut seconds_log = Vec::new();
     for pair in pairs_up_to(args.max_pieces) {
         let subs = pair.subspaces();
         if subs.iter().all(|&s| is_solved(dir, &rules, s)) {
@@ -66,8 +65,11 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         for s in &solved {
             pool.install(|| tb::write_subspace(dir, &rules, s.subspace, &s.values))
                 .map_err(|e| format!("writing {}: {e}", s.subspace))?;
-            seconds_log.push((s.subspace, seconds));
         }
+        // After every pair, so a run stopped later loses no solve times.
+        let seconds: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
+        write_manifest(dir, &rules, &seconds)?;
+        let seconds = seconds[0].1;
         let slots: usize = solved.iter().map(|s| s.values.len()).sum();
         let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
         for s in &solved {
@@ -86,8 +88,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             seconds, solved[0].rounds
         );
     }
-    tb::write_manifest_with_seconds(dir, &rules, &seconds_log)
-        .map_err(|e| format!("writing the manifest: {e}"))?;
+    write_manifest(dir, &rules, &[])?;
     println!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),
@@ -117,4 +118,12 @@ fn remove_stale_temporaries(rules_dir: &Path) {
             let _ = std::fs::remove_file(e.path());
         }
     }
+}
+
+/// Writes `SHA256SUMS` and `manifest.json` for the files present, recording
+/// `seconds` (times already recorded for unchanged files are kept).
+fn write_manifest(dir: &Path, rules: &RuleSet, seconds: &[(Subspace, f64)]) -> Result<(), String> {
+    tb::write_manifest_with_seconds(dir, rules, seconds)
+        .map(|_| ())
+        .map_err(|e| format!("writing the manifest: {e}"))
 }
