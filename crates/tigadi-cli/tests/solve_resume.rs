@@ -103,3 +103,23 @@ fn output_is_independent_of_threads_and_survives_kill() {
     }
     let _ = fs::remove_dir_all(&tmp);
 }
+
+/// The sample game shipped in `data/` replays to Bone's win by material.
+#[test]
+fn sample_game_in_data_replays_to_a_win() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/sample-game.txt");
+    let out = tigadi()
+        .args(["replay", "--json", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"]["state"], "win");
+    assert_eq!(v["result"]["winner"], "bone");
+    assert_eq!(v["moves"], 35);
+}
