@@ -363,85 +363,22 @@ pub fn solve_pair_with(
     }
 
     // 2. Rounds: level k from level k - 1.
-    let none = Packed::NONE.0;
     let mut level: u16 = 1;
     // Positions at level 0 (blocked losses) are few; start backwards.
     let mut previous_level = 0u64;
     loop {
-        let prev_win = (level > 1).then(|| Packed::new(Value::Win(level - 1)).0);
-        let prev_loss = Packed::new(Value::Loss(level - 1)).0;
-        let win_now = Packed::new(Value::Win(level)).0;
-        let loss_now = Packed::new(Value::Loss(level)).0;
+        let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
-        // (positions decided in this round, positions already at this level)
         let forward = match rounds_mode {
             Rounds::Adaptive => undecided < FORWARD_RATIO.saturating_mul(previous_level),
             Rounds::Backward => false,
             Rounds::Forward => true,
         };
+        // (positions decided in this round, positions already at this level)
         let (decided, present) = if forward {
-            forward_round(rules, &space, words, level, observer)
+            forward_round(rules, &space, words, at, observer)
         } else {
-            words
-                .par_chunks(CHUNK)
-                .enumerate()
-                .map(|(c, chunk)| {
-                    let base = (c * CHUNK) as u64;
-                    let (mut decided, mut present) = (0u64, 0u64);
-                    // Updates the predecessors of one position at level k - 1.
-                    let mut update = |preds: &[u64], was_loss: bool| {
-                        for &p in preds {
-                            let w = &words[p as usize];
-                            if was_loss {
-                                // Only a win can be written here concurrently: a position
-                                // with a lost successor never runs out of successors.
-                                let old = w.load(Relaxed);
-                                if word_value(old) == none {
-                                    w.store((old & !VALUE_MASK) | win_now as u32, Relaxed);
-                                    decided += 1;
-                                }
-                            } else {
-                                let old = w.fetch_sub(COUNT_ONE, Relaxed);
-                                if word_value(old) == none && word_count(old) == 1 {
-                                    // The last quiet successor turned out won for the
-                                    // opponent; nothing else writes this word any more.
-                                    w.store(word(Packed(loss_now), 0), Relaxed);
-                                    decided += 1;
-                                }
-                            }
-                        }
-                    };
-                    // A two-stage pipeline: the predecessors of one position are
-                    // prefetched while those of the position before are updated, so the
-                    // cache misses overlap with work. Updates within a round commute.
-                    let mut sets = [SlotSet::new(), SlotSet::new()];
-                    let mut kinds = [false; 2];
-                    let mut cur = 0;
-                    for (i, w) in chunk.iter().enumerate() {
-                        let v = word_value(w.load(Relaxed));
-                        present += (v == win_now || v == loss_now) as u64;
-                        let was_loss = v == prev_loss;
-                        if !was_loss && Some(v) != prev_win {
-                            continue;
-                        }
-                        let board = space
-                            .board(base + i as u64)
-                            .expect("decided slots hold positions");
-                        sets[cur].clear();
-                        kinds[cur] = was_loss;
-                        board.for_each_quiet_predecessor(rules, |p| sets[cur].push(space.slot(p)));
-                        for &p in sets[cur].distinct() {
-                            prefetch(&words[p as usize]);
-                        }
-                        cur ^= 1;
-                        update(sets[cur].distinct(), kinds[cur]);
-                        sets[cur].clear();
-                    }
-                    update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
-                    observer.advance(chunk.len() as u64);
-                    (decided, present)
-                })
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            backward_round(rules, &space, words, at, observer)
         };
         if decided == 0 && present == 0 {
             break;
@@ -456,7 +393,7 @@ pub fn solve_pair_with(
         .into_par_iter()
         .map(|w| {
             let v = word_value(w);
-            if v == none && word_count(w) != PADDING {
+            if v == NONE && word_count(w) != PADDING {
                 Packed::DRAW.0
             } else {
                 v
@@ -512,6 +449,105 @@ pub fn solve_up_to(
     tables
 }
 
+/// The packed values a round reads and writes: level `k - 1` (read) and `k` (written).
+#[derive(Clone, Copy)]
+struct Level {
+    /// `Win(k - 1)`; none in round 1 (no win has DTC 0).
+    prev_win: Option<u16>,
+    /// `Loss(k - 1)`.
+    prev_loss: u16,
+    /// `Win(k)`.
+    win_now: u16,
+    /// `Loss(k)`.
+    loss_now: u16,
+}
+
+impl Level {
+    fn new(k: u16) -> Level {
+        Level {
+            prev_win: (k > 1).then(|| Packed::new(Value::Win(k - 1)).0),
+            prev_loss: Packed::new(Value::Loss(k - 1)).0,
+            win_now: Packed::new(Value::Win(k)).0,
+            loss_now: Packed::new(Value::Loss(k)).0,
+        }
+    }
+}
+
+/// The value bits of an undecided (or padding) slot.
+const NONE: u16 = Packed::NONE.0;
+
+/// One round run backwards: every position at level `k - 1` updates its quiet
+/// predecessor classes (see the module docs). Returns (positions decided,
+/// positions found already at level `k`).
+fn backward_round(
+    rules: &RuleSet,
+    space: &PairSpace,
+    words: &[AtomicU32],
+    at: Level,
+    observer: &dyn Observer,
+) -> (u64, u64) {
+    words
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let base = (c * CHUNK) as u64;
+            let (mut decided, mut present) = (0u64, 0u64);
+            // Updates the predecessors of one position at level k - 1.
+            let mut update = |preds: &[u64], was_loss: bool| {
+                for &p in preds {
+                    let w = &words[p as usize];
+                    if was_loss {
+                        // Only a win can be written here concurrently: a position
+                        // with a lost successor never runs out of successors.
+                        let old = w.load(Relaxed);
+                        if word_value(old) == NONE {
+                            w.store((old & !VALUE_MASK) | at.win_now as u32, Relaxed);
+                            decided += 1;
+                        }
+                    } else {
+                        let old = w.fetch_sub(COUNT_ONE, Relaxed);
+                        if word_value(old) == NONE && word_count(old) == 1 {
+                            // The last quiet successor turned out won for the
+                            // opponent; nothing else writes this word any more.
+                            w.store(word(Packed(at.loss_now), 0), Relaxed);
+                            decided += 1;
+                        }
+                    }
+                }
+            };
+            // A two-stage pipeline: the predecessors of one position are
+            // prefetched while those of the position before are updated, so the
+            // cache misses overlap with work. Updates within a round commute.
+            let mut sets = [SlotSet::new(), SlotSet::new()];
+            let mut kinds = [false; 2];
+            let mut cur = 0;
+            for (i, w) in chunk.iter().enumerate() {
+                let v = word_value(w.load(Relaxed));
+                present += (v == at.win_now || v == at.loss_now) as u64;
+                let was_loss = v == at.prev_loss;
+                if !was_loss && Some(v) != at.prev_win {
+                    continue;
+                }
+                let board = space
+                    .board(base + i as u64)
+                    .expect("decided slots hold positions");
+                sets[cur].clear();
+                kinds[cur] = was_loss;
+                board.for_each_quiet_predecessor(rules, |p| sets[cur].push(space.slot(p)));
+                for &p in sets[cur].distinct() {
+                    prefetch(&words[p as usize]);
+                }
+                cur ^= 1;
+                update(sets[cur].distinct(), kinds[cur]);
+                sets[cur].clear();
+            }
+            update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
+            observer.advance(chunk.len() as u64);
+            (decided, present)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
 /// One round run forwards: every undecided position of the pair looks at its quiet
 /// successor classes. It becomes `Win(level)` if one of them is `Loss(level - 1)`;
 /// otherwise its counter loses the classes that are `Win(level - 1)`, and it
@@ -524,14 +560,9 @@ fn forward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
-    level: u16,
+    at: Level,
     observer: &dyn Observer,
 ) -> (u64, u64) {
-    let none = Packed::NONE.0;
-    let prev_win = (level > 1).then(|| Packed::new(Value::Win(level - 1)).0);
-    let prev_loss = Packed::new(Value::Loss(level - 1)).0;
-    let win_now = Packed::new(Value::Win(level)).0;
-    let loss_now = Packed::new(Value::Loss(level)).0;
     let mut tally = (0, 0);
     for (p, (idx, start)) in space.parts.iter().enumerate() {
         let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
@@ -545,8 +576,8 @@ fn forward_round(
                     let w = &words[(start + slot) as usize];
                     let old = w.load(Relaxed);
                     let v = word_value(old);
-                    if v != none {
-                        present += (v == win_now || v == loss_now) as u64;
+                    if v != NONE {
+                        present += (v == at.win_now || v == at.loss_now) as u64;
                         continue;
                     }
                     let class = next_idx.mover_class(board.opponent);
@@ -559,16 +590,16 @@ fn forward_round(
                     let (mut lost, mut won) = (false, 0u8);
                     for &q in quiet.distinct() {
                         let v = word_value(words[q as usize].load(Relaxed));
-                        lost |= v == prev_loss;
-                        won += (Some(v) == prev_win) as u8;
+                        lost |= v == at.prev_loss;
+                        won += (Some(v) == at.prev_win) as u8;
                     }
                     if lost {
-                        w.store(word(Packed(win_now), 0), Relaxed);
+                        w.store(word(Packed(at.win_now), 0), Relaxed);
                         decided += 1;
                     } else if won > 0 {
                         let count = word_count(old) - won;
                         if count == 0 {
-                            w.store(word(Packed(loss_now), 0), Relaxed);
+                            w.store(word(Packed(at.loss_now), 0), Relaxed);
                             decided += 1;
                         } else {
                             w.store(word(Packed::NONE, count), Relaxed);
