@@ -1,23 +1,55 @@
-//! Times the phases of solving every `tigadi` pair up to N gotis in memory:
-//! `cargo run --release -p tigadi-solve --example phase_times -- N [THREADS]`.
+//! Where a solve's time goes: solves every pair up to N gotis in memory and prints,
+//! per pair, the CPU seconds (user + system, all threads: stable on a busy machine,
+//! unlike wall time) of its initial pass, its backward and its forward rounds, and
+//! the wall time.
+//!
+//! `cargo run --release -p tigadi-solve --example phase_times -- N [THREADS] [RULES]`
 
 use std::sync::Mutex;
 use std::time::Instant;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{solve_up_to, Observer};
 
-struct Timer(Mutex<Option<(String, Instant)>>, Mutex<Vec<(String, f64)>>);
-impl Timer {
-    fn close(&self) {
-        if let Some((n, t)) = self.0.lock().unwrap().take() {
-            self.1.lock().unwrap().push((n, t.elapsed().as_secs_f64()));
-        }
-    }
+/// CPU seconds used by this process so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes into the struct we pass.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
+    t(u.ru_utime) + t(u.ru_stime)
 }
+
+#[derive(Default)]
+struct Split {
+    /// CPU seconds at the start of the current phase.
+    mark: f64,
+    init: f64,
+    backward: (u32, f64),
+    forward: (u32, f64),
+}
+
+struct Timer(Mutex<Split>);
+
 impl Observer for Timer {
     fn phase(&self, name: &str, _work: u64) {
-        self.close();
-        *self.0.lock().unwrap() = Some((name.to_string(), Instant::now()));
+        let mut s = self.0.lock().unwrap();
+        let now = cpu_seconds();
+        if name == "init" {
+            s.mark = now;
+        } else if s.backward.0 + s.forward.0 == 0 && s.init == 0.0 {
+            // The first round begins: the initial pass is over.
+            s.init = now - s.mark;
+            s.mark = now;
+        }
+    }
+    fn round_done(&self, _k: u16, forward: bool, _decided: u64) {
+        let mut s = self.0.lock().unwrap();
+        let now = cpu_seconds();
+        let spent = now - s.mark;
+        let r = if forward { &mut s.forward } else { &mut s.backward };
+        r.0 += 1;
+        r.1 += spent;
+        s.mark = now;
     }
 }
 
@@ -25,22 +57,34 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let max: u32 = args.get(1).map_or(8, |a| a.parse().unwrap());
     let threads: usize = args.get(2).map_or(0, |a| a.parse().unwrap());
+    let rules = args.get(3).map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let timer = Timer(Mutex::new(None), Mutex::new(Vec::new()));
+    let timer = Timer(Mutex::new(Split::default()));
+    let started = (Instant::now(), cpu_seconds());
+    let mut pair_cpu = cpu_seconds();
     pool.install(|| {
-        solve_up_to(&RuleSet::TIGADI, max, &timer, |pair, solved, seconds| {
-            timer.close();
-            let times = std::mem::take(&mut *timer.1.lock().unwrap());
-            let init = times[0].1;
-            let rounds: f64 = times[1..].iter().map(|t| t.1).sum();
+        solve_up_to(&rules, max, &timer, |pair, solved, seconds| {
+            let s = std::mem::take(&mut *timer.0.lock().unwrap());
+            let now = cpu_seconds();
             let slots: usize = solved.iter().map(|s| s.values.len()).sum();
             println!(
-                "{pair}: {slots} slots, total {seconds:.2} s, init {init:.2} s, {} rounds {rounds:.2} s",
-                times.len() - 1
+                "{pair}: {slots} slots, wall {seconds:.2} s, cpu {:.2} s: init {:.2}, {} backward rounds {:.2}, {} forward rounds {:.2}",
+                now - pair_cpu,
+                s.init,
+                s.backward.0,
+                s.backward.1,
+                s.forward.0,
+                s.forward.1
             );
+            pair_cpu = now;
         })
     });
+    println!(
+        "total: wall {:.2} s, cpu {:.2} s",
+        started.0.elapsed().as_secs_f64(),
+        cpu_seconds() - started.1
+    );
 }

@@ -74,6 +74,9 @@ pub trait Observer: Sync {
     fn phase(&self, _name: &str, _work: u64) {}
     /// `amount` more units of the current phase are done.
     fn advance(&self, _amount: u64) {}
+    /// Round `k` has ended: it ran forwards or backwards and decided `decided`
+    /// positions (for measurements; the values never depend on the direction).
+    fn round_done(&self, _k: u16, _forward: bool, _decided: u64) {}
 }
 
 /// An [`Observer`] that ignores everything.
@@ -380,6 +383,7 @@ pub fn solve_pair_with(
         } else {
             backward_round(rules, &space, words, at, observer)
         };
+        observer.round_done(level, forward, decided);
         if decided == 0 && present == 0 {
             break;
         }
@@ -548,6 +552,34 @@ fn backward_round(
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
+/// The forward rule for the undecided position in slot `own`, whose distinct quiet
+/// successor slots are `quiet`: `Win(k)` if one is `Loss(k - 1)`; otherwise its
+/// counter loses those that are `Win(k - 1)`, and it is `Loss(k)` at zero. Returns
+/// whether the position was decided.
+#[inline(always)]
+fn forward_step(words: &[AtomicU32], at: Level, own: usize, quiet: &[u64]) -> bool {
+    let (mut lost, mut won) = (false, 0u8);
+    for &q in quiet {
+        let v = word_value(words[q as usize].load(Relaxed));
+        lost |= v == at.prev_loss;
+        won += (Some(v) == at.prev_win) as u8;
+    }
+    let w = &words[own];
+    if lost {
+        w.store(word(Packed(at.win_now), 0), Relaxed);
+        return true;
+    }
+    if won > 0 {
+        let count = word_count(w.load(Relaxed)) - won;
+        if count == 0 {
+            w.store(word(Packed(at.loss_now), 0), Relaxed);
+            return true;
+        }
+        w.store(word(Packed::NONE, count), Relaxed);
+    }
+    false
+}
+
 /// One round run forwards: every undecided position of the pair looks at its quiet
 /// successor classes. It becomes `Win(level)` if one of them is `Loss(level - 1)`;
 /// otherwise its counter loses the classes that are `Win(level - 1)`, and it
@@ -572,39 +604,40 @@ fn forward_round(
             .map(|c| {
                 let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
                 let (mut decided, mut present) = (0u64, 0u64);
+                // A two-stage pipeline, as in the backward rounds: the successor
+                // words of one undecided position are prefetched while those of
+                // the undecided position before it are read. Positions of a
+                // forward round are independent of each other (each writes only
+                // its own word and reads only level k - 1), so the order is free.
+                let mut sets = [SlotSet::new(), SlotSet::new()];
+                let mut owners: [Option<usize>; 2] = [None, None];
+                let mut cur = 0;
                 for (slot, board) in idx.boards(range.clone()) {
-                    let w = &words[(start + slot) as usize];
-                    let old = w.load(Relaxed);
-                    let v = word_value(old);
+                    let own = (start + slot) as usize;
+                    let v = word_value(words[own].load(Relaxed));
                     if v != NONE {
                         present += (v == at.win_now || v == at.loss_now) as u64;
                         continue;
                     }
                     let class = next_idx.mover_class(board.opponent);
-                    let mut quiet = SlotSet::new();
+                    let quiet = &mut sets[cur];
+                    quiet.clear();
                     board.for_each_successor(rules, |s| {
                         if let Successor::Quiet(next) | Successor::Pass(next) = s {
                             quiet.push(next_start + next_idx.index_with(class, next.opponent));
                         }
                     });
-                    let (mut lost, mut won) = (false, 0u8);
                     for &q in quiet.distinct() {
-                        let v = word_value(words[q as usize].load(Relaxed));
-                        lost |= v == at.prev_loss;
-                        won += (Some(v) == at.prev_win) as u8;
+                        prefetch(&words[q as usize]);
                     }
-                    if lost {
-                        w.store(word(Packed(at.win_now), 0), Relaxed);
-                        decided += 1;
-                    } else if won > 0 {
-                        let count = word_count(old) - won;
-                        if count == 0 {
-                            w.store(word(Packed(at.loss_now), 0), Relaxed);
-                            decided += 1;
-                        } else {
-                            w.store(word(Packed::NONE, count), Relaxed);
-                        }
+                    owners[cur] = Some(own);
+                    cur ^= 1;
+                    if let Some(own) = owners[cur].take() {
+                        decided += forward_step(words, at, own, sets[cur].distinct()) as u64;
                     }
+                }
+                if let Some(own) = owners[cur ^ 1].take() {
+                    decided += forward_step(words, at, own, sets[cur ^ 1].distinct()) as u64;
                 }
                 observer.advance(range.end - range.start);
                 (decided, present)
