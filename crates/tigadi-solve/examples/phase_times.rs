@@ -11,7 +11,7 @@ use tigadi_rules::RuleSet;
 use tigadi_solve::{solve_up_to, Observer};
 
 /// CPU seconds used by this process so far.
-fn cpu_seconds() -> f64 {
+pub fn cpu_seconds() -> f64 {
     // SAFETY: getrusage writes into the struct we pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
@@ -28,7 +28,20 @@ struct Split {
     forward: (u32, f64),
 }
 
-struct Timer(Mutex<Split>);
+/// An observer that splits a pair's CPU time into its initial pass and rounds.
+#[derive(Default)]
+pub struct Timer(Mutex<Split>);
+
+impl Timer {
+    /// The split of the pair solved since the last call, as text; starts afresh.
+    pub fn take(&self) -> String {
+        let s = std::mem::take(&mut *self.0.lock().unwrap());
+        format!(
+            "init {:.2}, {} backward rounds {:.2}, {} forward rounds {:.2}",
+            s.init, s.backward.0, s.backward.1, s.forward.0, s.forward.1
+        )
+    }
+}
 
 impl Observer for Timer {
     fn phase(&self, name: &str, _work: u64) {
@@ -46,7 +59,11 @@ impl Observer for Timer {
         let mut s = self.0.lock().unwrap();
         let now = cpu_seconds();
         let spent = now - s.mark;
-        let r = if forward { &mut s.forward } else { &mut s.backward };
+        let r = if forward {
+            &mut s.forward
+        } else {
+            &mut s.backward
+        };
         r.0 += 1;
         r.1 += spent;
         s.mark = now;
@@ -57,27 +74,24 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let max: u32 = args.get(1).map_or(8, |a| a.parse().unwrap());
     let threads: usize = args.get(2).map_or(0, |a| a.parse().unwrap());
-    let rules = args.get(3).map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let rules = args
+        .get(3)
+        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let timer = Timer(Mutex::new(Split::default()));
+    let timer = Timer::default();
     let started = (Instant::now(), cpu_seconds());
     let mut pair_cpu = cpu_seconds();
     pool.install(|| {
         solve_up_to(&rules, max, &timer, |pair, solved, seconds| {
-            let s = std::mem::take(&mut *timer.0.lock().unwrap());
             let now = cpu_seconds();
             let slots: usize = solved.iter().map(|s| s.values.len()).sum();
             println!(
-                "{pair}: {slots} slots, wall {seconds:.2} s, cpu {:.2} s: init {:.2}, {} backward rounds {:.2}, {} forward rounds {:.2}",
+                "{pair}: {slots} slots, wall {seconds:.2} s, cpu {:.2} s: {}",
                 now - pair_cpu,
-                s.init,
-                s.backward.0,
-                s.backward.1,
-                s.forward.0,
-                s.forward.1
+                timer.take()
             );
             pair_cpu = now;
         })

@@ -26,7 +26,13 @@ fn main() {
         Value::Draw => 1,
         Value::Loss(_) => 0,
     };
-    for &bytes_per_slot in &[false, true] {
+    // `encodings DIR dtc` compares the DTC section only.
+    let wdl_variants: &[bool] = if std::env::args().nth(2).as_deref() == Some("dtc") {
+        &[]
+    } else {
+        &[false, true]
+    };
+    for &bytes_per_slot in wdl_variants {
         for &spb in &[32768usize, 131072] {
             for &level in &[3, 9, 15, 19] {
                 let t = Instant::now();
@@ -53,8 +59,8 @@ fn main() {
             }
         }
     }
-    for &level in &[3, 9, 15, 19] {
-        for &spb in &[4096usize, 16384] {
+    for &level in &[1, 3, 6, 9] {
+        for &spb in &[8192usize] {
             let t = Instant::now();
             let mut total = 0usize;
             for (_, v) in &all {

@@ -1,0 +1,50 @@
+//! Where one pair's solve time goes, with its capture targets read from a solved
+//! tablebase directory: prints the CPU seconds (user + system, all threads) of the
+//! initial pass, the backward and the forward rounds, and the wall time.
+//!
+//! `cargo run --release -p tigadi-tablebase --example pair_times -- DIR SUBSPACE`
+//! where DIR is a `tigadi` tablebase directory holding the pair's capture targets
+//! and SUBSPACE is e.g. `6v5`. Nothing is written.
+
+#[path = "../../tigadi-solve/examples/phase_times.rs"]
+#[allow(dead_code)]
+mod phase_times;
+
+use phase_times::{cpu_seconds, Timer};
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
+use tigadi_solve::{solve_pair, Packed, Pair, SolvedTable};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(&args[1]);
+    let (m, o) = args[2].split_once('v').expect("a subspace such as 6v5");
+    let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
+    let pair = Pair::of(sub);
+    let loaded: Vec<(Subspace, Vec<Packed>)> = pair
+        .capture_targets()
+        .into_iter()
+        .map(|t| {
+            let v = tigadi_tablebase::load_values(&dir, &RuleSet::TIGADI, t).expect("target");
+            (t, v)
+        })
+        .collect();
+    let targets: Vec<SolvedTable> = loaded
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect();
+    let timer = Timer::default();
+    let (t0, c0) = (Instant::now(), cpu_seconds());
+    let solved = solve_pair(&RuleSet::TIGADI, pair, &targets, &timer).unwrap();
+    let slots: usize = solved.iter().map(|s| s.values.len()).sum();
+    println!(
+        "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds() - c0,
+        timer.take()
+    );
+}
