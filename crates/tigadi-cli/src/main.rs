@@ -44,7 +44,7 @@ enum Command {
     Verify(DirArgs),
 }
 
-/// A position string (RULES.md §9) and output format.
+/// A position string (docs/RULES.md §9) and output format.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// Position string, e.g. ".../.../.../....../.../.../... B 9 9".

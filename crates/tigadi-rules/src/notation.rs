@@ -1,4 +1,4 @@
-//! The notation of RULES.md §9: points, moves, game records and position strings,
+//! The notation of docs/RULES.md §9: points, moves, game records and position strings,
 //! read and written; and an ASCII drawing of a position.
 //!
 //! Every parser returns a [`NotationError`] naming the problem; none panics, whatever
@@ -55,7 +55,7 @@ impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotationError::BadPoint { text } => {
-                write!(f, "'{text}' is not a point (a1 … g7, as in RULES.md §1)")
+                write!(f, "'{text}' is not a point (a1 … g7, as in docs/RULES.md §1)")
             }
             NotationError::BadMove { text, reason } => write!(f, "bad move '{text}': {reason}"),
             NotationError::BadRecord { number, error } => write!(f, "move {number}: {error}"),
@@ -174,7 +174,7 @@ pub fn format_record(moves: &[Move]) -> String {
 }
 
 /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
-/// (RULES.md §9) and checks that a game can reach it ([`Position::validate`]).
+/// (docs/RULES.md §9) and checks that a game can reach it ([`Position::validate`]).
 pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     let bad = |reason: String| NotationError::BadPosition { reason };
     let fields: Vec<&str> = text.split_whitespace().collect();
@@ -270,7 +270,7 @@ impl FromStr for Position {
     }
 }
 
-/// Writes the position string of RULES.md §9: the hands are written when either is
+/// Writes the position string of docs/RULES.md §9: the hands are written when either is
 /// nonzero or the counter is, the counter only when nonzero. `parse_position` reads
 /// it back to the same position.
 impl fmt::Display for Position {
@@ -318,7 +318,7 @@ fn cell(p: Point) -> (usize, usize) {
 }
 
 /// Draws the board of `board` with the gotis of `position`: `B` Bone, `S` Seed,
-/// `·` empty, lines as in RULES.md §1, rank numbers on the left and files below.
+/// `·` empty, lines as in docs/RULES.md §1, rank numbers on the left and files below.
 pub fn diagram(position: &Position, board: BoardKind) -> String {
     let g = Geometry::of(board);
     let mut grid = vec![vec![' '; DIAGRAM_WIDTH]; DIAGRAM_HEIGHT];

@@ -1,4 +1,4 @@
-//! Rule sets: the three switches of RULES.md §8 and the named presets.
+//! Rule sets: the three switches of docs/RULES.md §8 and the named presets.
 
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;

@@ -1,4 +1,4 @@
-//! `tigadi moves POSITION`: lists the legal moves in the notation of RULES.md §9.
+//! `tigadi moves POSITION`: lists the legal moves in the notation of docs/RULES.md §9.
 
 use super::show::{position, result_json, standing};
 use super::CmdResult;

@@ -144,7 +144,7 @@ fn describe(v: Value) -> String {
     }
 }
 
-/// Parses a position string (RULES.md §9) that must be in the moving phase, into
+/// Parses a position string (docs/RULES.md §9) that must be in the moving phase, into
 /// the board seen from the player to move and that player.
 fn parse_moving_position(text: &str) -> Result<(Board, Side), String> {
     let p = parse_position(text).map_err(|e| format!("position '{text}': {e}"))?;
