@@ -2,7 +2,16 @@
 //! game logic of its own. Every error is printed with what went wrong and exits with
 //! code 2 (`verify` exits 1 when a table fails its checks).
 
+/// Writes one line to standard output like `println!`, but a failed write (a full
+/// disk, a closed terminal) returns the command's error instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        crate::output::line(format_args!($($arg)*))?
+    };
+}
+
 mod commands;
+mod output;
 mod progress;
 
 use clap::{Args, Parser, Subcommand};
@@ -41,7 +50,7 @@ enum Command {
     /// Look positions up in the tablebases: value, DTC and every move's outcome.
     Probe(ProbeArgs),
     /// Check every checksum and recompute every stored value from its successors.
-    Verify(DirArgs),
+    Verify(VerifyArgs),
 }
 
 /// A position string (docs/RULES.md §9) and output format.
@@ -111,9 +120,25 @@ pub struct SolveArgs {
     /// Solve only subspaces with at most this many gotis on the board in all (6..=18).
     #[arg(long, default_value_t = 18)]
     pub max_pieces: u32,
-    /// Worker threads (default: all cores). The output does not depend on it.
+    /// Solve only the pair containing this subspace (e.g. 7v6: 7 gotis for the
+    /// player to move, 6 for the other) and every pair its captures lead to.
+    #[arg(long, conflicts_with = "max_pieces")]
+    pub subspace: Option<String>,
+    /// Worker threads (default: all cores; at most four per core). The output does
+    /// not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// Arguments of `verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Recompute every table, also those that passed an earlier run unchanged
+    /// (recorded in verified.json beside the tables).
+    #[arg(long)]
+    pub again: bool,
 }
 
 /// Arguments of `probe`.
@@ -154,6 +179,8 @@ fn main() -> ExitCode {
         Command::Probe(a) => commands::probe::run(rules, &a),
         Command::Verify(a) => commands::verify::run(rules, &a),
     };
+    // Output still buffered must reach its file too, or the command fails.
+    let result = result.and_then(|code| output::flush().map(|_| code));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(message) => {

@@ -73,18 +73,29 @@ impl From<InvalidPosition> for NotationError {
     }
 }
 
+/// Longest piece of the input an error message repeats (in characters).
+const MAX_SHOWN: usize = 40;
+
+/// `text` as an error message quotes it: whole when short, else its first
+/// [`MAX_SHOWN`] characters and how long it was, so a huge bad input does not
+/// make a huge message.
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(MAX_SHOWN) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// Parses a point name such as `d5`.
 pub fn parse_point(text: &str) -> Result<Point, NotationError> {
-    Point::parse(text).ok_or_else(|| NotationError::BadPoint {
-        text: text.to_string(),
-    })
+    Point::parse(text).ok_or_else(|| NotationError::BadPoint { text: shown(text) })
 }
 
 /// Parses one move: `d5`, `a1-a4`, `d5xg7`, `a1-a4xg7` or `pass`. Only the syntax is
 /// checked; [`crate::Game::play`] checks legality.
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let bad = |reason: String| NotationError::BadMove {
-        text: text.to_string(),
+        text: shown(text),
         reason,
     };
     if text == "pass" {
@@ -99,7 +110,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                 return Err(bad("more than one capture".into()));
             }
             let c = Point::parse(c)
-                .ok_or_else(|| bad(format!("'{c}' after 'x' is not a point (a1 … g7)")))?;
+                .ok_or_else(|| bad(format!("'{}' after 'x' is not a point (a1 … g7)", shown(c))))?;
             (m, Some(c))
         }
         None => (text, None),
@@ -107,7 +118,8 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let point = |s: &str| {
         Point::parse(s).ok_or_else(|| {
             bad(format!(
-                "'{s}' is not a point (a move is d5, a1-a4, d5xg7, a1-a4xg7 or pass)"
+                "'{}' is not a point (a move is d5, a1-a4, d5xg7, a1-a4xg7 or pass)",
+                shown(s)
             ))
         })
     };
@@ -201,7 +213,7 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         return Err(bad(format!(
             "{} ranks in '{}'; expected 7 separated by '/' (rank 7 first)",
             ranks.len(),
-            fields[0]
+            shown(fields[0])
         )));
     }
     let (mut bone, mut seed) = (0, 0);
@@ -210,7 +222,8 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         let chars: Vec<char> = rank.chars().collect();
         if chars.len() != names.len() {
             return Err(bad(format!(
-                "rank {number} '{rank}' has {} points; it has {} ({})",
+                "rank {number} '{}' has {} points; it has {} ({})",
+                shown(rank),
                 chars.len(),
                 names.len(),
                 names.join(" ")
@@ -233,13 +246,17 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     let side = match fields[1] {
         "B" => Side::Bone,
         "S" => Side::Seed,
-        s => return Err(bad(format!("side to move '{s}'; expected B or S"))),
+        s => {
+            let s = shown(s);
+            return Err(bad(format!("side to move '{s}'; expected B or S")));
+        }
     };
     let number = |name: &str, s: &str, max: u16| -> Result<u16, NotationError> {
         match s.parse::<u16>() {
             Ok(n) if n <= max && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
             _ => Err(bad(format!(
-                "{name} '{s}'; expected a whole number from 0 to {max}"
+                "{name} '{}'; expected a whole number from 0 to {max}",
+                shown(s)
             ))),
         }
     };

@@ -132,7 +132,7 @@ impl Tablebase {
 
     fn open_subspace(&self, sub: Subspace) -> Result<Loaded, TablebaseError> {
         let path = table_path(&self.dir, &self.rules, sub);
-        if !path.is_file() {
+        if crate::reader::table::is_missing(&path) {
             return Err(TablebaseError::MissingSubspace {
                 subspace: sub,
                 path,
