@@ -166,7 +166,24 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // clap repeats a bad argument whole; a huge one would make a huge message.
+            eprintln!("{}", shorten_quotes(e.render().to_string().trim_end()));
+            return ExitCode::from(2);
+        }
+        // --help, --version: their text on standard output.
+        Err(e) => {
+            return match e.print().and_then(|_| std::io::Write::flush(&mut std::io::stdout())) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tigadi: error: {}", output::write_error(e));
+                    ExitCode::from(2)
+                }
+            }
+        }
+    };
     let rules = cli.rules;
     let result = match cli.command {
         Command::Show(a) => commands::show::run(rules, &a),
@@ -188,4 +205,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `text` with every quoted part (between single quotes) cut to a readable length.
+fn shorten_quotes(text: &str) -> String {
+    text.split('\'')
+        .enumerate()
+        .map(|(i, part)| {
+            // Longer than anything `shown` makes: the whole argument.
+            if i % 2 == 1 && part.chars().count() > 80 {
+                tigadi_rules::notation::shown(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
 }

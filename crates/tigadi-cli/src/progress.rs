@@ -37,7 +37,8 @@ impl Progress {
         };
         let multi = MultiProgress::with_draw_target(target);
         // Shown from `plan` on, when its total is known.
-        let overall = ProgressBar::new(0);
+        // Made hidden: a bar draws by itself until a MultiProgress takes it over.
+        let overall = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         overall.set_style(
             ProgressStyle::with_template(&format!(
                 "{{prefix:>16}} [{{bar:30}}] {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, \
@@ -69,7 +70,7 @@ impl Progress {
     /// A new current step of `len` units (an estimate is fine), replacing the
     /// previous one's bar.
     pub fn step(&self, label: &str, len: u64) {
-        let bar = ProgressBar::new(len);
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{prefix:>16} [{bar:30}] {percent:>3}%")
                 .expect("valid template")
@@ -105,7 +106,8 @@ impl Progress {
     /// Prints `text` as a line on standard output, above the bars.
     pub fn line(&self, text: &str) {
         let result = if self.visible {
-            self.multi.suspend(|| crate::output::line(format_args!("{text}")))
+            self.multi
+                .suspend(|| crate::output::line(format_args!("{text}")))
         } else {
             crate::output::line(format_args!("{text}"))
         };

@@ -55,7 +55,10 @@ impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotationError::BadPoint { text } => {
-                write!(f, "'{text}' is not a point (a1 … g7, as in docs/RULES.md §1)")
+                write!(
+                    f,
+                    "'{text}' is not a point (a1 … g7, as in docs/RULES.md §1)"
+                )
             }
             NotationError::BadMove { text, reason } => write!(f, "bad move '{text}': {reason}"),
             NotationError::BadRecord { number, error } => write!(f, "move {number}: {error}"),

@@ -139,6 +139,9 @@ mod tests {
                 .collect();
             assert!(at.windows(2).all(|w| w[0] < w[1]), "{sub}");
         }
-        assert_eq!(pairs_for(Subspace::new(3, 3)), [Pair::of(Subspace::new(3, 3))]);
+        assert_eq!(
+            pairs_for(Subspace::new(3, 3)),
+            [Pair::of(Subspace::new(3, 3))]
+        );
     }
 }

@@ -112,7 +112,9 @@ pub fn solve_pairs<O: JobObserver>(
     let rdir = rules_dir(dir, rules);
     let _lock = DirLock::acquire(&rdir)?;
     for name in remove_stale_temporaries(&rdir) {
-        observer.warning(&format!("removed {name}, left half-written by a stopped run"));
+        observer.warning(&format!(
+            "removed {name}, left half-written by a stopped run"
+        ));
     }
     let slots = |p: Pair| -> u64 {
         p.subspaces()

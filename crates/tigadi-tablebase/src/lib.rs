@@ -24,9 +24,9 @@ pub mod verify;
 pub mod writer;
 
 pub use error::TablebaseError;
+pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
 pub use job::{is_solved, solve_pairs, JobError, JobObserver, PairReport};
 pub use lock::DirLock;
-pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };

@@ -1,10 +1,10 @@
 //! `tigadi probe`: look positions up in the tablebases.
 
+use super::show::{result_json, standing};
 use super::CmdResult;
 use crate::ProbeArgs;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
-use super::show::{result_json, standing};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
     parse_position, parse_record, Board, Game, GameResult, Phase, Position, RuleSet, Side,

@@ -23,7 +23,14 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     if !args.json {
         outln!(
             "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10}",
-            "subspace", "classes", "win", "draw", "loss", "dtc+", "dtc-", "seconds"
+            "subspace",
+            "classes",
+            "win",
+            "draw",
+            "loss",
+            "dtc+",
+            "dtc-",
+            "seconds"
         );
     }
     for s in subs {

@@ -18,7 +18,10 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
         } else {
             ""
         };
-        lines.push(format!("{}  ok  {} positions{earlier}", s.subspace, s.checked));
+        lines.push(format!(
+            "{}  ok  {} positions{earlier}",
+            s.subspace, s.checked
+        ));
         return lines;
     }
     if let Some(e) = &s.error {

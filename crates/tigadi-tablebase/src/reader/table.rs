@@ -409,7 +409,9 @@ pub(crate) fn open_regular_file(path: &Path) -> Result<File, TablebaseError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path).map_err(|e| TablebaseError::io(path, e))?;
+    let file = options
+        .open(path)
+        .map_err(|e| TablebaseError::io(path, e))?;
     let kind = file
         .metadata()
         .map_err(|e| TablebaseError::io(path, e))?
