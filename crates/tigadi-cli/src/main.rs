@@ -175,7 +175,10 @@ fn main() -> ExitCode {
         }
         // --help, --version: their text on standard output.
         Err(e) => {
-            return match e.print().and_then(|_| std::io::Write::flush(&mut std::io::stdout())) {
+            return match e
+                .print()
+                .and_then(|_| std::io::Write::flush(&mut std::io::stdout()))
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("tigadi: error: {}", output::write_error(e));

@@ -345,7 +345,11 @@ fn huge_bad_input_makes_a_short_message() {
         let r = run_with(cmd, format!("{huge}\n").as_bytes(), Duration::from_secs(60));
         assert_eq!(r.code, Some(2), "{args:?}");
         assert!(r.stderr.len() < 1000, "{args:?}: {} bytes", r.stderr.len());
-        assert!(r.stdout.len() < 1000, "{args:?}: {} bytes out", r.stdout.len());
+        assert!(
+            r.stdout.len() < 1000,
+            "{args:?}: {} bytes out",
+            r.stdout.len()
+        );
     }
 }
 

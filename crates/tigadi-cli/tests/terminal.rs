@@ -89,7 +89,10 @@ fn screen(bytes: &[u8], width: usize) -> Vec<String> {
 
 #[test]
 fn emulator_replaces_and_clears_lines() {
-    let s = screen(b"one\r\ntwo\x1b[1A\r\x1b[2Kuno\x1b[1B\r\x1b[2K\x1b[1Athree\n", 80);
+    let s = screen(
+        b"one\r\ntwo\x1b[1A\r\x1b[2Kuno\x1b[1B\r\x1b[2K\x1b[1Athree\n",
+        80,
+    );
     assert_eq!(s, ["three"]);
 }
 
@@ -117,21 +120,38 @@ fn solve_in_a_terminal_shows_two_bars_and_one_line_per_pair() {
         .args(["-q", "-e", "-c", &inner, "/dev/null"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let shown = screen(&out.stdout, width);
     let text = shown.join("\n");
 
-    let overall: Vec<&String> = shown.iter().filter(|l| l.trim_start().starts_with("all [")).collect();
+    let overall: Vec<&String> = shown
+        .iter()
+        .filter(|l| l.trim_start().starts_with("all ["))
+        .collect();
     assert_eq!(overall.len(), 1, "one overall bar:\n{text}");
-    assert!(overall[0].contains("100%") && overall[0].contains("elapsed"), "{text}");
+    assert!(
+        overall[0].contains("100%") && overall[0].contains("elapsed"),
+        "{text}"
+    );
     let bars = shown.iter().filter(|l| is_bar(l)).count();
     assert!(bars <= 2, "{bars} bars left on the screen:\n{text}");
     let pairs = tigadi_solve::pairs_up_to(max);
     for p in &pairs {
-        let lines = shown.iter().filter(|l| l.starts_with(&format!("{p}: "))).count();
+        let lines = shown
+            .iter()
+            .filter(|l| l.starts_with(&format!("{p}: ")))
+            .count();
         assert_eq!(lines, 1, "{p}:\n{text}");
     }
-    assert_eq!(shown.iter().filter(|l| l.starts_with("done in")).count(), 1, "{text}");
+    assert_eq!(
+        shown.iter().filter(|l| l.starts_with("done in")).count(),
+        1,
+        "{text}"
+    );
     assert_eq!(shown.len(), pairs.len() + 1 + bars, "nothing else:\n{text}");
     // The bars were live while it ran: the overall one counted slots and time left.
     let raw = String::from_utf8_lossy(&out.stdout);
@@ -157,7 +177,10 @@ fn verify_in_a_terminal_shows_two_bars_and_one_line_per_table() {
     let text = shown.join("\n");
     assert!(shown.iter().filter(|l| is_bar(l)).count() <= 2, "{text}");
     for t in ["3v3", "4v3", "3v4"] {
-        let n = shown.iter().filter(|l| l.starts_with(&format!("{t}  ok"))).count();
+        let n = shown
+            .iter()
+            .filter(|l| l.starts_with(&format!("{t}  ok")))
+            .count();
         assert_eq!(n, 1, "{t}:\n{text}");
     }
     assert!(text.contains("all 3 tables good"), "{text}");
