@@ -100,32 +100,36 @@ fn is_bar(line: &str) -> bool {
     line.contains(" [") && line.contains("] ") && line.contains('%')
 }
 
+/// Terminal width of the pseudo terminal.
+const WIDTH: usize = 140;
+
+/// Runs `tigadi ARGS` in a pseudo terminal of [`WIDTH`] columns (through
+/// `script`) and returns the screen it leaves and the raw bytes it wrote.
+fn in_terminal(args: &str) -> (Vec<String>, String) {
+    let inner = format!(
+        "stty cols {WIDTH} rows 50; exec '{}' {args}",
+        env!("CARGO_BIN_EXE_tigadi")
+    );
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &inner, "/dev/null"])
+        .output()
+        .expect("this test needs `script` (util-linux) for a pseudo terminal");
+    let raw = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args}:\n{raw}");
+    (screen(&out.stdout, WIDTH), raw)
+}
+
 #[test]
 fn solve_in_a_terminal_shows_two_bars_and_one_line_per_pair() {
-    if Command::new("script").arg("--version").output().is_err() {
-        panic!("this test needs `script` (util-linux) for a pseudo terminal");
-    }
     let max: u32 = std::env::var("TIGADI_PTY_MAX_PIECES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(7);
     let dir = scratch("pty");
-    let width = 140;
-    let inner = format!(
-        "stty cols {width} rows 50; exec '{}' solve --max-pieces {max} --dir '{}'",
-        env!("CARGO_BIN_EXE_tigadi"),
+    let (shown, raw) = in_terminal(&format!(
+        "solve --max-pieces {max} --dir '{}'",
         dir.display()
-    );
-    let out = Command::new("script")
-        .args(["-q", "-e", "-c", &inner, "/dev/null"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let shown = screen(&out.stdout, width);
+    ));
     let text = shown.join("\n");
 
     let overall: Vec<&String> = shown
@@ -154,26 +158,13 @@ fn solve_in_a_terminal_shows_two_bars_and_one_line_per_pair() {
     );
     assert_eq!(shown.len(), pairs.len() + 1 + bars, "nothing else:\n{text}");
     // The bars were live while it ran: the overall one counted slots and time left.
-    let raw = String::from_utf8_lossy(&out.stdout);
     assert!(raw.contains("left") && raw.contains(" round "), "{raw}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn verify_in_a_terminal_shows_two_bars_and_one_line_per_table() {
-    let dir = solved7();
-    let width = 140;
-    let inner = format!(
-        "stty cols {width} rows 50; exec '{}' verify --again --dir '{}'",
-        env!("CARGO_BIN_EXE_tigadi"),
-        dir.display()
-    );
-    let out = Command::new("script")
-        .args(["-q", "-e", "-c", &inner, "/dev/null"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let shown = screen(&out.stdout, width);
+    let (shown, _) = in_terminal(&format!("verify --again --dir '{}'", solved7().display()));
     let text = shown.join("\n");
     assert!(shown.iter().filter(|l| is_bar(l)).count() <= 2, "{text}");
     for t in ["3v3", "4v3", "3v4"] {
