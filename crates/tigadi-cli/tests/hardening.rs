@@ -7,7 +7,6 @@ use common::*;
 use std::fs;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::Duration;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -102,7 +101,7 @@ fn batch_probe_goes_on_after_a_non_utf8_line() {
     input.extend_from_slice(b"\n");
     let mut cmd = tigadi();
     cmd.args(["probe", "--dir", s(solved7())]);
-    let r = run_with(cmd, &input, Duration::from_secs(60));
+    let r = run_with(cmd, &input, LIMIT);
     let lines: Vec<serde_json::Value> = r
         .stdout
         .lines()
@@ -156,7 +155,8 @@ fn odd_files_under_a_table_name_are_reported_not_waited_on() {
         .status()
         .unwrap();
     assert!(made.success());
-    let quick = Duration::from_secs(30);
+    // Far longer than a real run, so only a blocked reader hits it.
+    let quick = LIMIT;
     let mut cmd = tigadi();
     cmd.args(["verify", "--dir", s(&dir)]);
     let r = run_with(cmd, b"", quick);
@@ -342,7 +342,7 @@ fn huge_bad_input_makes_a_short_message() {
     for args in [vec!["replay", "--file", "-"], vec!["probe", "--dir", d]] {
         let mut cmd = tigadi();
         cmd.args(&args);
-        let r = run_with(cmd, format!("{huge}\n").as_bytes(), Duration::from_secs(60));
+        let r = run_with(cmd, format!("{huge}\n").as_bytes(), LIMIT);
         assert_eq!(r.code, Some(2), "{args:?}");
         assert!(r.stderr.len() < 1000, "{args:?}: {} bytes", r.stderr.len());
         assert!(

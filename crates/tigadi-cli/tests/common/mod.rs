@@ -10,6 +10,10 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// Time limit of a run: far beyond what any command here needs, even on a busy
+/// machine; a command that blocks for ever fails its test instead of hanging it.
+pub const LIMIT: Duration = Duration::from_secs(600);
+
 /// The rules example of docs/RULES.md §9 (moving phase, Seed to move).
 pub const P: &str = "BB./S../.../...S../.../.../SB. S";
 /// The empty board.
@@ -78,11 +82,11 @@ pub fn run_with(mut cmd: Command, stdin: &[u8], limit: Duration) -> Run {
     }
 }
 
-/// Runs `tigadi ARGS` with empty input and a one-minute limit.
+/// Runs `tigadi ARGS` with empty input and the time limit [`LIMIT`].
 pub fn run(args: &[&str]) -> Run {
     let mut cmd = tigadi();
     cmd.args(args);
-    run_with(cmd, b"", Duration::from_secs(60))
+    run_with(cmd, b"", LIMIT)
 }
 
 /// A fresh empty directory for one test.
