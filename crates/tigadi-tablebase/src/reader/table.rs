@@ -162,12 +162,6 @@ impl Table {
         Ok(())
     }
 
-    /// The whole-file checksum stored in the file's last 8 bytes (trustworthy once
-    /// [`Table::check_file_checksum`] has passed).
-    pub fn stored_file_checksum(&self) -> u64 {
-        u64_at(&self.bytes, self.bytes.len() - 8)
-    }
-
     /// Checks the whole-file checksum (every byte of the file).
     pub fn check_file_checksum(&self) -> Result<(), TablebaseError> {
         let n = self.bytes.len() - 8;
