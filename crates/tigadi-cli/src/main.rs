@@ -2,7 +2,16 @@
 //! game logic of its own. Every error is printed with what went wrong and exits with
 //! code 2 (`verify` exits 1 when a table fails its checks).
 
+/// Writes one line to standard output like `println!`, but a failed write (a full
+/// disk, a closed terminal) returns the command's error instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        crate::output::line(format_args!($($arg)*))?
+    };
+}
+
 mod commands;
+mod output;
 mod progress;
 
 use clap::{Args, Parser, Subcommand};
@@ -41,10 +50,10 @@ enum Command {
     /// Look positions up in the tablebases: value, DTC and every move's outcome.
     Probe(ProbeArgs),
     /// Check every checksum and recompute every stored value from its successors.
-    Verify(DirArgs),
+    Verify(VerifyArgs),
 }
 
-/// A position string (RULES.md §9) and output format.
+/// A position string (docs/RULES.md §9) and output format.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// Position string, e.g. ".../.../.../....../.../.../... B 9 9".
@@ -111,9 +120,25 @@ pub struct SolveArgs {
     /// Solve only subspaces with at most this many gotis on the board in all (6..=18).
     #[arg(long, default_value_t = 18)]
     pub max_pieces: u32,
-    /// Worker threads (default: all cores). The output does not depend on it.
+    /// Solve only the pair containing this subspace (e.g. 7v6: 7 gotis for the
+    /// player to move, 6 for the other) and every pair its captures lead to.
+    #[arg(long, conflicts_with = "max_pieces")]
+    pub subspace: Option<String>,
+    /// Worker threads (default: all cores; at most four per core). The output does
+    /// not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// Arguments of `verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Recompute every table, also those that passed an earlier run unchanged
+    /// (recorded in verified.json beside the tables).
+    #[arg(long)]
+    pub again: bool,
 }
 
 /// Arguments of `probe`.
@@ -141,7 +166,27 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // clap repeats a bad argument whole; a huge one would make a huge message.
+            eprintln!("{}", shorten_quotes(e.render().to_string().trim_end()));
+            return ExitCode::from(2);
+        }
+        // --help, --version: their text on standard output.
+        Err(e) => {
+            return match e
+                .print()
+                .and_then(|_| std::io::Write::flush(&mut std::io::stdout()))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("tigadi: error: {}", output::write_error(e));
+                    ExitCode::from(2)
+                }
+            }
+        }
+    };
     let rules = cli.rules;
     let result = match cli.command {
         Command::Show(a) => commands::show::run(rules, &a),
@@ -154,6 +199,8 @@ fn main() -> ExitCode {
         Command::Probe(a) => commands::probe::run(rules, &a),
         Command::Verify(a) => commands::verify::run(rules, &a),
     };
+    // Output still buffered must reach its file too, or the command fails.
+    let result = result.and_then(|code| output::flush().map(|_| code));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(message) => {
@@ -161,4 +208,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `text` with every quoted part (between single quotes) cut to a readable length.
+fn shorten_quotes(text: &str) -> String {
+    text.split('\'')
+        .enumerate()
+        .map(|(i, part)| {
+            // Longer than anything `shown` makes: the whole argument.
+            if i % 2 == 1 && part.chars().count() > 80 {
+                tigadi_rules::notation::shown(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
 }

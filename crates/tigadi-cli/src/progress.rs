@@ -1,77 +1,215 @@
-//! Progress bars for long commands: drawn on a terminal, silent otherwise.
+//! Progress on a terminal: one overall bar for the whole run (units done of the
+//! run's total, elapsed time, time left) and one bar for the current step (a
+//! pair's phase, a table), replaced at each step rather than stacked; result lines
+//! are printed above the bars. Nothing is drawn when stderr is not a terminal.
+//!
+//! Result lines go to standard output through [`Progress::line`]; a failed write
+//! is remembered rather than stopping the work ([`Progress::write_failure`]).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use tigadi_solve::Observer;
+use std::time::Duration;
+use tigadi_index::Subspace;
+use tigadi_solve::{Observer, Pair};
+use tigadi_tablebase::{JobObserver, PairReport, SubspaceReport, VerifyObserver};
 
-/// One bar at a time, replaced at each phase; hidden unless stderr is a terminal.
-pub struct Bars {
-    bar: Mutex<Option<ProgressBar>>,
+/// How often the overall bar redraws by itself (its clock runs between updates).
+const TICK: Duration = Duration::from_millis(500);
+
+/// The two bars of a long command and the lines printed above them.
+pub struct Progress {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    current: Mutex<Option<ProgressBar>>,
     visible: bool,
+    write_failure: Mutex<Option<String>>,
 }
 
-impl Bars {
-    /// Bars that draw only when stderr is a terminal.
-    pub fn new() -> Bars {
-        Bars {
-            bar: Mutex::new(None),
-            visible: std::io::stderr().is_terminal(),
-        }
-    }
-
-    /// A fresh bar of `len` units with the given label.
-    pub fn start(&self, label: &str, len: u64) {
-        let bar = if self.visible {
-            let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-            b.set_style(
-                ProgressStyle::with_template("{prefix:>14} {bar:40} {percent:>3}% {msg} eta {eta}")
-                    .expect("valid template"),
-            );
-            b
+impl Progress {
+    /// Bars counting `unit` (e.g. "slots"), drawn only when stderr is a terminal.
+    pub fn new(unit: &str) -> Progress {
+        let visible = std::io::stderr().is_terminal();
+        let target = if visible {
+            ProgressDrawTarget::stderr()
         } else {
-            ProgressBar::hidden()
+            ProgressDrawTarget::hidden()
         };
-        bar.set_prefix(label.to_string());
-        if let Some(old) = self.bar.lock().unwrap().replace(bar) {
-            old.finish_and_clear();
+        let multi = MultiProgress::with_draw_target(target);
+        // Shown from `plan` on, when its total is known.
+        // Made hidden: a bar draws by itself until a MultiProgress takes it over.
+        let overall = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+        overall.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{prefix:>16}} [{{bar:30}}] {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, \
+                 {{elapsed_precise}} elapsed, {{eta_precise}} left"
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        overall.set_prefix("all");
+        Progress {
+            multi,
+            overall,
+            current: Mutex::new(None),
+            visible,
+            write_failure: Mutex::new(None),
         }
     }
 
-    /// Advances the current bar.
-    pub fn inc(&self, amount: u64) {
-        if let Some(b) = self.bar.lock().unwrap().as_ref() {
+    /// The run's total, in units; starts the overall bar's clock.
+    pub fn plan(&self, total: u64) {
+        self.overall.set_length(total);
+        self.overall.reset_elapsed();
+        self.multi.insert(0, self.overall.clone());
+        if self.visible {
+            self.overall.enable_steady_tick(TICK);
+        }
+    }
+
+    /// A new current step of `len` units (an estimate is fine), replacing the
+    /// previous one's bar.
+    pub fn step(&self, label: &str, len: u64) {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>16} [{bar:30}] {percent:>3}%")
+                .expect("valid template")
+                .progress_chars("-> "),
+        );
+        bar.set_prefix(label.to_string());
+        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(old) = current.take() {
+            old.finish_and_clear();
+            self.multi.remove(&old);
+        }
+        *current = Some(self.multi.add(bar));
+    }
+
+    /// `amount` more units of the current step are done.
+    pub fn advance(&self, amount: u64) {
+        let current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = current.as_ref() {
             b.inc(amount);
         }
     }
 
-    /// Clears the current bar.
+    /// A step is over: its bar goes and `units` are added to the overall bar.
+    pub fn done(&self, units: u64) {
+        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(old) = current.take() {
+            old.finish_and_clear();
+            self.multi.remove(&old);
+        }
+        self.overall.inc(units);
+    }
+
+    /// Prints `text` as a line on standard output, above the bars.
+    pub fn line(&self, text: &str) {
+        let result = if self.visible {
+            self.multi
+                .suspend(|| crate::output::line(format_args!("{text}")))
+        } else {
+            crate::output::line(format_args!("{text}"))
+        };
+        if let Err(e) = result {
+            let mut failure = self.write_failure.lock().unwrap_or_else(|p| p.into_inner());
+            failure.get_or_insert(e);
+        }
+    }
+
+    /// Prints a warning on standard error, above the bars.
+    pub fn warn(&self, text: &str) {
+        self.multi.suspend(|| eprintln!("tigadi: warning: {text}"));
+    }
+
+    /// Stops the bars: the current one goes, the overall one stays as it ends.
     pub fn finish(&self) {
-        if let Some(b) = self.bar.lock().unwrap().take() {
-            b.finish_and_clear();
-        }
+        self.done(0);
+        self.overall.disable_steady_tick();
+        self.overall.abandon();
     }
 
-    /// An observer for the solver that labels its phases with `what`.
-    pub fn observer<'a>(&'a self, what: &str) -> SolveBars<'a> {
-        SolveBars {
-            bars: self,
-            what: what.to_string(),
+    /// The first failed write to standard output, if any.
+    pub fn write_failure(&self) -> Option<String> {
+        self.write_failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+/// `solve`'s progress: the overall bar counts slots of the pairs still to solve;
+/// the current bar is the solver's phase of the current pair.
+pub struct SolveProgress<'a> {
+    pub progress: &'a Progress,
+    pair: Mutex<Option<Pair>>,
+}
+
+impl<'a> SolveProgress<'a> {
+    pub fn new(progress: &'a Progress) -> SolveProgress<'a> {
+        SolveProgress {
+            progress,
+            pair: Mutex::new(None),
         }
     }
 }
 
-/// Forwards the solver's progress to [`Bars`].
-pub struct SolveBars<'a> {
-    bars: &'a Bars,
-    what: String,
-}
-
-impl Observer for SolveBars<'_> {
+impl Observer for SolveProgress<'_> {
     fn phase(&self, name: &str, work: u64) {
-        self.bars.start(&format!("{} {name}", self.what), work);
+        let pair = *self.pair.lock().unwrap_or_else(|p| p.into_inner());
+        let label = pair.map_or(name.to_string(), |p| format!("{p} {name}"));
+        self.progress.step(&label, work);
     }
     fn advance(&self, amount: u64) {
-        self.bars.inc(amount);
+        self.progress.advance(amount);
+    }
+}
+
+impl JobObserver for SolveProgress<'_> {
+    fn planned(&self, _pairs: usize, slots: u64) {
+        self.progress.plan(slots);
+    }
+    fn skipped(&self, pair: Pair) {
+        self.progress.line(&format!("{pair}: already solved"));
+    }
+    fn started(&self, pair: Pair, _slots: u64) {
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(pair);
+    }
+    fn solved(&self, r: &PairReport) {
+        self.progress.done(r.slots);
+        self.progress.line(&format!(
+            "{}: {} slots, {:.1} s, {} rounds, {} wins, {} draws, {} losses (classes)",
+            r.pair, r.slots, r.seconds, r.rounds, r.wins, r.draws, r.losses
+        ));
+    }
+    fn warning(&self, message: &str) {
+        self.progress.warn(message);
+    }
+}
+
+/// `verify`'s progress: the overall bar counts slots of all tables; the current
+/// bar is the table being checked; a result line per table as it ends.
+pub struct VerifyProgress<'a> {
+    pub progress: &'a Progress,
+    /// Formats a table's result lines.
+    pub report: fn(&SubspaceReport) -> Vec<String>,
+}
+
+impl VerifyObserver for VerifyProgress<'_> {
+    fn planned(&self, _tables: usize, slots: u64) {
+        self.progress.plan(slots);
+    }
+    fn started(&self, subspace: Subspace, slots: u64) {
+        self.progress.step(&format!("verify {subspace}"), slots);
+    }
+    fn advance(&self, slots: u64) {
+        self.progress.advance(slots);
+        self.progress.overall.inc(slots);
+    }
+    fn finished(&self, report: &SubspaceReport) {
+        self.progress.done(0);
+        for line in (self.report)(report) {
+            self.progress.line(&line);
+        }
     }
 }

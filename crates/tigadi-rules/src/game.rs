@@ -1,5 +1,5 @@
 //! A refereed game: moves checked for legality with a reason when refused, and the
-//! result (RULES.md §6) detected after every turn, draws by repetition and by the
+//! result (docs/RULES.md §6) detected after every turn, draws by repetition and by the
 //! 100-turn rule included.
 
 use crate::geometry::Point;

@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn lines_match_rules_text() {
-        // RULES.md §1, written out by name.
+        // docs/RULES.md §1, written out by name.
         let text = "a1 d1 g1 g1 g4 g7 a7 d7 g7 a1 a4 a7 b2 d2 f2 f2 f4 f6 b6 d6 f6 b2 b4 b6 \
                     c3 d3 e3 e3 e4 e5 c5 d5 e5 c3 c4 c5 d1 d2 d3 g4 f4 e4 d7 d6 d5 a4 b4 c4 \
                     a1 b2 c3 g1 f2 e3 g7 f6 e5 a7 b6 c5";

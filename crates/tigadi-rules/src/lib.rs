@@ -1,7 +1,7 @@
 //! The Tigadi rules engine: board geometry and symmetries, rule sets, the
 //! moving-phase primitives shared by the index, solver and prober, full-game
 //! positions with legal-move generation for both phases, a refereed game, and the
-//! notation of RULES.md §9.
+//! notation of docs/RULES.md §9.
 //!
 //! It knows nothing of indexing, solving or files; every later stage builds on it.
 

@@ -1,4 +1,4 @@
-//! The notation of RULES.md §9: points, moves, game records and position strings,
+//! The notation of docs/RULES.md §9: points, moves, game records and position strings,
 //! read and written; and an ASCII drawing of a position.
 //!
 //! Every parser returns a [`NotationError`] naming the problem; none panics, whatever
@@ -55,7 +55,10 @@ impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotationError::BadPoint { text } => {
-                write!(f, "'{text}' is not a point (a1 … g7, as in RULES.md §1)")
+                write!(
+                    f,
+                    "'{text}' is not a point (a1 … g7, as in docs/RULES.md §1)"
+                )
             }
             NotationError::BadMove { text, reason } => write!(f, "bad move '{text}': {reason}"),
             NotationError::BadRecord { number, error } => write!(f, "move {number}: {error}"),
@@ -73,18 +76,29 @@ impl From<InvalidPosition> for NotationError {
     }
 }
 
+/// Longest piece of the input an error message repeats (in characters).
+const MAX_SHOWN: usize = 40;
+
+/// `text` as an error message quotes it: whole when short, else its first
+/// [`MAX_SHOWN`] characters and how long it was, so a huge bad input does not
+/// make a huge message.
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(MAX_SHOWN) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 /// Parses a point name such as `d5`.
 pub fn parse_point(text: &str) -> Result<Point, NotationError> {
-    Point::parse(text).ok_or_else(|| NotationError::BadPoint {
-        text: text.to_string(),
-    })
+    Point::parse(text).ok_or_else(|| NotationError::BadPoint { text: shown(text) })
 }
 
 /// Parses one move: `d5`, `a1-a4`, `d5xg7`, `a1-a4xg7` or `pass`. Only the syntax is
 /// checked; [`crate::Game::play`] checks legality.
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let bad = |reason: String| NotationError::BadMove {
-        text: text.to_string(),
+        text: shown(text),
         reason,
     };
     if text == "pass" {
@@ -99,7 +113,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                 return Err(bad("more than one capture".into()));
             }
             let c = Point::parse(c)
-                .ok_or_else(|| bad(format!("'{c}' after 'x' is not a point (a1 … g7)")))?;
+                .ok_or_else(|| bad(format!("'{}' after 'x' is not a point (a1 … g7)", shown(c))))?;
             (m, Some(c))
         }
         None => (text, None),
@@ -107,7 +121,8 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let point = |s: &str| {
         Point::parse(s).ok_or_else(|| {
             bad(format!(
-                "'{s}' is not a point (a move is d5, a1-a4, d5xg7, a1-a4xg7 or pass)"
+                "'{}' is not a point (a move is d5, a1-a4, d5xg7, a1-a4xg7 or pass)",
+                shown(s)
             ))
         })
     };
@@ -174,7 +189,7 @@ pub fn format_record(moves: &[Move]) -> String {
 }
 
 /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
-/// (RULES.md §9) and checks that a game can reach it ([`Position::validate`]).
+/// (docs/RULES.md §9) and checks that a game can reach it ([`Position::validate`]).
 pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     let bad = |reason: String| NotationError::BadPosition { reason };
     let fields: Vec<&str> = text.split_whitespace().collect();
@@ -201,7 +216,7 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         return Err(bad(format!(
             "{} ranks in '{}'; expected 7 separated by '/' (rank 7 first)",
             ranks.len(),
-            fields[0]
+            shown(fields[0])
         )));
     }
     let (mut bone, mut seed) = (0, 0);
@@ -210,7 +225,8 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         let chars: Vec<char> = rank.chars().collect();
         if chars.len() != names.len() {
             return Err(bad(format!(
-                "rank {number} '{rank}' has {} points; it has {} ({})",
+                "rank {number} '{}' has {} points; it has {} ({})",
+                shown(rank),
                 chars.len(),
                 names.len(),
                 names.join(" ")
@@ -233,13 +249,17 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     let side = match fields[1] {
         "B" => Side::Bone,
         "S" => Side::Seed,
-        s => return Err(bad(format!("side to move '{s}'; expected B or S"))),
+        s => {
+            let s = shown(s);
+            return Err(bad(format!("side to move '{s}'; expected B or S")));
+        }
     };
     let number = |name: &str, s: &str, max: u16| -> Result<u16, NotationError> {
         match s.parse::<u16>() {
             Ok(n) if n <= max && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
             _ => Err(bad(format!(
-                "{name} '{s}'; expected a whole number from 0 to {max}"
+                "{name} '{}'; expected a whole number from 0 to {max}",
+                shown(s)
             ))),
         }
     };
@@ -270,7 +290,7 @@ impl FromStr for Position {
     }
 }
 
-/// Writes the position string of RULES.md §9: the hands are written when either is
+/// Writes the position string of docs/RULES.md §9: the hands are written when either is
 /// nonzero or the counter is, the counter only when nonzero. `parse_position` reads
 /// it back to the same position.
 impl fmt::Display for Position {
@@ -318,7 +338,7 @@ fn cell(p: Point) -> (usize, usize) {
 }
 
 /// Draws the board of `board` with the gotis of `position`: `B` Bone, `S` Seed,
-/// `·` empty, lines as in RULES.md §1, rank numbers on the left and files below.
+/// `·` empty, lines as in docs/RULES.md §1, rank numbers on the left and files below.
 pub fn diagram(position: &Position, board: BoardKind) -> String {
     let g = Geometry::of(board);
     let mut grid = vec![vec![' '; DIAGRAM_WIDTH]; DIAGRAM_HEIGHT];

@@ -12,13 +12,13 @@ use crate::moving::Board;
 use crate::rules::RuleSet;
 use std::fmt;
 
-/// Gotis each player starts with (RULES.md §2).
+/// Gotis each player starts with (docs/RULES.md §2).
 pub const GOTIS: u8 = 9;
 
-/// A player whose gotis on board plus in hand fall below this has lost (RULES.md §6).
+/// A player whose gotis on board plus in hand fall below this has lost (docs/RULES.md §6).
 pub const MIN_GOTIS: u32 = 3;
 
-/// Consecutive turns without a capture after which the game is drawn (RULES.md §6).
+/// Consecutive turns without a capture after which the game is drawn (docs/RULES.md §6).
 pub const QUIET_TURN_LIMIT: u16 = 100;
 
 /// One of the two players.
@@ -66,9 +66,9 @@ impl fmt::Display for Side {
 /// The phase a position is in, decided by the hand of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
-    /// The player to move still has gotis in hand and places one (RULES.md §3).
+    /// The player to move still has gotis in hand and places one (docs/RULES.md §3).
     Placing,
-    /// Every goti has been placed; the player to move slides (RULES.md §4).
+    /// Every goti has been placed; the player to move slides (docs/RULES.md §4).
     Moving,
 }
 
@@ -82,7 +82,7 @@ impl fmt::Display for Phase {
 }
 
 /// One complete turn: where the goti goes and, when it closes a tigadi, which enemy
-/// goti is taken. Written in the notation of RULES.md §9 by its `Display`.
+/// goti is taken. Written in the notation of docs/RULES.md §9 by its `Display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Move {
     /// Place a goti from hand on the empty point `to`, capturing `capture`.
@@ -164,7 +164,7 @@ pub struct Position {
     pub quiet_turns: u16,
 }
 
-/// Why a [`Position`] cannot occur in a game (RULES.md §9).
+/// Why a [`Position`] cannot occur in a game (docs/RULES.md §9).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InvalidPosition {
     /// Some point holds both a Bone and a Seed goti.
@@ -274,10 +274,10 @@ impl std::error::Error for InvalidPosition {}
 /// How a position is decided without any further turn (see [`Position::decided`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinReason {
-    /// The loser's gotis on board plus in hand fell to two (RULES.md §6).
+    /// The loser's gotis on board plus in hand fell to two (docs/RULES.md §6).
     Material,
     /// The loser is to move, has no legal move, and the rule set makes a blocked
-    /// player lose (RULES.md §8).
+    /// player lose (docs/RULES.md §8).
     Blocked,
 }
 
@@ -371,7 +371,7 @@ impl Position {
         }
     }
 
-    /// Checks that a game can reach this position (RULES.md §9): no overlap, hands
+    /// Checks that a game can reach this position (docs/RULES.md §9): no overlap, hands
     /// of at most 9 that fit the order of placing, at most 9 gotis of a colour
     /// counting the hand, at least 3 in all for each player, and a 100-turn counter
     /// that is 0 while placing and at most 100.

@@ -1,4 +1,4 @@
-//! Rule sets: the three switches of RULES.md §8 and the named presets.
+//! Rule sets: the three switches of docs/RULES.md §8 and the named presets.
 
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;
@@ -96,11 +96,13 @@ impl RuleSet {
     /// `morris,lines=20`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
+        let mut seen = std::collections::HashSet::new();
         for (i, part) in text.split(',').map(str::trim).enumerate() {
             if let Some((_, preset)) = RuleSet::PRESETS.iter().find(|(n, _)| *n == part) {
                 if i != 0 {
                     return Err(format!(
-                        "rule set '{text}': preset '{part}' must come first"
+                        "rule set '{}': preset '{part}' must come first",
+                        crate::notation::shown(text)
                     ));
                 }
                 rules = *preset;
@@ -108,10 +110,18 @@ impl RuleSet {
             }
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 format!(
-                    "unknown rule set '{part}' (expected tigadi, navakankari, morris or \
-                     switches such as lines=16,flying=3,blocked=loses)"
+                    "unknown rule set '{}' (expected tigadi, navakankari, morris or \
+                     switches such as lines=16,flying=3,blocked=loses)",
+                    crate::notation::shown(part)
                 )
             })?;
+            if !seen.insert(key) {
+                return Err(format!(
+                    "rule set '{}': switch '{}' is given twice",
+                    crate::notation::shown(text),
+                    crate::notation::shown(key)
+                ));
+            }
             match (key, value) {
                 ("lines", "20") => rules.board = BoardKind::Diagonals,
                 ("lines", "16") => rules.board = BoardKind::Plain,
@@ -121,8 +131,9 @@ impl RuleSet {
                 ("blocked", "loses") => rules.blocked_loses = true,
                 _ => {
                     return Err(format!(
-                    "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses)"
-                ))
+                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses)",
+                        crate::notation::shown(part)
+                    ))
                 }
             }
         }

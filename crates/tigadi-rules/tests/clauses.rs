@@ -1,4 +1,4 @@
-//! One test (or more) per clause of RULES.md §3–§6, on small hand-built positions.
+//! One test (or more) per clause of docs/RULES.md §3–§6, on small hand-built positions.
 
 use tigadi_rules::{
     check_move, parse_move, parse_position, DrawReason, Game, GameResult, IllegalMove, Move, Phase,

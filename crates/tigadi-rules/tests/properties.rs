@@ -1,5 +1,5 @@
 //! Property tests: the move generator against a deliberately naive one written here
-//! from RULES.md (sharing only the board geometry), perft against naive perft, and
+//! from docs/RULES.md (sharing only the board geometry), perft against naive perft, and
 //! every parser against arbitrary input.
 
 use proptest::prelude::*;
@@ -21,7 +21,7 @@ const RULE_SETS: [RuleSet; 4] = [
     },
 ];
 
-/// The naive rules: RULES.md §3–§6 written out point by point, sharing only the
+/// The naive rules: docs/RULES.md §3–§6 written out point by point, sharing only the
 /// lines and neighbours of the board with the engine.
 mod naive {
     use super::*;
@@ -424,7 +424,7 @@ proptest! {
                 tigadi_rules::GameResult::Win { reason: tigadi_rules::WinReason::Material, .. }
             );
             if material_win {
-                // RULES.md §9: such a position string is refused, the game being over.
+                // docs/RULES.md §9: such a position string is refused, the game being over.
                 prop_assert!(parse_position(&p.to_string()).is_err());
             } else {
                 prop_assert_eq!(p.validate(), Ok(()), "{}", p);

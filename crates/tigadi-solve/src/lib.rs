@@ -16,7 +16,7 @@ pub mod plan;
 pub mod retrograde;
 pub mod value;
 
-pub use plan::{pairs_up_to, Pair};
+pub use plan::{pairs_for, pairs_up_to, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,
     SolvedTable,

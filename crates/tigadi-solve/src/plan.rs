@@ -77,6 +77,26 @@ pub fn pairs_up_to(max_gotis: u32) -> Vec<Pair> {
     pairs
 }
 
+/// The pairs needed to solve subspace `sub`: its own pair and every pair its
+/// captures lead to, directly or through other captures, in the order of
+/// [`pairs_up_to`] (every pair after the pairs its captures lead into).
+pub fn pairs_for(sub: Subspace) -> Vec<Pair> {
+    let mut needed = vec![Pair::of(sub)];
+    let mut i = 0;
+    while i < needed.len() {
+        for t in needed[i].capture_targets() {
+            if !needed.contains(&Pair::of(t)) {
+                needed.push(Pair::of(t));
+            }
+        }
+        i += 1;
+    }
+    pairs_up_to(2 * MAX_GOTIS as u32)
+        .into_iter()
+        .filter(|p| needed.contains(p))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +118,30 @@ mod tests {
                 .map(|p| p.to_string())
                 .collect::<Vec<_>>(),
             ["3v3", "4v3+3v4"]
+        );
+    }
+
+    #[test]
+    fn pairs_for_a_subspace_are_closed_under_captures() {
+        let all = pairs_up_to(18);
+        for sub in Subspace::standard() {
+            let pairs = pairs_for(sub);
+            assert!(pairs.contains(&Pair::of(sub)), "{sub}");
+            for p in &pairs {
+                for t in p.capture_targets() {
+                    assert!(pairs.contains(&Pair::of(t)), "{sub}: {p} needs {t}");
+                }
+            }
+            // In plan order.
+            let at: Vec<usize> = pairs
+                .iter()
+                .map(|p| all.iter().position(|q| q == p).unwrap())
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{sub}");
+        }
+        assert_eq!(
+            pairs_for(Subspace::new(3, 3)),
+            [Pair::of(Subspace::new(3, 3))]
         );
     }
 }

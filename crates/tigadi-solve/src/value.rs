@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// The game-theoretic value of a moving-phase position for the player to move,
-/// with its DTC (depth to capture, RULES.md §7) in turns for a win or a loss.
+/// with its DTC (depth to capture, docs/RULES.md §7) in turns for a win or a loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// The player to move wins; the next capture comes after this many turns

@@ -1,7 +1,8 @@
 //! Compressed, checksummed tablebase files of the Tigadi moving phase: writing
 //! them ([`write_subspace`], [`write_manifest`]), reading them back whole
 //! ([`load_values`]), probing single positions ([`Tablebase`]) and the consistency
-//! scan ([`verify`]).
+//! scan ([`verify`]), and the resumable job that solves pairs into files
+//! ([`solve_pairs`]).
 //!
 //! One file per rule set and subspace, `DIR/<rules>/<m>v<o>.tgtb`, with a WDL
 //! section (what a program that needs only win/draw/loss reads) and a DTC section,
@@ -14,6 +15,8 @@
 
 pub mod error;
 pub mod format;
+pub mod job;
+pub mod lock;
 pub mod manifest;
 pub mod reader;
 pub mod tablebase;
@@ -22,10 +25,14 @@ pub mod writer;
 
 pub use error::TablebaseError;
 pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
+pub use job::{is_solved, solve_pairs, JobError, JobObserver, PairReport};
+pub use lock::DirLock;
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
 pub use reader::table::{load_values, mark_padding, read_header, Section, Table};
 pub use tablebase::{Tablebase, Turn};
-pub use verify::{verify, Mismatch, SubspaceReport, VerifyReport};
-pub use writer::{encode_table, write_subspace};
+pub use verify::{
+    verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
+};
+pub use writer::{encode_table, remove_stale_temporaries, write_subspace};

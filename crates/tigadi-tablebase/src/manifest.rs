@@ -30,6 +30,11 @@ pub struct Manifest {
     pub settings: Settings,
     /// One entry per table file, ordered by subspace.
     pub subspaces: Vec<ManifestEntry>,
+    /// Files named like tables that could not be read (damaged, of another rule
+    /// set, not a regular file), each as "name: why"; left out of the entries and
+    /// of `SHA256SUMS`. Absent from the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 /// The rule switches and format settings recorded in the manifest.
@@ -97,7 +102,8 @@ impl ManifestEntry {
 
 /// Writes `SHA256SUMS` and `manifest.json` for every table file of `rules` in
 /// tablebase directory `dir` (each header and head checksum is checked on the
-/// way). Solve times recorded in an existing `manifest.json` are kept for files
+/// way; a file that fails is listed in [`Manifest::skipped`], since the manifest
+/// only describes, and `verify` reports the damage). Solve times recorded in an existing `manifest.json` are kept for files
 /// whose SHA-256 is unchanged.
 pub fn write_manifest(dir: &Path, rules: &RuleSet) -> Result<Manifest, TablebaseError> {
     write_manifest_with_seconds(dir, rules, &[])
@@ -113,8 +119,15 @@ pub fn write_manifest_with_seconds(
     let old = read_manifest(dir, rules).ok().flatten();
     let rdir = rules_dir(dir, rules);
     let mut entries = Vec::new();
+    let mut skipped = Vec::new();
     for s in list_subspaces(dir, rules)? {
-        let table = open_table(dir, rules, s)?;
+        let table = match open_table(dir, rules, s) {
+            Ok(t) => t,
+            Err(e) => {
+                skipped.push(format!("{}: {e}", file_name(s)));
+                continue;
+            }
+        };
         let h = table.header();
         let sha256 = sha256_file(table.path())?;
         let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
@@ -167,6 +180,7 @@ pub fn write_manifest_with_seconds(
             checksum: "xxh3-64".into(),
         },
         subspaces: entries,
+        skipped,
     };
     let sums: String = manifest
         .subspaces
@@ -193,8 +207,9 @@ pub fn read_manifest(dir: &Path, rules: &RuleSet) -> Result<Option<Manifest>, Ta
         .map_err(|e| TablebaseError::corrupt(&path, format!("bad manifest: {e}")))
 }
 
-fn sha256_file(path: &Path) -> Result<String, TablebaseError> {
-    let mut f = std::fs::File::open(path).map_err(|e| TablebaseError::io(path, e))?;
+/// SHA-256 of the file at `path`, lowercase hex.
+pub(crate) fn sha256_file(path: &Path) -> Result<String, TablebaseError> {
+    let mut f = crate::reader::table::open_regular_file(path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {

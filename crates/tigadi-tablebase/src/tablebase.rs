@@ -26,7 +26,7 @@ pub enum Turn {
 }
 
 impl fmt::Display for Turn {
-    /// RULES.md §9 notation: `a1-a4`, `a1-a4xg7` or `pass`.
+    /// docs/RULES.md §9 notation: `a1-a4`, `a1-a4xg7` or `pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Turn::Slide(s) => {
@@ -132,7 +132,7 @@ impl Tablebase {
 
     fn open_subspace(&self, sub: Subspace) -> Result<Loaded, TablebaseError> {
         let path = table_path(&self.dir, &self.rules, sub);
-        if !path.is_file() {
+        if crate::reader::table::is_missing(&path) {
             return Err(TablebaseError::MissingSubspace {
                 subspace: sub,
                 path,

@@ -67,6 +67,34 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Tablebas
     result
 }
 
+/// Removes from directory `dir` the temporary files ([`write_atomically`]'s
+/// `.NAME.tmpPID`) whose writing process is gone: a killed run's half-written
+/// files. A temporary of a process that still runs is left alone, whoever it is.
+/// Returns the names removed.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
+    let mut removed = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return removed;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = temporary_owner(&name) else {
+            continue;
+        };
+        if !crate::lock::process_alive(pid) && fs::remove_file(e.path()).is_ok() {
+            removed.push(name);
+        }
+    }
+    removed
+}
+
+/// The process id in a temporary file's name `.NAME.tmpPID`, if it is one.
+fn temporary_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, pid) = rest.rsplit_once(".tmp")?;
+    pid.parse().ok()
+}
+
 /// The value of slot `i` as written: padding slots take the value of the nearest
 /// real slot before them (a draw when there is none), which keeps runs unbroken.
 fn filled(values: &[Packed], i: usize) -> u16 {
@@ -226,4 +254,26 @@ fn compress_section(
             },
         )
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_temporaries_go_and_live_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = format!(".3v3.tgtb.tmp{}", std::process::id());
+        // No process has this id (Linux ids stay below 2^22).
+        let dead = format!(".4v3.tgtb.tmp{}", i32::MAX);
+        for name in [&own, &dead, &"3v3.tgtb".to_string(), &".lock".to_string()] {
+            fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let removed = remove_stale_temporaries(dir.path());
+        assert_eq!(removed, vec![dead.clone()]);
+        assert!(dir.path().join(&own).exists());
+        assert!(dir.path().join("3v3.tgtb").exists());
+        assert_eq!(temporary_owner(".manifest.json.tmp12"), Some(12));
+        assert_eq!(temporary_owner("3v3.tgtb"), None);
+    }
 }

@@ -21,7 +21,7 @@ pub fn run(args: &JsonArgs) -> CmdResult {
         Ok(()) => Ok(0),
         // A closed pipe (`tigadi index-stats | head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
-        Err(e) => Err(format!("writing the statistics: {e}")),
+        Err(e) => Err(crate::output::write_error(e)),
     }
 }
 

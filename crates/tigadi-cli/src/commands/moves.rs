@@ -1,4 +1,4 @@
-//! `tigadi moves POSITION`: lists the legal moves in the notation of RULES.md §9.
+//! `tigadi moves POSITION`: lists the legal moves in the notation of docs/RULES.md §9.
 
 use super::show::{position, result_json, standing};
 use super::CmdResult;
@@ -26,16 +26,16 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
             "moves": moves,
             "result": result_json(result),
         });
-        println!("{v}");
+        outln!("{v}");
         return Ok(0);
     }
     if result.is_over() {
-        println!("no legal moves: {result}");
+        outln!("no legal moves: {result}");
         return Ok(0);
     }
     let noun = if moves.len() == 1 { "move" } else { "moves" };
     let n = moves.len();
-    println!("{n} legal {noun} for {} ({} phase):", p.side, p.phase());
-    println!("{}", moves.join(" "));
+    outln!("{n} legal {noun} for {} ({} phase):", p.side, p.phase());
+    outln!("{}", moves.join(" "));
     Ok(0)
 }

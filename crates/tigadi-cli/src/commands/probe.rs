@@ -1,10 +1,14 @@
 //! `tigadi probe`: look positions up in the tablebases.
 
+use super::show::{result_json, standing};
 use super::CmdResult;
 use crate::ProbeArgs;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
-use tigadi_rules::{parse_position, parse_record, Board, Game, Phase, Position, RuleSet, Side};
+use tigadi_rules::notation::shown;
+use tigadi_rules::{
+    parse_position, parse_record, Board, Game, GameResult, Phase, Position, RuleSet, Side,
+};
 use tigadi_solve::Value;
 use tigadi_tablebase::Tablebase;
 
@@ -23,9 +27,9 @@ pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
 fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
     let result = probe_one(tb, text)?;
     if json {
-        println!("{}", result.to_json());
+        outln!("{}", result.to_json());
     } else {
-        print!("{}", result.to_text());
+        crate::output::text(&result.to_text())?;
     }
     Ok(0)
 }
@@ -45,30 +49,47 @@ fn replay(rules: RuleSet, record: &str) -> Result<Position, String> {
 }
 
 /// Batch mode: one position per line on standard input, one JSON object per line
-/// on standard output (`{"position": ..., "error": ...}` for a line that fails).
+/// on standard output (`{"position": ..., "error": ...}` for a line that fails,
+/// including a line that is not UTF-8; the lines after it are still answered).
 fn batch(tb: &Tablebase) -> CmdResult {
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut lines, mut failed) = (0u64, 0u64);
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-        let text = line.trim();
-        if text.is_empty() {
+    let (mut number, mut lines, mut failed) = (0u64, 0u64, 0u64);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        let (text, utf8) = match std::str::from_utf8(&bytes) {
+            Ok(t) => (t.trim().to_string(), true),
+            Err(_) => (String::from_utf8_lossy(&bytes).trim().to_string(), false),
+        };
+        if text.is_empty() && utf8 {
             continue;
         }
         lines += 1;
-        let obj = match probe_one(tb, text) {
+        let answer = if utf8 {
+            probe_one(tb, &text)
+        } else {
+            Err(format!("line {number} is not valid UTF-8"))
+        };
+        let obj = match answer {
             Ok(r) => r.to_json(),
             Err(e) => {
                 failed += 1;
-                json!({ "position": text, "error": e })
+                json!({ "position": shown(&text), "error": e })
             }
         };
-        writeln!(out, "{obj}").map_err(|e| format!("writing standard output: {e}"))?;
+        writeln!(out, "{obj}").map_err(crate::output::write_error)?;
     }
-    out.flush()
-        .map_err(|e| format!("writing standard output: {e}"))?;
+    out.flush().map_err(crate::output::write_error)?;
     if failed > 0 {
         return Err(format!("{failed} of {lines} positions could not be probed"));
     }
@@ -81,17 +102,36 @@ struct Probed {
     side: Side,
     value: Value,
     moves: Vec<(String, Value)>,
+    /// The game is already over in this position (e.g. drawn by the turn limit):
+    /// `value` says how, and there are no moves.
+    over: Option<GameResult>,
 }
 
 fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
-    let (board, side) = parse_moving_position(text)?;
+    let (p, board) = parse_moving_position(text)?;
+    let result = standing(tb.rules(), &p);
+    if result.is_over() {
+        let value = match result {
+            GameResult::Win { winner, .. } if winner == p.side => Value::Win(0),
+            GameResult::Win { .. } => Value::Loss(0),
+            _ => Value::Draw,
+        };
+        return Ok(Probed {
+            position: text.to_string(),
+            side: p.side,
+            value,
+            moves: Vec::new(),
+            over: Some(result),
+        });
+    }
     let value = tb.probe(board).map_err(|e| e.to_string())?;
     let moves = tb.probe_moves(board).map_err(|e| e.to_string())?;
     Ok(Probed {
         position: text.to_string(),
-        side,
+        side: p.side,
         value,
         moves: moves.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
+        over: None,
     })
 }
 
@@ -105,6 +145,15 @@ fn wdl_name(v: Value) -> &'static str {
 
 impl Probed {
     fn to_json(&self) -> Json {
+        if let Some(r) = self.over {
+            return json!({
+                "position": self.position,
+                "value": wdl_name(self.value),
+                "dtc": null,
+                "moves": [],
+                "game_over": result_json(r),
+            });
+        }
         json!({
             "position": self.position,
             "value": wdl_name(self.value),
@@ -118,6 +167,13 @@ impl Probed {
     }
 
     fn to_text(&self) -> String {
+        if let Some(r) = self.over {
+            return format!(
+                "{}\n{} to move: game over: {r}\n",
+                self.position,
+                self.side.name()
+            );
+        }
         let mut s = format!(
             "{}\n{} to move: {}",
             self.position,
@@ -144,17 +200,18 @@ fn describe(v: Value) -> String {
     }
 }
 
-/// Parses a position string (RULES.md §9) that must be in the moving phase, into
+/// Parses a position string (docs/RULES.md §9) that must be in the moving phase, into
 /// the board seen from the player to move and that player.
-fn parse_moving_position(text: &str) -> Result<(Board, Side), String> {
-    let p = parse_position(text).map_err(|e| format!("position '{text}': {e}"))?;
+fn parse_moving_position(text: &str) -> Result<(Position, Board), String> {
+    let p = parse_position(text).map_err(|e| format!("position '{}': {e}", shown(text)))?;
     if p.phase() != Phase::Moving {
         return Err(format!(
-            "position '{text}': {}",
+            "position '{}': {}",
+            shown(text),
             tigadi_tablebase::TablebaseError::NotMovingPhase
         ));
     }
-    Ok((p.to_board(), p.side))
+    Ok((p, p.to_board()))
 }
 
 #[cfg(test)]
@@ -164,8 +221,8 @@ mod tests {
 
     #[test]
     fn parses_the_rules_example() {
-        let (b, side) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
-        assert_eq!(side, Side::Seed);
+        let (p, b) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
+        assert_eq!(p.side, Side::Seed);
         let bit = |n| Point::parse(n).unwrap().bit();
         assert_eq!(b.mover, bit("b6") | bit("e4") | bit("a1"));
         assert_eq!(b.opponent, bit("a7") | bit("d7") | bit("d1"));

@@ -44,11 +44,11 @@ pub fn run(rules: RuleSet, args: &ReplayArgs) -> CmdResult {
             "position": p.to_string(),
             "result": result_json(game.result()),
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("moves: {}", moves.len());
-        println!("position: {p}");
-        println!("result: {}", game.result());
+        outln!("moves: {}", moves.len());
+        outln!("position: {p}");
+        outln!("result: {}", game.result());
     }
     Ok(0)
 }

@@ -62,18 +62,18 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
             "quiet_turns": p.quiet_turns,
             "result": result_json(result),
         });
-        println!("{v}");
+        outln!("{v}");
         return Ok(0);
     }
-    print!("{}", diagram(&p, rules.board));
-    println!();
+    crate::output::text(&diagram(&p, rules.board).to_string())?;
+    outln!("");
     let verb = if p.phase() == Phase::Placing {
         "place"
     } else {
         "move"
     };
-    println!("{} to {verb} ({} phase)", p.side, p.phase());
-    println!(
+    outln!("{} to {verb} ({} phase)", p.side, p.phase());
+    outln!(
         "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
         p.bone.count_ones(),
         p.bone_hand,
@@ -81,11 +81,11 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
         p.seed_hand
     );
     if p.phase() == Phase::Moving {
-        println!("quiet turns: {} of 100", p.quiet_turns);
+        outln!("quiet turns: {} of 100", p.quiet_turns);
     }
     if result.is_over() {
-        println!("game over: {result}");
+        outln!("game over: {result}");
     }
-    println!("position: {p}");
+    outln!("position: {p}");
     Ok(0)
 }

@@ -1,29 +1,70 @@
 //! `tigadi solve`: retrograde analysis of every pair of subspaces up to
-//! `--max-pieces`, in dependency order, writing one tablebase file per subspace.
-//! Pairs whose files are already present and valid are skipped, so an interrupted
-//! run resumes where it stopped.
+//! `--max-pieces` (or those one `--subspace` needs), in dependency order, writing
+//! one tablebase file per subspace. The loop itself is the library's resumable job
+//! ([`tigadi_tablebase::solve_pairs`]): pairs whose files are already present and
+//! valid are skipped, so an interrupted run resumes where it stopped.
 
 use super::CmdResult;
-use crate::progress::Bars;
+use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
-use std::path::Path;
 use std::time::Instant;
-use tigadi_index::Subspace;
+use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to, solve_pair, Packed, SolvedTable, Value};
+use tigadi_solve::{pairs_for, pairs_up_to};
 use tigadi_tablebase as tb;
 
-pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
-    if !(6..=18).contains(&args.max_pieces) {
-        return Err(format!(
-            "--max-pieces {} is out of range (6 to 18 gotis on the board)",
-            args.max_pieces
-        ));
+/// Worker threads allowed per core: more only adds switching (the files do not
+/// depend on the count), and thousands make even a small solve crawl.
+const THREADS_PER_CORE: usize = 4;
+/// The thread limit on a machine whose core count cannot be read, or a small one.
+const MIN_THREAD_LIMIT: usize = 8;
+
+/// The most `--threads` accepted here.
+fn thread_limit() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores * THREADS_PER_CORE).max(MIN_THREAD_LIMIT)
+}
+
+/// Parses `--subspace` (`MvO`, e.g. `7v6`: gotis of the player to move, then the
+/// other's, each from 3 to 9).
+fn parse_subspace(text: &str) -> Result<Subspace, String> {
+    let bad = || {
+        format!(
+            "--subspace '{}' is not a subspace (write MvO, e.g. 7v6: each side from {MIN_GOTIS} to {MAX_GOTIS} gotis)",
+            tigadi_rules::notation::shown(text)
+        )
+    };
+    let (m, o) = text.split_once('v').ok_or_else(bad)?;
+    let side = |s: &str| {
+        s.parse::<u8>()
+            .ok()
+            .filter(|n| (MIN_GOTIS..=MAX_GOTIS).contains(n) && s.len() == 1)
+    };
+    match (side(m), side(o)) {
+        (Some(m), Some(o)) => Ok(Subspace::new(m, o)),
+        _ => Err(bad()),
     }
+}
+
+pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
+    let pairs = match &args.subspace {
+        Some(text) => pairs_for(parse_subspace(text)?),
+        None if (6..=18).contains(&args.max_pieces) => pairs_up_to(args.max_pieces),
+        None => {
+            return Err(format!(
+                "--max-pieces {} is out of range (6 to 18 gotis on the board)",
+                args.max_pieces
+            ))
+        }
+    };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
-        if t == 0 {
-            return Err("--threads must be at least 1".into());
+        let limit = thread_limit();
+        if t == 0 || t > limit {
+            return Err(format!(
+                "--threads {t} is out of range (1 to {limit} here: at most \
+                 {THREADS_PER_CORE} per core; the tables do not depend on it)"
+            ));
         }
         pool = pool.num_threads(t);
     }
@@ -31,99 +72,21 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let dir = &args.dir.dir;
-    remove_stale_temporaries(&tb::rules_dir(dir, &rules));
-    let bars = Bars::new();
+    let progress = Progress::new("slots");
+    let observer = SolveProgress::new(&progress);
     let started = Instant::now();
-    for pair in pairs_up_to(args.max_pieces) {
-        let subs = pair.subspaces();
-        if subs.iter().all(|&s| is_solved(dir, &rules, s)) {
-            println!("{pair}: already solved");
-            continue;
-        }
-        let t0 = Instant::now();
-        let targets: Vec<(Subspace, Vec<Packed>)> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|t| {
-                tb::load_values(dir, &rules, t)
-                    .map(|v| (t, v))
-                    .map_err(|e| format!("{e}"))
-            })
-            .collect::<Result<_, _>>()?;
-        let tables: Vec<SolvedTable> = targets
-            .iter()
-            .map(|(s, v)| SolvedTable {
-                subspace: *s,
-                values: v,
-            })
-            .collect();
-        let solved = pool
-            .install(|| solve_pair(&rules, pair, &tables, &bars.observer(&pair.to_string())))
-            .map_err(|e| e.to_string())?;
-        drop(targets);
-        let seconds = t0.elapsed().as_secs_f64();
-        for s in &solved {
-            pool.install(|| tb::write_subspace(dir, &rules, s.subspace, &s.values))
-                .map_err(|e| format!("writing {}: {e}", s.subspace))?;
-        }
-        // After every pair, so a run stopped later loses no solve times.
-        let seconds: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
-        write_manifest(dir, &rules, &seconds)?;
-        let seconds = seconds[0].1;
-        let slots: usize = solved.iter().map(|s| s.values.len()).sum();
-        let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
-        for s in &solved {
-            for v in &s.values {
-                match v.get() {
-                    Some(Value::Win(_)) => w += 1,
-                    Some(Value::Draw) => d += 1,
-                    Some(Value::Loss(_)) => l += 1,
-                    None => {}
-                }
-            }
-        }
-        bars.finish();
-        println!(
-            "{pair}: {slots} slots, {:.1} s, {} rounds, {w} wins, {d} draws, {l} losses (classes)",
-            seconds, solved[0].rounds
-        );
-    }
-    write_manifest(dir, &rules, &[])?;
-    println!(
+    let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, &observer));
+    progress.finish();
+    result.map_err(|e| e.to_string())?;
+    progress.line(&format!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),
         tb::rules_dir(dir, &rules).display()
-    );
-    Ok(0)
-}
-
-/// Is the table of `sub` present, for these rules and this subspace, with every
-/// checksum right? Then it is not solved again.
-fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
-    let path = tb::table_path(dir, rules, sub);
-    match tb::Table::open(&path) {
-        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
-        Err(_) => false,
+    ));
+    // Printing failed (a full disk under standard output): the tables are all
+    // written, but the command must still say that its output is incomplete.
+    match progress.write_failure() {
+        Some(e) => Err(format!("{e} (the solve itself finished)")),
+        None => Ok(0),
     }
-}
-
-/// Removes the temporary files (`.NAME.tmpPID`) that a killed run left half-written.
-fn remove_stale_temporaries(rules_dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(rules_dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(".tmp") {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-}
-
-/// Writes `SHA256SUMS` and `manifest.json` for the files present, recording
-/// `seconds` (times already recorded for unchanged files are kept).
-fn write_manifest(dir: &Path, rules: &RuleSet, seconds: &[(Subspace, f64)]) -> Result<(), String> {
-    tb::write_manifest_with_seconds(dir, rules, seconds)
-        .map(|_| ())
-        .map_err(|e| format!("writing the manifest: {e}"))
 }

@@ -15,11 +15,22 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             rules_dir(dir, &rules).display()
         ));
     }
-    let manifest = read_manifest(dir, &rules).map_err(|e| e.to_string())?;
+    // The manifest only adds solve times: a damaged one costs those, not the table.
+    let manifest = read_manifest(dir, &rules).unwrap_or_else(|e| {
+        eprintln!("tigadi: warning: {e}; solve times are not shown");
+        None
+    });
     if !args.json {
-        println!(
+        outln!(
             "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10}",
-            "subspace", "classes", "win", "draw", "loss", "dtc+", "dtc-", "seconds"
+            "subspace",
+            "classes",
+            "win",
+            "draw",
+            "loss",
+            "dtc+",
+            "dtc-",
+            "seconds"
         );
     }
     for s in subs {
@@ -42,10 +53,10 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 "max_dtc_loss": c.max_dtc_loss,
                 "seconds": seconds,
             });
-            println!("{row}");
+            outln!("{row}");
         } else {
             let secs = seconds.map_or("-".to_string(), |x| format!("{x:.1}"));
-            println!(
+            outln!(
                 "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10}",
                 s.to_string(),
                 c.classes(),

@@ -1,70 +1,85 @@
-//! `tigadi verify`: check every checksum and recompute every stored value.
+//! `tigadi verify`: check every checksum (and `SHA256SUMS`) and recompute every
+//! stored value. Tables that passed an earlier run and whose files (and the files
+//! their check reads) are unchanged are not recomputed unless `--again` is given,
+//! so an interrupted verify of a big set resumes where it stopped.
 
 use super::CmdResult;
-use crate::DirArgs;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use crate::progress::{Progress, VerifyProgress};
+use crate::VerifyArgs;
 use tigadi_rules::RuleSet;
+use tigadi_tablebase::SubspaceReport;
 
-pub fn run(rules: RuleSet, args: &DirArgs) -> CmdResult {
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template("verify {bar:40} {percent}% {pos}/{len} slots, eta {eta}")
-                .expect("valid template"),
-        );
-        bar
-    });
-    let progress = |done: u64, total: u64| {
-        if let Some(bar) = &bar {
-            bar.set_length(total);
-            bar.set_position(done);
+/// The result lines of one table.
+fn report_lines(s: &SubspaceReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if s.is_ok() {
+        let earlier = if s.earlier {
+            " (passed an earlier run; unchanged since)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{}  ok  {} positions{earlier}",
+            s.subspace, s.checked
+        ));
+        return lines;
+    }
+    if let Some(e) = &s.error {
+        lines.push(format!("{}  FAILED  {e}", s.subspace));
+    }
+    if s.mismatches > 0 {
+        lines.push(format!(
+            "{}  FAILED  {} of {} positions do not match",
+            s.subspace, s.mismatches, s.checked
+        ));
+        for m in &s.examples {
+            let what = if m.wdl_section {
+                "WDL section disagrees with DTC section"
+            } else {
+                "recomputed"
+            };
+            lines.push(format!(
+                "    slot {}: stored {}, {what} {} (mover {:06x}, opponent {:06x})",
+                m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
+            ));
         }
+    }
+    lines
+}
+
+pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
+    let progress = Progress::new("slots");
+    let observer = VerifyProgress {
+        progress: &progress,
+        report: report_lines,
     };
-    let report =
-        tigadi_tablebase::verify(&args.dir, &rules, &progress).map_err(|e| e.to_string())?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    for s in &report.subspaces {
-        if s.is_ok() {
-            println!("{}  ok  {} positions", s.subspace, s.checked);
-            continue;
+    let report = tigadi_tablebase::verify_with(&args.dir.dir, &rules, !args.again, &observer);
+    progress.finish();
+    let report = report.map_err(|e| e.to_string())?;
+    if let Some(sums) = &report.sums {
+        if sums.problems.is_empty() {
+            progress.line(&format!("SHA256SUMS  ok  {} files", sums.listed));
         }
-        if let Some(e) = &s.error {
-            println!("{}  FAILED  {e}", s.subspace);
-        }
-        if s.mismatches > 0 {
-            println!(
-                "{}  FAILED  {} of {} positions do not match",
-                s.subspace, s.mismatches, s.checked
-            );
-            for m in &s.examples {
-                let what = if m.wdl_section {
-                    "WDL section disagrees with DTC section"
-                } else {
-                    "recomputed"
-                };
-                println!(
-                    "    slot {}: stored {}, {what} {} (mover {:06x}, opponent {:06x})",
-                    m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
-                );
-            }
+        for p in &sums.problems {
+            progress.line(&format!("SHA256SUMS  FAILED  {p}"));
         }
     }
+    let tables = report.subspaces.len();
     let failed = report.subspaces.iter().filter(|s| !s.is_ok()).count();
-    if failed == 0 {
-        println!(
-            "{rules}: all {} tables good, {} positions checked",
-            report.subspaces.len(),
+    if report.is_ok() {
+        progress.line(&format!(
+            "{rules}: all {tables} tables good, {} positions checked",
             report.checked()
-        );
-        Ok(0)
+        ));
+    } else if failed == 0 {
+        progress.line(&format!(
+            "{rules}: all {tables} tables good, but SHA256SUMS does not match them"
+        ));
     } else {
-        println!(
-            "{rules}: {failed} of {} tables FAILED",
-            report.subspaces.len()
-        );
-        Ok(1)
+        progress.line(&format!("{rules}: {failed} of {tables} tables FAILED"));
     }
+    if let Some(e) = progress.write_failure() {
+        return Err(e);
+    }
+    Ok(if report.is_ok() { 0 } else { 1 })
 }

@@ -8,7 +8,7 @@
 //! move generator, its own line and capture tests, its own position ranking and its
 //! own value encoding. Only the result type [`Value`] comes from `tigadi_solve`.
 //!
-//! # Semantics (RULES.md §4–§7)
+//! # Semantics (docs/RULES.md §4–§7)
 //!
 //! A position is `(mover, opponent)`, two disjoint sets of points as `u32` bitmasks
 //! in the geometry's bit layout (bit `8 * ring + k`), the player owning `mover` to
@@ -94,7 +94,7 @@ const POINTS: u32 = 24;
 const ALL_POINTS: u32 = (1 << POINTS) - 1;
 /// Goti count at which a side is reduced to too few to play: the game is over.
 const LOST_COUNT: u32 = 2;
-/// Goti count at which a side flies, when the rule set has flying (RULES.md §8).
+/// Goti count at which a side flies, when the rule set has flying (docs/RULES.md §8).
 const FLYING_AT: u32 = 3;
 
 /// `BINOMIAL[n][k]` = C(n, k) for `n, k <= 24`.

@@ -59,7 +59,7 @@ impl Table {
     /// Memory-maps and validates the file at `path` (header, layout, head checksum,
     /// block table). Does not read the blocks.
     pub fn open(path: &Path) -> Result<Table, TablebaseError> {
-        let file = File::open(path).map_err(|e| TablebaseError::io(path, e))?;
+        let file = open_regular_file(path)?;
         let len = file
             .metadata()
             .map_err(|e| TablebaseError::io(path, e))?
@@ -369,7 +369,7 @@ pub fn open_table(
     subspace: Subspace,
 ) -> Result<Table, TablebaseError> {
     let path = table_path(dir, rules, subspace);
-    if !path.exists() {
+    if is_missing(&path) {
         return Err(TablebaseError::MissingSubspace { subspace, path });
     }
     let table = Table::open(&path)?;
@@ -384,4 +384,62 @@ pub fn read_header(
     subspace: Subspace,
 ) -> Result<Header, TablebaseError> {
     Ok(open_table(dir, rules, subspace)?.header.clone())
+}
+
+/// Is there nothing at all under `path` (not even a dangling symbolic link)? Anything
+/// else, readable or not, is reported by [`open_regular_file`] for what it is.
+pub(crate) fn is_missing(path: &Path) -> bool {
+    matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+}
+
+/// Opens `path` for reading and checks that it is a regular file (after following
+/// symbolic links). A named pipe would block a plain open until a writer came, so
+/// on Unix the file is opened without blocking and its type checked on the handle.
+pub(crate) fn open_regular_file(path: &Path) -> Result<File, TablebaseError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| TablebaseError::io(path, e))?;
+    let kind = file
+        .metadata()
+        .map_err(|e| TablebaseError::io(path, e))?
+        .file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(kind)
+    };
+    let e = std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("is {what}, not a regular table file"),
+    );
+    Err(TablebaseError::io(path, e))
+}
+
+#[cfg(unix)]
+fn special_file_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_kind: std::fs::FileType) -> &'static str {
+    "not a regular file"
 }

@@ -1,0 +1,123 @@
+//! What the CLI tests share: running the binary (with a time limit) and a small
+//! solved tablebase directory.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Time limit of a run: far beyond what any command here needs, even on a busy
+/// machine; a command that blocks for ever fails its test instead of hanging it.
+pub const LIMIT: Duration = Duration::from_secs(600);
+
+/// The rules example of docs/RULES.md §9 (moving phase, Seed to move).
+pub const P: &str = "BB./S../.../...S../.../.../SB. S";
+/// The empty board.
+pub const START: &str = ".../.../.../....../.../.../... B 9 9";
+
+/// How a run of the binary ended.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code; `None` when killed by a signal (a panic's abort, a timeout).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// Killed because it ran past its time limit.
+    pub timed_out: bool,
+}
+
+/// A `tigadi` command.
+pub fn tigadi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tigadi"))
+}
+
+/// Runs `cmd` with `stdin` as its input, killing it after `limit`.
+pub fn run_with(mut cmd: Command, stdin: &[u8], limit: Duration) -> Run {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tigadi");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > limit {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = feeder.join();
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&reader.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
+        timed_out,
+    }
+}
+
+/// Runs `tigadi ARGS` with empty input and the time limit [`LIMIT`].
+pub fn run(args: &[&str]) -> Run {
+    let mut cmd = tigadi();
+    cmd.args(args);
+    run_with(cmd, b"", LIMIT)
+}
+
+/// A fresh empty directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tigadi-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A directory solved to 7 gotis (3v3, 4v3, 3v4), made once per test binary;
+/// tests that change files work on a [`copy_of_solved`].
+pub fn solved7() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = scratch("solved7");
+        let r = run(&["solve", "--max-pieces", "7", "--dir", d.to_str().unwrap()]);
+        assert_eq!(r.code, Some(0), "{r:?}");
+        d
+    })
+}
+
+/// A private copy of [`solved7`].
+pub fn copy_of_solved(name: &str) -> PathBuf {
+    let d = scratch(name);
+    fs::create_dir_all(d.join("tigadi")).unwrap();
+    for e in fs::read_dir(solved7().join("tigadi")).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            fs::copy(e.path(), d.join("tigadi").join(e.file_name())).unwrap();
+        }
+    }
+    d
+}

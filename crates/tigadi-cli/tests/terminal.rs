@@ -1,0 +1,178 @@
+//! `solve`'s output as a person sees it in a terminal: run under a pseudo terminal
+//! (`script`), its bytes replayed through a small terminal emulator, the final
+//! screen must show the overall bar, at most two bars in all, and exactly one
+//! summary line per pair (no stacked bars left behind).
+//!
+//! `TIGADI_PTY_MAX_PIECES` sets the size of the solve (7 by default, quick; the
+//! issue's check is 9).
+
+mod common;
+
+use common::*;
+use std::process::Command;
+
+/// The screen a VT100-style terminal of `width` columns shows after `bytes`:
+/// printable text, carriage return, line feed, cursor up/down (`ESC[nA`,
+/// `ESC[nB`), erase line (`ESC[2K`, `ESC[K`) and erase below (`ESC[J`); other
+/// escape sequences change nothing visible here. The screen keeps every row
+/// (scrolled-off rows included), as a person scrolling back would see them.
+fn screen(bytes: &[u8], width: usize) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col) = (0usize, 0usize);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                row += 1;
+                col = 0;
+            }
+            '\x1b' => {
+                if chars.peek() != Some(&'[') {
+                    chars.next();
+                    continue;
+                }
+                chars.next();
+                let mut param = String::new();
+                let mut command = ' ';
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        command = c;
+                        break;
+                    }
+                    param.push(c);
+                }
+                let n: usize = param.parse().unwrap_or(1).max(1);
+                while rows.len() <= row {
+                    rows.push(Vec::new());
+                }
+                match command {
+                    'A' => row = row.saturating_sub(n),
+                    'B' => row += n,
+                    'K' if param == "2" => rows[row].clear(),
+                    'K' => rows[row].truncate(col),
+                    'J' => {
+                        rows[row].truncate(col);
+                        rows.truncate(row + 1);
+                    }
+                    _ => {}
+                }
+            }
+            c if c.is_control() => {}
+            c => {
+                if col >= width {
+                    row += 1;
+                    col = 0;
+                }
+                while rows.len() <= row {
+                    rows.push(Vec::new());
+                }
+                let r = &mut rows[row];
+                while r.len() < col {
+                    r.push(' ');
+                }
+                if col < r.len() {
+                    r[col] = c;
+                } else {
+                    r.push(c);
+                }
+                col += 1;
+            }
+        }
+    }
+    rows.iter()
+        .map(|r| r.iter().collect::<String>().trim_end().to_string())
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+#[test]
+fn emulator_replaces_and_clears_lines() {
+    let s = screen(
+        b"one\r\ntwo\x1b[1A\r\x1b[2Kuno\x1b[1B\r\x1b[2K\x1b[1Athree\n",
+        80,
+    );
+    assert_eq!(s, ["three"]);
+}
+
+fn is_bar(line: &str) -> bool {
+    line.contains(" [") && line.contains("] ") && line.contains('%')
+}
+
+/// Terminal width of the pseudo terminal.
+const WIDTH: usize = 140;
+
+/// Runs `tigadi ARGS` in a pseudo terminal of [`WIDTH`] columns (through
+/// `script`) and returns the screen it leaves and the raw bytes it wrote.
+fn in_terminal(args: &str) -> (Vec<String>, String) {
+    let inner = format!(
+        "stty cols {WIDTH} rows 50; exec '{}' {args}",
+        env!("CARGO_BIN_EXE_tigadi")
+    );
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &inner, "/dev/null"])
+        .output()
+        .expect("this test needs `script` (util-linux) for a pseudo terminal");
+    let raw = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args}:\n{raw}");
+    (screen(&out.stdout, WIDTH), raw)
+}
+
+#[test]
+fn solve_in_a_terminal_shows_two_bars_and_one_line_per_pair() {
+    let max: u32 = std::env::var("TIGADI_PTY_MAX_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7);
+    let dir = scratch("pty");
+    let (shown, raw) = in_terminal(&format!(
+        "solve --max-pieces {max} --dir '{}'",
+        dir.display()
+    ));
+    let text = shown.join("\n");
+
+    let overall: Vec<&String> = shown
+        .iter()
+        .filter(|l| l.trim_start().starts_with("all ["))
+        .collect();
+    assert_eq!(overall.len(), 1, "one overall bar:\n{text}");
+    assert!(
+        overall[0].contains("100%") && overall[0].contains("elapsed"),
+        "{text}"
+    );
+    let bars = shown.iter().filter(|l| is_bar(l)).count();
+    assert!(bars <= 2, "{bars} bars left on the screen:\n{text}");
+    let pairs = tigadi_solve::pairs_up_to(max);
+    for p in &pairs {
+        let lines = shown
+            .iter()
+            .filter(|l| l.starts_with(&format!("{p}: ")))
+            .count();
+        assert_eq!(lines, 1, "{p}:\n{text}");
+    }
+    assert_eq!(
+        shown.iter().filter(|l| l.starts_with("done in")).count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(shown.len(), pairs.len() + 1 + bars, "nothing else:\n{text}");
+    // The bars were live while it ran: the overall one counted slots and time left.
+    assert!(raw.contains("left") && raw.contains(" round "), "{raw}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_in_a_terminal_shows_two_bars_and_one_line_per_table() {
+    let (shown, _) = in_terminal(&format!("verify --again --dir '{}'", solved7().display()));
+    let text = shown.join("\n");
+    assert!(shown.iter().filter(|l| is_bar(l)).count() <= 2, "{text}");
+    for t in ["3v3", "4v3", "3v4"] {
+        let n = shown
+            .iter()
+            .filter(|l| l.starts_with(&format!("{t}  ok")))
+            .count();
+        assert_eq!(n, 1, "{t}:\n{text}");
+    }
+    assert!(text.contains("all 3 tables good"), "{text}");
+}

@@ -1,0 +1,200 @@
+//! The resumable solve: solves a list of pairs in dependency order into a
+//! tablebase directory, one pair at a time, writing each pair's files (and the
+//! manifest) as soon as it is solved. Pairs whose files are already present and
+//! valid are not solved again, so a run that was stopped, however it stopped,
+//! resumes where it was and ends with the same bytes. The `tigadi solve` command,
+//! a server or a binding all run this one loop; they only choose the pairs and
+//! how to show progress ([`JobObserver`]).
+//!
+//! The job holds the directory's [`DirLock`] while it runs, so a second job into
+//! the same directory is refused, and it removes only temporary files whose
+//! writer is gone.
+
+use crate::error::TablebaseError;
+use crate::format::{rules_dir, table_path};
+use crate::lock::DirLock;
+use crate::manifest::write_manifest_with_seconds;
+use crate::reader::table::{load_values, Table};
+use crate::writer::{remove_stale_temporaries, write_subspace};
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{solve_pair, Observer, Packed, Pair, SolveError, SolvedTable, Value};
+
+/// What a pair's solve produced, as reported to [`JobObserver::solved`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairReport {
+    /// The pair.
+    pub pair: Pair,
+    /// Slots of its one or two subspaces (classes plus padding).
+    pub slots: u64,
+    /// Wall-clock seconds of the solve (not counting the writing).
+    pub seconds: f64,
+    /// Rounds of retrograde analysis.
+    pub rounds: u32,
+    /// Classes won for the player to move, over both subspaces.
+    pub wins: u64,
+    /// Drawn classes.
+    pub draws: u64,
+    /// Classes lost for the player to move.
+    pub losses: u64,
+}
+
+/// What a [`solve_pairs`] run has to say as it goes. Every method has a no-op
+/// default; the solver's own phase reports arrive through [`Observer`].
+/// Methods are called from the thread that runs the job.
+pub trait JobObserver: Observer {
+    /// Before the first pair: how many pairs are still to solve and their slots
+    /// in all (pairs already solved are not counted).
+    fn planned(&self, _pairs: usize, _slots: u64) {}
+    /// A pair whose files are present and valid: it is not solved again.
+    fn skipped(&self, _pair: Pair) {}
+    /// A pair's solve begins (its capture targets are read first).
+    fn started(&self, _pair: Pair, _slots: u64) {}
+    /// A pair's files and the manifest are written.
+    fn solved(&self, _report: &PairReport) {}
+    /// Something worth saying that does not stop the run.
+    fn warning(&self, _message: &str) {}
+}
+
+/// Why a job stopped.
+#[derive(Debug)]
+pub enum JobError {
+    /// Reading, writing or locking files failed.
+    Tablebase(TablebaseError),
+    /// The solver refused a pair.
+    Solve(Pair, SolveError),
+}
+
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JobError::Tablebase(e) => e.fmt(f),
+            JobError::Solve(pair, e) => write!(f, "solving {pair}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
+
+impl From<TablebaseError> for JobError {
+    fn from(e: TablebaseError) -> JobError {
+        JobError::Tablebase(e)
+    }
+}
+
+/// Is the table of `sub` present, for these rules and this subspace, with every
+/// checksum right? Then it is not solved again.
+pub fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
+    match Table::open(&table_path(dir, rules, sub)) {
+        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Solves `pairs` (in dependency order: every pair after the pairs its captures
+/// lead into, as [`tigadi_solve::pairs_up_to`] and [`tigadi_solve::pairs_for`]
+/// give them) under `rules` into tablebase directory `dir`, skipping pairs already
+/// solved there. Capture targets are read from `dir`, so they must be solved
+/// there already or be in `pairs` before the pair that needs them.
+///
+/// Runs on the current rayon pool (use `ThreadPool::install` to choose the thread
+/// count; the files do not depend on it). Holds the directory's [`DirLock`]
+/// throughout.
+pub fn solve_pairs<O: JobObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    pairs: &[Pair],
+    observer: &O,
+) -> Result<(), JobError> {
+    let rdir = rules_dir(dir, rules);
+    let _lock = DirLock::acquire(&rdir)?;
+    for name in remove_stale_temporaries(&rdir) {
+        observer.warning(&format!(
+            "removed {name}, left half-written by a stopped run"
+        ));
+    }
+    let slots = |p: Pair| -> u64 {
+        p.subspaces()
+            .iter()
+            .map(|&s| SubspaceIndex::new(s).slots())
+            .sum()
+    };
+    let todo: Vec<bool> = pairs
+        .iter()
+        .map(|p| !p.subspaces().iter().all(|&s| is_solved(dir, rules, s)))
+        .collect();
+    let todo_slots = pairs
+        .iter()
+        .zip(&todo)
+        .filter(|(_, &t)| t)
+        .map(|(&p, _)| slots(p))
+        .sum();
+    observer.planned(todo.iter().filter(|&&t| t).count(), todo_slots);
+    for (&pair, todo) in pairs.iter().zip(todo) {
+        if !todo {
+            observer.skipped(pair);
+            continue;
+        }
+        observer.started(pair, slots(pair));
+        let report = solve_one(dir, rules, pair, observer)?;
+        observer.solved(&report);
+    }
+    let manifest = write_manifest_with_seconds(dir, rules, &[])?;
+    for s in &manifest.skipped {
+        observer.warning(&format!("left out of the manifest: {s}"));
+    }
+    Ok(())
+}
+
+/// Solves one pair, writes its files and the manifest.
+fn solve_one<O: JobObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    pair: Pair,
+    observer: &O,
+) -> Result<PairReport, JobError> {
+    let t0 = Instant::now();
+    let targets: Vec<(Subspace, Vec<Packed>)> = pair
+        .capture_targets()
+        .into_iter()
+        .map(|t| load_values(dir, rules, t).map(|v| (t, v)))
+        .collect::<Result<_, _>>()?;
+    let tables: Vec<SolvedTable> = targets
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect();
+    let solved =
+        solve_pair(rules, pair, &tables, observer).map_err(|e| JobError::Solve(pair, e))?;
+    drop(targets);
+    let seconds = t0.elapsed().as_secs_f64();
+    for s in &solved {
+        write_subspace(dir, rules, s.subspace, &s.values)?;
+    }
+    // After every pair, so a run stopped later loses no solve times.
+    let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
+    write_manifest_with_seconds(dir, rules, &times)?;
+    let mut report = PairReport {
+        pair,
+        slots: solved.iter().map(|s| s.values.len() as u64).sum(),
+        seconds,
+        rounds: solved[0].rounds,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+    };
+    for v in solved.iter().flat_map(|s| &s.values) {
+        match v.get() {
+            Some(Value::Win(_)) => report.wins += 1,
+            Some(Value::Draw) => report.draws += 1,
+            Some(Value::Loss(_)) => report.losses += 1,
+            None => {}
+        }
+    }
+    Ok(report)
+}
