@@ -34,7 +34,7 @@ pub fn result_json(r: GameResult) -> serde_json::Value {
             "state": "draw",
             "reason": match reason {
                 tigadi_rules::DrawReason::Repetition => "repetition",
-                tigadi_rules::DrawReason::QuietTurns => "quiet_turns",
+                tigadi_rules::DrawReason::QuietTurns { .. } => "quiet_turns",
             },
             "text": r.to_string(),
         }),
