@@ -547,7 +547,12 @@ pub fn table_path(dir: &Path, rules: &RuleSet, subspace: Subspace) -> PathBuf {
 }
 
 /// The path of a subspace's table of kind `kind` inside tablebase directory `dir`.
-pub fn kind_table_path(dir: &Path, rules: &RuleSet, kind: TableKind, subspace: Subspace) -> PathBuf {
+pub fn kind_table_path(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subspace: Subspace,
+) -> PathBuf {
     rules_dir(dir, rules).join(kind_file_name(kind, subspace))
 }
 

@@ -32,8 +32,6 @@ pub use manifest::{
 pub use reader::table::{
     load_dtc100, load_values, mark_padding, open_kind, read_header, Section, Table,
 };
-pub use tablebase::{Tablebase, Turn};
+pub use tablebase::{RuleValues, Tablebase, Turn};
 pub use verify::{verify, Mismatch, SubspaceReport, VerifyReport};
-pub use writer::{
-    encode_horizon_table, encode_table, write_horizon_subspace, write_subspace,
-};
+pub use writer::{encode_horizon_table, encode_table, write_horizon_subspace, write_subspace};

@@ -3,8 +3,8 @@
 //! the positions where they differ.
 
 use crate::error::TablebaseError;
-use crate::format::{list_subspaces, rules_dir, table_path};
-use crate::reader::table::{open_table, Table};
+use crate::format::{kind_table_path, list_subspaces, rules_dir, TableKind};
+use crate::reader::table::{open_kind, Table};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{evaluate, Packed, Value};
+use tigadi_solve::{evaluate, evaluate_horizon, Category, Packed, Value};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -27,12 +27,13 @@ pub struct Mismatch {
     pub slot: u64,
     /// The canonical board of the slot.
     pub board: Board,
-    /// The value in the DTC section.
+    /// The value in the DTC section (the DTC₁₀₀ section of a horizon table).
     pub stored: Value,
     /// The value recomputed from the stored values of its successors.
     pub recomputed: Value,
     /// `false`: `stored != recomputed`; `true`: the WDL section disagrees with
-    /// `stored` (the DTC section) here.
+    /// `stored` (the DTC section) here, or in a horizon table the category section
+    /// disagrees with the DTC₁₀₀ and game-theoretic values.
     pub wdl_section: bool,
 }
 
@@ -41,6 +42,8 @@ pub struct Mismatch {
 pub struct SubspaceReport {
     /// The subspace.
     pub subspace: Subspace,
+    /// Which of its tables: game-theoretic values or values under the 100-turn rule.
+    pub kind: TableKind,
     /// Its file.
     pub path: PathBuf,
     /// Positions (canonical classes) recomputed.
@@ -91,7 +94,10 @@ impl VerifyReport {
 /// Verifies every table of rule set `rules` in tablebase directory `dir`:
 /// the head, block and whole-file checksums of every file, agreement of the WDL
 /// and DTC sections, and `evaluate(board) == stored(board)` for every position
-/// (every non-padding slot). `progress(done, total)` is called from worker threads
+/// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
+/// present, are checked the same way: DTC₁₀₀ recomputed from the successors'
+/// DTC₁₀₀ ([`evaluate_horizon`]), and every category against the DTC₁₀₀ and the
+/// game-theoretic value; their reports follow the game-theoretic ones. `progress(done, total)` is called from worker threads
 /// as slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
@@ -110,11 +116,56 @@ pub fn verify(
     // A table and its flipped twin next to each other; smaller totals first.
     subs.sort_by_key(|s| (s.mover + s.opponent, s.mover.min(s.opponent), s.mover));
 
-    // Check every file's checksums first; only good files are used as successors.
-    let mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>> = HashMap::new();
+    let done = AtomicU64::new(0);
+    let mut opened = Vec::new();
     let mut total = 0u64;
-    for &s in &subs {
-        let t = open_table(dir, rules, s).and_then(|t| {
+    for kind in [TableKind::GameTheoretic, TableKind::Horizon] {
+        let present: Vec<Subspace> = subs
+            .iter()
+            .copied()
+            .filter(|&s| {
+                kind == TableKind::GameTheoretic || kind_table_path(dir, rules, kind, s).is_file()
+            })
+            .collect();
+        let tables = open_checked(dir, rules, kind, &present);
+        total += tables
+            .values()
+            .flatten()
+            .map(|t| t.header().slots)
+            .sum::<u64>();
+        opened.push((kind, present, tables));
+    }
+    let mut reports = Vec::new();
+    for (kind, present, tables) in opened {
+        verify_kind(
+            dir,
+            rules,
+            kind,
+            &present,
+            tables,
+            &done,
+            total,
+            progress,
+            &mut reports,
+        );
+    }
+    Ok(VerifyReport {
+        rules: *rules,
+        subspaces: reports,
+    })
+}
+
+/// Opens each of `subs`' tables of kind `kind` and checks its checksums and size;
+/// only good files are used as successors.
+fn open_checked(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subs: &[Subspace],
+) -> HashMap<Subspace, Result<Arc<Table>, TablebaseError>> {
+    let mut tables = HashMap::new();
+    for &s in subs {
+        let t = open_kind(dir, rules, kind, s).and_then(|t| {
             t.check_file_checksum()?;
             if SubspaceIndex::new(s).slots() != t.header().slots {
                 return Err(TablebaseError::corrupt(
@@ -124,19 +175,31 @@ pub fn verify(
             }
             Ok(Arc::new(t))
         });
-        if let Ok(t) = &t {
-            total += t.header().slots;
-        }
         tables.insert(s, t);
     }
+    tables
+}
 
-    let done = AtomicU64::new(0);
+/// Recomputes every value of the tables of kind `kind` of `subs` (opened by
+/// [`open_checked`]) and appends one report per table to `reports`.
+#[allow(clippy::too_many_arguments)]
+fn verify_kind(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subs: &[Subspace],
+    mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>>,
+    done: &AtomicU64,
+    total: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    reports: &mut Vec<SubspaceReport>,
+) {
     let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
-    let mut reports = Vec::new();
-    for &s in &subs {
+    for &s in subs {
         let mut report = SubspaceReport {
             subspace: s,
-            path: table_path(dir, rules, s),
+            kind,
+            path: kind_table_path(dir, rules, kind, s),
             checked: 0,
             mismatches: 0,
             examples: Vec::new(),
@@ -171,13 +234,17 @@ pub fn verify(
             let v = match tables.get(&n) {
                 None => Err(TablebaseError::MissingSubspace {
                     subspace: n,
-                    path: table_path(dir, rules, n),
+                    path: kind_table_path(dir, rules, kind, n),
                 }),
                 Some(Err(_)) => Err(TablebaseError::corrupt(
-                    &table_path(dir, rules, n),
+                    &kind_table_path(dir, rules, kind, n),
                     format!("successor table of {s} is damaged"),
                 )),
-                Some(Ok(t)) => t.decode_values().map(Arc::new),
+                Some(Ok(t)) => match kind {
+                    TableKind::GameTheoretic => t.decode_values(),
+                    TableKind::Horizon => t.decode_dtc100(),
+                }
+                .map(Arc::new),
             };
             match v {
                 Ok(v) => {
@@ -190,20 +257,37 @@ pub fn verify(
                 }
             }
         }
-        if report.error.is_none() {
-            match table.decode_wdl() {
-                Ok(wdl) => {
-                    check_subspace(rules, &arrays, &wdl, &mut report, &done, total, progress)
-                }
-                Err(e) => report.error = Some(e),
-            }
+        // The first section's entry for every slot, and whether it agrees with the
+        // stored value of the second.
+        let summary: Result<Box<dyn Fn(usize, Value) -> bool + Sync>, TablebaseError> = match kind {
+            _ if report.error.is_some() => Ok(Box::new(|_, _| true)),
+            TableKind::GameTheoretic => table
+                .decode_wdl()
+                .map(|wdl| Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Box<_>),
+            TableKind::Horizon => table.decode_categories().and_then(|cats| {
+                let game = open_kind(dir, rules, TableKind::GameTheoretic, s)?.decode_values()?;
+                Ok(Box::new(move |slot: usize, v: Value| {
+                    let g = game[slot].get().expect("decode_values rejects NONE");
+                    Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
+                }) as Box<_>)
+            }),
+        };
+        match summary {
+            Ok(_) if report.error.is_some() => {}
+            Ok(summary) => check_subspace(
+                rules,
+                kind,
+                &arrays,
+                &*summary,
+                &mut report,
+                done,
+                total,
+                progress,
+            ),
+            Err(e) => report.error = Some(e),
         }
         reports.push(report);
     }
-    Ok(VerifyReport {
-        rules: *rules,
-        subspaces: reports,
-    })
 }
 
 /// Where captures from subspace `s` lead, unless every capture ends the game.
@@ -214,8 +298,9 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
 #[allow(clippy::too_many_arguments)]
 fn check_subspace(
     rules: &RuleSet,
+    kind: TableKind,
     arrays: &[(Subspace, Arc<Vec<Packed>>)],
-    wdl: &[tigadi_solve::Wdl],
+    summary_agrees: &(dyn Fn(usize, Value) -> bool + Sync),
     report: &mut SubspaceReport,
     done: &AtomicU64,
     total: u64,
@@ -241,7 +326,7 @@ fn check_subspace(
             let stored = own.2[slot as usize]
                 .get()
                 .expect("decode_values rejects NONE");
-            let recomputed = evaluate(rules, board, |b| {
+            let lookup = |b: Board| {
                 let sub = Subspace::of(b);
                 let (_, index, values) = lookups
                     .iter()
@@ -250,8 +335,12 @@ fn check_subspace(
                 values[index.index(b) as usize]
                     .get()
                     .expect("decode_values rejects NONE")
-            });
-            let wdl_bad = wdl[slot as usize] != stored.wdl();
+            };
+            let recomputed = match kind {
+                TableKind::GameTheoretic => evaluate(rules, board, lookup),
+                TableKind::Horizon => evaluate_horizon(rules, board, lookup),
+            };
+            let wdl_bad = !summary_agrees(slot as usize, stored);
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
                     n_bad += 1;

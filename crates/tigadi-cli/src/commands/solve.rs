@@ -1,7 +1,10 @@
 //! `tigadi solve`: retrograde analysis of every pair of subspaces up to
 //! `--max-pieces`, in dependency order, writing one tablebase file per subspace.
 //! Pairs whose files are already present and valid are skipped, so an interrupted
-//! run resumes where it stopped.
+//! run resumes where it stopped. Each pair's values under the 100-turn rule (the
+//! horizon tables, `.tghz`) are solved right after its game-theoretic values, and
+//! skipped in the same way; a directory of game-theoretic tables alone (say, from
+//! an older version) gets its horizon tables without being solved again.
 
 use super::CmdResult;
 use crate::progress::Bars;
@@ -10,7 +13,7 @@ use std::path::Path;
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to, solve_pair, Packed, SolvedTable, Value};
+use tigadi_solve::{pairs_up_to, solve_pair, solve_pair_horizon, Packed, SolvedTable, Value};
 use tigadi_tablebase as tb;
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
@@ -36,8 +39,18 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let started = Instant::now();
     for pair in pairs_up_to(args.max_pieces) {
         let subs = pair.subspaces();
-        if subs.iter().all(|&s| is_solved(dir, &rules, s)) {
+        if subs
+            .iter()
+            .all(|&s| is_solved(dir, &rules, tb::TableKind::GameTheoretic, s))
+        {
             println!("{pair}: already solved");
+            if !args.no_horizon {
+                let game = subs
+                    .iter()
+                    .map(|&s| tb::load_values(dir, &rules, s).map_err(|e| e.to_string()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                solve_horizon(dir, &rules, pair, &game, &pool, &bars)?;
+            }
             continue;
         }
         let t0 = Instant::now();
@@ -87,6 +100,10 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             "{pair}: {slots} slots, {:.1} s, {} rounds, {w} wins, {d} draws, {l} losses (classes)",
             seconds, solved[0].rounds
         );
+        if !args.no_horizon {
+            let game: Vec<Vec<Packed>> = solved.into_iter().map(|s| s.values).collect();
+            solve_horizon(dir, &rules, pair, &game, &pool, &bars)?;
+        }
     }
     write_manifest(dir, &rules, &[])?;
     println!(
@@ -97,12 +114,87 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     Ok(0)
 }
 
-/// Is the table of `sub` present, for these rules and this subspace, with every
-/// checksum right? Then it is not solved again.
-fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
-    let path = tb::table_path(dir, rules, sub);
-    match tb::Table::open(&path) {
-        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
+/// Solves the values under the 100-turn rule of `pair` (whose game-theoretic
+/// values are `game`, in [`tigadi_solve::Pair::subspaces`] order) and writes its
+/// horizon tables, unless they are all present and valid. Reads the capture
+/// targets' horizon tables. Memory: the horizon pass's 4 bytes per slot of the pair
+/// and 2 for its result, besides `game` and the targets.
+fn solve_horizon(
+    dir: &Path,
+    rules: &RuleSet,
+    pair: tigadi_solve::Pair,
+    game: &[Vec<Packed>],
+    pool: &rayon::ThreadPool,
+    bars: &Bars,
+) -> Result<(), String> {
+    let subs = pair.subspaces();
+    if subs
+        .iter()
+        .all(|&s| is_solved(dir, rules, tb::TableKind::Horizon, s))
+    {
+        return Ok(());
+    }
+    let t0 = Instant::now();
+    let targets: Vec<(Subspace, Vec<Packed>)> = pair
+        .capture_targets()
+        .into_iter()
+        .map(|t| {
+            tb::load_dtc100(dir, rules, t)
+                .map(|v| (t, v))
+                .map_err(|e| format!("{e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let tables: Vec<SolvedTable> = targets
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect();
+    let name = format!("{pair} (100-turn)");
+    let solved = pool
+        .install(|| solve_pair_horizon(rules, pair, &tables, &bars.observer(&name)))
+        .map_err(|e| e.to_string())?;
+    drop(targets);
+    let mut counts = [0u64; 5];
+    for (s, g) in solved.iter().zip(game) {
+        // Game-theoretic tables read from files hold fillers in padding slots: take
+        // the padding from the horizon pass's output, which marks it.
+        let g: Vec<Packed> = g
+            .iter()
+            .zip(&s.values)
+            .map(|(g, h)| if h.is_some() { *g } else { Packed::NONE })
+            .collect();
+        pool.install(|| tb::write_horizon_subspace(dir, rules, s.subspace, &g, &s.values))
+            .map_err(|e| format!("writing the horizon table of {}: {e}", s.subspace))?;
+        for (g, h) in g.iter().zip(&s.values) {
+            if let (Some(g), Some(h)) = (g.get(), h.get()) {
+                if let Some(c) = tigadi_solve::Category::of(g.wdl(), h.wdl()) {
+                    counts[c.code() as usize] += 1;
+                }
+            }
+        }
+    }
+    bars.finish();
+    println!(
+        "{name}: {:.1} s, {} rounds, {} wins, {} cursed wins, {} draws, {} blessed losses, \
+         {} losses at counter 0 (classes)",
+        t0.elapsed().as_secs_f64(),
+        solved[0].rounds,
+        counts[4],
+        counts[3],
+        counts[2],
+        counts[1],
+        counts[0]
+    );
+    Ok(())
+}
+
+/// Is the table of kind `kind` of `sub` present, for these rules (and turn limit)
+/// and this subspace, with every checksum right? Then it is not solved again.
+fn is_solved(dir: &Path, rules: &RuleSet, kind: tb::TableKind, sub: Subspace) -> bool {
+    match tb::open_kind(dir, rules, kind, sub) {
+        Ok(t) => t.check_file_checksum().is_ok(),
         Err(_) => false,
     }
 }

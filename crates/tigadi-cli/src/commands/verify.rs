@@ -27,24 +27,30 @@ pub fn run(rules: RuleSet, args: &DirArgs) -> CmdResult {
         bar.finish_and_clear();
     }
     for s in &report.subspaces {
+        let (name, first) = match s.kind {
+            tigadi_tablebase::TableKind::GameTheoretic => (
+                s.subspace.to_string(),
+                "WDL section disagrees with DTC section",
+            ),
+            tigadi_tablebase::TableKind::Horizon => (
+                format!("{} (100-turn)", s.subspace),
+                "category section disagrees with the DTC100 and game-theoretic values",
+            ),
+        };
         if s.is_ok() {
-            println!("{}  ok  {} positions", s.subspace, s.checked);
+            println!("{name}  ok  {} positions", s.checked);
             continue;
         }
         if let Some(e) = &s.error {
-            println!("{}  FAILED  {e}", s.subspace);
+            println!("{name}  FAILED  {e}");
         }
         if s.mismatches > 0 {
             println!(
-                "{}  FAILED  {} of {} positions do not match",
-                s.subspace, s.mismatches, s.checked
+                "{name}  FAILED  {} of {} positions do not match",
+                s.mismatches, s.checked
             );
             for m in &s.examples {
-                let what = if m.wdl_section {
-                    "WDL section disagrees with DTC section"
-                } else {
-                    "recomputed"
-                };
+                let what = if m.wdl_section { first } else { "recomputed" };
                 println!(
                     "    slot {}: stored {}, {what} {} (mover {:06x}, opponent {:06x})",
                     m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
