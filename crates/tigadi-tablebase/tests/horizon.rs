@@ -114,7 +114,7 @@ fn verify_fails_on_an_altered_dtc100() {
         .unwrap();
     let slot = h
         .iter()
-        .position(|v| matches!(v.get(), Some(Value::Win(d)) if d >= 2 && d < 10))
+        .position(|v| matches!(v.get(), Some(Value::Win(d)) if (2..10).contains(&d)))
         .unwrap();
     let Some(Value::Win(d)) = h[slot].get() else {
         unreachable!()

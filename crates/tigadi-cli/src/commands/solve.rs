@@ -54,22 +54,8 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             continue;
         }
         let t0 = Instant::now();
-        let targets: Vec<(Subspace, Vec<Packed>)> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|t| {
-                tb::load_values(dir, &rules, t)
-                    .map(|v| (t, v))
-                    .map_err(|e| format!("{e}"))
-            })
-            .collect::<Result<_, _>>()?;
-        let tables: Vec<SolvedTable> = targets
-            .iter()
-            .map(|(s, v)| SolvedTable {
-                subspace: *s,
-                values: v,
-            })
-            .collect();
+        let targets = load_targets(pair, |t| tb::load_values(dir, &rules, t))?;
+        let tables = as_tables(&targets);
         let solved = pool
             .install(|| solve_pair(&rules, pair, &tables, &bars.observer(&pair.to_string())))
             .map_err(|e| e.to_string())?;
@@ -135,22 +121,8 @@ fn solve_horizon(
         return Ok(());
     }
     let t0 = Instant::now();
-    let targets: Vec<(Subspace, Vec<Packed>)> = pair
-        .capture_targets()
-        .into_iter()
-        .map(|t| {
-            tb::load_dtc100(dir, rules, t)
-                .map(|v| (t, v))
-                .map_err(|e| format!("{e}"))
-        })
-        .collect::<Result<_, _>>()?;
-    let tables: Vec<SolvedTable> = targets
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
+    let targets = load_targets(pair, |t| tb::load_dtc100(dir, rules, t))?;
+    let tables = as_tables(&targets);
     let name = format!("{pair} (100-turn)");
     let solved = pool
         .install(|| solve_pair_horizon(rules, pair, &tables, &bars.observer(&name)))
@@ -188,6 +160,28 @@ fn solve_horizon(
         counts[0]
     );
     Ok(())
+}
+
+/// The tables of `pair`'s capture targets, each read by `load`.
+fn load_targets(
+    pair: tigadi_solve::Pair,
+    load: impl Fn(Subspace) -> Result<Vec<Packed>, tb::TablebaseError>,
+) -> Result<Vec<(Subspace, Vec<Packed>)>, String> {
+    pair.capture_targets()
+        .into_iter()
+        .map(|t| load(t).map(|v| (t, v)).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The solver's view of loaded target tables.
+fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
+    targets
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect()
 }
 
 /// Is the table of kind `kind` of `sub` present, for these rules (and turn limit)

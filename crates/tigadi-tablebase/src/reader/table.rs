@@ -365,20 +365,27 @@ impl Table {
     /// Decodes the whole category section of a horizon table: one [`Category`] per
     /// slot. Checks every block's checksum.
     pub fn decode_categories(&self) -> Result<Vec<Category>, TablebaseError> {
+        self.decode_first(Section::Category, |raw, j| {
+            let code = category_code(raw, j);
+            Category::from_code(code).ok_or_else(|| self.corrupt(format!("category code {code}")))
+        })
+    }
+
+    /// Decodes every slot of the first section (WDL or categories) with `decode`
+    /// (block bytes, slot in block), checking every block's checksum.
+    fn decode_first<T: Send>(
+        &self,
+        section: Section,
+        decode: impl Fn(&[u8], usize) -> Result<T, TablebaseError> + Sync,
+    ) -> Result<Vec<T>, TablebaseError> {
         let desc = self.header.wdl;
         let slots = self.header.slots;
-        let blocks: Vec<Vec<Category>> = (0..desc.block_count)
+        let blocks: Vec<Vec<T>> = (0..desc.block_count)
             .into_par_iter()
             .map(|b| {
-                let raw = self.read_block(Section::Category, b)?;
+                let raw = self.read_block(section, b)?;
                 let n = block_slots(slots, desc.slots_per_block, b) as usize;
-                (0..n)
-                    .map(|j| {
-                        let code = category_code(&raw, j);
-                        Category::from_code(code)
-                            .ok_or_else(|| self.corrupt(format!("category code {code}")))
-                    })
-                    .collect()
+                (0..n).map(|j| decode(&raw, j)).collect()
             })
             .collect::<Result<_, TablebaseError>>()?;
         Ok(blocks.concat())
@@ -425,22 +432,10 @@ impl Table {
     /// Decodes the whole WDL section: one [`Wdl`] per slot. Checks every block's
     /// checksum (not the whole-file checksum).
     pub fn decode_wdl(&self) -> Result<Vec<Wdl>, TablebaseError> {
-        let desc = self.header.wdl;
-        let slots = self.header.slots;
-        let blocks: Vec<Vec<Wdl>> = (0..desc.block_count)
-            .into_par_iter()
-            .map(|b| {
-                let raw = self.read_block(Section::Wdl, b)?;
-                let n = block_slots(slots, desc.slots_per_block, b) as usize;
-                (0..n)
-                    .map(|j| {
-                        let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
-                        wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
-                    })
-                    .collect()
-            })
-            .collect::<Result<_, TablebaseError>>()?;
-        Ok(blocks.concat())
+        self.decode_first(Section::Wdl, |raw, j| {
+            let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
+            wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
+        })
     }
 }
 
