@@ -373,7 +373,7 @@ impl Table {
 
     /// Decodes every slot of the first section (WDL or categories) with `decode`
     /// (block bytes, slot in block), checking every block's checksum.
-    fn decode_first<T: Send>(
+    fn decode_first<T: Send + Clone>(
         &self,
         section: Section,
         decode: impl Fn(&[u8], usize) -> Result<T, TablebaseError> + Sync,
