@@ -45,11 +45,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         {
             println!("{pair}: already solved");
             if !args.no_horizon {
-                let game = subs
-                    .iter()
-                    .map(|&s| tb::load_values(dir, &rules, s).map_err(|e| e.to_string()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                solve_horizon(dir, &rules, pair, &game, &pool, &bars)?;
+                solve_horizon(dir, &rules, pair, &pool, &bars)?;
             }
             continue;
         }
@@ -86,9 +82,9 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             "{pair}: {slots} slots, {:.1} s, {} rounds, {w} wins, {d} draws, {l} losses (classes)",
             seconds, solved[0].rounds
         );
+        drop(solved);
         if !args.no_horizon {
-            let game: Vec<Vec<Packed>> = solved.into_iter().map(|s| s.values).collect();
-            solve_horizon(dir, &rules, pair, &game, &pool, &bars)?;
+            solve_horizon(dir, &rules, pair, &pool, &bars)?;
         }
     }
     write_manifest(dir, &rules, &[])?;
@@ -100,16 +96,16 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     Ok(0)
 }
 
-/// Solves the values under the 100-turn rule of `pair` (whose game-theoretic
-/// values are `game`, in [`tigadi_solve::Pair::subspaces`] order) and writes its
-/// horizon tables, unless they are all present and valid. Reads the capture
-/// targets' horizon tables. Memory: the horizon pass's 4 bytes per slot of the pair
-/// and 2 for its result, besides `game` and the targets.
+/// Solves the values under the 100-turn rule of `pair` and writes its horizon
+/// tables, unless they are all present and valid. Reads the capture targets'
+/// horizon tables, and after the pass the pair's game-theoretic tables (already
+/// written) one at a time, for the categories. Memory: the horizon pass's 4 bytes
+/// per slot of the pair and 2 for its result, besides the targets (2 per slot),
+/// as the game-theoretic solve.
 fn solve_horizon(
     dir: &Path,
     rules: &RuleSet,
     pair: tigadi_solve::Pair,
-    game: &[Vec<Packed>],
     pool: &rayon::ThreadPool,
     bars: &Bars,
 ) -> Result<(), String> {
@@ -129,14 +125,15 @@ fn solve_horizon(
         .map_err(|e| e.to_string())?;
     drop(targets);
     let mut counts = [0u64; 5];
-    for (s, g) in solved.iter().zip(game) {
+    for s in &solved {
         // Game-theoretic tables read from files hold fillers in padding slots: take
         // the padding from the horizon pass's output, which marks it.
-        let g: Vec<Packed> = g
-            .iter()
-            .zip(&s.values)
-            .map(|(g, h)| if h.is_some() { *g } else { Packed::NONE })
-            .collect();
+        let mut g = tb::load_values(dir, rules, s.subspace).map_err(|e| e.to_string())?;
+        for (g, h) in g.iter_mut().zip(&s.values) {
+            if !h.is_some() {
+                *g = Packed::NONE;
+            }
+        }
         pool.install(|| tb::write_horizon_subspace(dir, rules, s.subspace, &g, &s.values))
             .map_err(|e| format!("writing the horizon table of {}: {e}", s.subspace))?;
         for (g, h) in g.iter().zip(&s.values) {
