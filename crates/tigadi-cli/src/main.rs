@@ -24,7 +24,8 @@ use tigadi_rules::RuleSet;
 #[command(name = "tigadi", version, about)]
 struct Cli {
     /// Rule set: tigadi (default), navakankari, morris, or switches such as
-    /// lines=20,flying=3,blocked=loses.
+    /// lines=20,flying=3,blocked=loses; quiet=N (1..100) sets the turn limit of the
+    /// 100-turn rule, as in tigadi,quiet=10.
     #[arg(long, global = true, default_value = "tigadi", value_parser = RuleSet::parse)]
     rules: RuleSet,
     #[command(subcommand)]
@@ -128,6 +129,10 @@ pub struct SolveArgs {
     /// not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Skip the values under the 100-turn rule (the `.tghz` horizon tables); a later
+    /// run without this switch adds them without solving the rest again.
+    #[arg(long)]
+    pub no_horizon: bool,
 }
 
 /// Arguments of `verify`.

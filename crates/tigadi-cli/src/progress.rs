@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tigadi_index::Subspace;
 use tigadi_solve::{Observer, Pair};
-use tigadi_tablebase::{JobObserver, PairReport, SubspaceReport, VerifyObserver};
+use tigadi_tablebase::{HorizonReport, JobObserver, PairReport, SubspaceReport, VerifyObserver};
 
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);
@@ -142,7 +142,8 @@ impl Progress {
 /// the current bar is the solver's phase of the current pair.
 pub struct SolveProgress<'a> {
     pub progress: &'a Progress,
-    pair: Mutex<Option<Pair>>,
+    /// What the solver's phases belong to: a pair, or a pair's 100-turn pass.
+    pair: Mutex<Option<String>>,
 }
 
 impl<'a> SolveProgress<'a> {
@@ -156,7 +157,7 @@ impl<'a> SolveProgress<'a> {
 
 impl Observer for SolveProgress<'_> {
     fn phase(&self, name: &str, work: u64) {
-        let pair = *self.pair.lock().unwrap_or_else(|p| p.into_inner());
+        let pair = self.pair.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let label = pair.map_or(name.to_string(), |p| format!("{p} {name}"));
         self.progress.step(&label, work);
     }
@@ -173,7 +174,19 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.line(&format!("{pair}: already solved"));
     }
     fn started(&self, pair: Pair, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(pair);
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(pair.to_string());
+    }
+    fn horizon_started(&self, pair: Pair, _slots: u64) {
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (100-turn)"));
+    }
+    fn horizon_solved(&self, r: &HorizonReport) {
+        self.progress.done(0);
+        let c = &r.categories;
+        self.progress.line(&format!(
+            "{} (100-turn): {:.1} s, {} rounds, {} wins, {} cursed wins, {} draws, \
+             {} blessed losses, {} losses at counter 0 (classes)",
+            r.pair, r.seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
+        ));
     }
     fn solved(&self, r: &PairReport) {
         self.progress.done(r.slots);

@@ -1,4 +1,5 @@
-//! `tigadi solve` end to end: the files do not depend on the thread count, and a run
+//! `tigadi solve` end to end: the files (game-theoretic and horizon tables) do not
+//! depend on the thread count, and a run
 //! killed with SIGKILL part-way and started again finishes with byte-identical
 //! files.
 
@@ -36,7 +37,7 @@ fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = fs::read_dir(dir.join("tigadi"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tgtb"))
+        .filter(|p| p.extension().is_some_and(|e| e == "tgtb" || e == "tghz"))
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),

@@ -3,7 +3,7 @@
 //! 100-turn rule included.
 
 use crate::geometry::Point;
-use crate::position::{InvalidPosition, Move, Phase, Position, Side, WinReason, QUIET_TURN_LIMIT};
+use crate::position::{InvalidPosition, Move, Phase, Position, Side, WinReason};
 use crate::rules::RuleSet;
 use std::fmt;
 
@@ -15,8 +15,12 @@ pub const REPETITION_LIMIT: usize = 3;
 pub enum DrawReason {
     /// The same position (board and player to move) occurred for the third time.
     Repetition,
-    /// 100 consecutive turns (moves and passes) were played without a capture.
-    QuietTurns,
+    /// `limit` consecutive turns (moves and passes) were played without a capture:
+    /// the rule set's turn limit (100 unless `quiet=N` says otherwise).
+    QuietTurns {
+        /// The rule set's turn limit.
+        limit: u16,
+    },
 }
 
 /// The state of a game.
@@ -71,9 +75,9 @@ impl fmt::Display for GameResult {
                 reason: DrawReason::Repetition,
             } => f.write_str("draw: the same position occurred for the third time"),
             GameResult::Draw {
-                reason: DrawReason::QuietTurns,
+                reason: DrawReason::QuietTurns { limit },
             } => {
-                write!(f, "draw: {QUIET_TURN_LIMIT} turns without a capture")
+                write!(f, "draw: {limit} turns without a capture")
             }
         }
     }
@@ -302,6 +306,12 @@ impl Game {
     /// rule, when in the moving phase). Refuses positions no game can reach.
     pub fn from_position(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
         position.validate()?;
+        if position.quiet_turns > rules.quiet {
+            return Err(InvalidPosition::QuietTurnsAboveLimit {
+                quiet_turns: position.quiet_turns,
+                limit: rules.quiet,
+            });
+        }
         let mut game = Game {
             rules,
             start: position,
@@ -388,9 +398,11 @@ impl Game {
             GameResult::Draw {
                 reason: DrawReason::Repetition,
             }
-        } else if p.quiet_turns >= QUIET_TURN_LIMIT {
+        } else if p.quiet_turns >= self.rules.quiet {
             GameResult::Draw {
-                reason: DrawReason::QuietTurns,
+                reason: DrawReason::QuietTurns {
+                    limit: self.rules.quiet,
+                },
             }
         } else {
             GameResult::InProgress

@@ -19,4 +19,4 @@ pub use notation::{
     diagram, format_record, parse_move, parse_point, parse_position, parse_record, NotationError,
 };
 pub use position::{InvalidPosition, Move, Phase, Position, Side, WinReason};
-pub use rules::RuleSet;
+pub use rules::{RuleSet, DEFAULT_QUIET, MAX_QUIET};

@@ -211,6 +211,13 @@ pub enum InvalidPosition {
         /// The counter given.
         quiet_turns: u16,
     },
+    /// A counter above the rule set's turn limit (`quiet=N`: drawn at N).
+    QuietTurnsAboveLimit {
+        /// The counter.
+        quiet_turns: u16,
+        /// The rule set's turn limit (`quiet=N`).
+        limit: u16,
+    },
     /// A 100-turn counter above 100 (the game ends in a draw at 100).
     QuietTurnsTooLarge {
         /// The counter given.
@@ -259,6 +266,11 @@ impl fmt::Display for InvalidPosition {
                 f,
                 "quiet-turn counter {quiet_turns} while placing; the 100-turn counter starts \
                  with the moving phase"
+            ),
+            InvalidPosition::QuietTurnsAboveLimit { quiet_turns, limit } => write!(
+                f,
+                "quiet-turn counter {quiet_turns} is above the rule set's turn limit {limit} \
+                 (quiet={limit}); the game is drawn at {limit}"
             ),
             InvalidPosition::QuietTurnsTooLarge { quiet_turns } => write!(
                 f,

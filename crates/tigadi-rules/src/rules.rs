@@ -1,4 +1,4 @@
-//! Rule sets: the three switches of docs/RULES.md §8 and the named presets.
+//! Rule sets: the switches of docs/RULES.md §8 and the named presets.
 
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;
@@ -14,7 +14,16 @@ pub struct RuleSet {
     pub flying: bool,
     /// A player to move with no legal move loses (otherwise they pass).
     pub blocked_loses: bool,
+    /// The turn limit of the 100-turn rule (RULES.md §6, §8 `quiet=N`): this many
+    /// consecutive turns without a capture draw the game, and it is the horizon of
+    /// the values under the rule (§7). 1..=[`MAX_QUIET`], [`DEFAULT_QUIET`] by default.
+    pub quiet: u16,
 }
+
+/// The default turn limit of the 100-turn rule (RULES.md §6).
+pub const DEFAULT_QUIET: u16 = 100;
+/// The largest turn limit `quiet=N` accepts (RULES.md §8).
+pub const MAX_QUIET: u16 = 100;
 
 impl Default for RuleSet {
     fn default() -> Self {
@@ -31,18 +40,21 @@ impl RuleSet {
         board: BoardKind::Diagonals,
         flying: false,
         blocked_loses: false,
+        quiet: DEFAULT_QUIET,
     };
     /// `navakankari`: 16 lines, never flying, a blocked player loses.
     pub const NAVAKANKARI: RuleSet = RuleSet {
         board: BoardKind::Plain,
         flying: false,
         blocked_loses: true,
+        quiet: DEFAULT_QUIET,
     };
     /// `morris`: 16 lines, flying at three, a blocked player loses (nine men's morris).
     pub const MORRIS: RuleSet = RuleSet {
         board: BoardKind::Plain,
         flying: true,
         blocked_loses: true,
+        quiet: DEFAULT_QUIET,
     };
 
     /// The named presets.
@@ -64,16 +76,44 @@ impl RuleSet {
     }
 
     /// The canonical name: a preset name, or the switches written out as
-    /// `lines=20|16,flying=never|3,blocked=passes|loses`.
+    /// `lines=20|16,flying=never|3,blocked=passes|loses`, followed by `,quiet=N`
+    /// when the turn limit is not the default (`tigadi,quiet=10`); the default
+    /// limit is not written, so `tigadi` stays `tigadi`.
     pub fn name(&self) -> String {
-        if let Some((n, _)) = RuleSet::PRESETS.iter().find(|(_, r)| r == self) {
-            return n.to_string();
-        }
-        self.switches()
+        let base = self.without_quiet_limit();
+        let name = match RuleSet::PRESETS.iter().find(|(_, r)| *r == base) {
+            Some((n, _)) => n.to_string(),
+            None => base.board_switches(),
+        };
+        name + &self.quiet_switch()
     }
 
-    /// The switches written out, e.g. `lines=20,flying=never,blocked=passes`.
+    /// The switches written out, e.g. `lines=20,flying=never,blocked=passes`
+    /// (with `,quiet=N` when the turn limit is not the default).
     pub fn switches(&self) -> String {
+        self.board_switches() + &self.quiet_switch()
+    }
+
+    /// This rule set with the default turn limit: the part of the rules that the
+    /// game-theoretic values (which ignore the 100-turn rule) depend on.
+    pub fn without_quiet_limit(&self) -> RuleSet {
+        RuleSet {
+            quiet: DEFAULT_QUIET,
+            ..*self
+        }
+    }
+
+    /// `,quiet=N`, or nothing for the default limit.
+    fn quiet_switch(&self) -> String {
+        if self.quiet == DEFAULT_QUIET {
+            String::new()
+        } else {
+            format!(",quiet={}", self.quiet)
+        }
+    }
+
+    /// The three switches other than the turn limit.
+    fn board_switches(&self) -> String {
         format!(
             "lines={},flying={},blocked={}",
             if self.board == BoardKind::Diagonals {
@@ -92,8 +132,8 @@ impl RuleSet {
 
     /// Parses a preset name (`tigadi`, `navakankari`, `morris`) or a comma-separated
     /// list of switches applied on top of `tigadi`: `lines=20|16`,
-    /// `flying=never|3`, `blocked=passes|loses`; a preset may come first, as in
-    /// `morris,lines=20`.
+    /// `flying=never|3`, `blocked=passes|loses`, `quiet=1..100`; a preset may come
+    /// first, as in `morris,lines=20` or `tigadi,quiet=10`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
         let mut seen = std::collections::HashSet::new();
@@ -129,9 +169,20 @@ impl RuleSet {
                 ("flying", "3") => rules.flying = true,
                 ("blocked", "passes") => rules.blocked_loses = false,
                 ("blocked", "loses") => rules.blocked_loses = true,
+                ("quiet", n) => {
+                    rules.quiet = match n.parse::<u16>() {
+                        Ok(q) if (1..=MAX_QUIET).contains(&q) => q,
+                        _ => {
+                            return Err(format!(
+                                "bad turn limit '{}' (quiet=N with N from 1 to {MAX_QUIET})",
+                                crate::notation::shown(part)
+                            ))
+                        }
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses)",
+                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses, quiet=1..100)",
                         crate::notation::shown(part)
                     ))
                 }
@@ -171,12 +222,32 @@ mod tests {
             RuleSet {
                 board: BoardKind::Diagonals,
                 flying: true,
-                blocked_loses: false
+                blocked_loses: false,
+                quiet: DEFAULT_QUIET,
             }
         );
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
         assert!(RuleSet::parse("chess").is_err());
         assert!(RuleSet::parse("lines=18").is_err());
         assert!(RuleSet::parse("lines=16,morris").is_err());
+    }
+
+    #[test]
+    fn turn_limit_switch() {
+        let r = RuleSet::parse("tigadi,quiet=10").unwrap();
+        assert_eq!(r.quiet, 10);
+        assert_eq!(r.without_quiet_limit(), RuleSet::TIGADI);
+        assert_eq!(r.name(), "tigadi,quiet=10");
+        assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+        assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+        let m = RuleSet::parse("morris,quiet=12").unwrap();
+        assert_eq!(m.name(), "morris,quiet=12");
+        // The default limit is not written, so existing names stay as they are.
+        assert_eq!(RuleSet::parse("tigadi,quiet=100").unwrap().name(), "tigadi");
+        assert_eq!(RuleSet::parse("quiet=1").unwrap().quiet, 1);
+        for bad in ["tigadi,quiet=0", "quiet=101", "quiet=x", "quiet="] {
+            let e = RuleSet::parse(bad).unwrap_err();
+            assert!(e.contains("quiet=N"), "{bad}: {e}");
+        }
     }
 }

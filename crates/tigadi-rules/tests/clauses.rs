@@ -403,7 +403,7 @@ fn hundred_quiet_turns_draw_and_a_capture_resets_the_counter() {
     assert_eq!(
         r,
         GameResult::Draw {
-            reason: DrawReason::QuietTurns
+            reason: DrawReason::QuietTurns { limit: 100 }
         }
     );
     assert_eq!(r.to_string(), "draw: 100 turns without a capture");
@@ -425,7 +425,7 @@ fn a_pass_counts_as_a_turn() {
     assert_eq!(
         r,
         GameResult::Draw {
-            reason: DrawReason::QuietTurns
+            reason: DrawReason::QuietTurns { limit: 100 }
         }
     );
 }
@@ -463,4 +463,26 @@ fn position_strings_are_checked() {
     assert!(bad("").contains("empty"));
     assert!(parse_position("BBB/SSS/.../....../.../.../... S 2 3").is_ok());
     assert!(parse_position("BBB/SSS/.../....../.../.../... B 0 0 100").is_ok());
+}
+
+/// §8 `quiet=N`: the referee draws after N quiet turns, and refuses a counter above N.
+#[test]
+fn turn_limit_switch_draws_after_n_quiet_turns() {
+    let rules = RuleSet::parse("tigadi,quiet=10").unwrap();
+    let p = pos("a1 d7 g7", "c5 e3 f4", Side::Bone, (0, 0), 6);
+    let mut game = Game::from_position(rules, p).unwrap();
+    for m in ["a1-a4", "c5-c4", "a4-a1"] {
+        assert_eq!(game.play(mv(m)), Ok(GameResult::InProgress));
+    }
+    let r = game.play(mv("c4-c5")).unwrap();
+    assert_eq!(
+        r,
+        GameResult::Draw {
+            reason: DrawReason::QuietTurns { limit: 10 }
+        }
+    );
+    assert_eq!(r.to_string(), "draw: 10 turns without a capture");
+    let late = pos("a1 d7 g7", "c5 e3 f4", Side::Bone, (0, 0), 11);
+    let e = Game::from_position(rules, late).unwrap_err();
+    assert!(e.to_string().contains("turn limit 10"), "{e}");
 }

@@ -4,6 +4,8 @@
 //!
 //! - [`plan`]: which pairs of subspaces to solve, in dependency order;
 //! - [`retrograde`]: the solver for one pair;
+//! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
+//!   the same solver with the rounds stopped at the turn limit;
 //! - [`value`]: values, DTC and their 16-bit packing;
 //! - [`evaluate`]: one position's value from its successors' values (the
 //!   consistency check that `verify` runs over finished tables).
@@ -11,11 +13,15 @@
 //! Not here: files (see `tigadi-tablebase`) or progress bars (see the CLI; the
 //! solver reports through [`retrograde::Observer`]).
 
+pub mod horizon;
 pub mod memory;
 pub mod plan;
 pub mod retrograde;
 pub mod value;
 
+pub use horizon::{
+    evaluate_horizon, solve_pair_horizon, solve_up_to_horizon, value_at_counter, Category,
+};
 pub use plan::{pairs_for, pairs_up_to, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,

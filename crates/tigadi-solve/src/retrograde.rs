@@ -278,6 +278,21 @@ pub fn solve_pair_with(
     observer: &dyn Observer,
     rounds_mode: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_pair_capped(rules, pair, targets, observer, rounds_mode, crate::MAX_DTC)
+}
+
+/// [`solve_pair_with`] that stops after round `max_level`: positions not decided
+/// within `max_level` turns are reported as draws. With `max_level` the turn limit
+/// and targets holding values under the rule, this is the horizon pass
+/// ([`crate::horizon`]).
+pub(crate) fn solve_pair_capped(
+    rules: &RuleSet,
+    pair: Pair,
+    targets: &[SolvedTable<'_>],
+    observer: &dyn Observer,
+    rounds_mode: Rounds,
+    max_level: u16,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
     let mut target_idx = Vec::new();
     for t in pair.capture_targets() {
@@ -369,7 +384,7 @@ pub fn solve_pair_with(
     let mut level: u16 = 1;
     // Positions at level 0 (blocked losses) are few; start backwards.
     let mut previous_level = 0u64;
-    loop {
+    while level <= max_level {
         let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
         let forward = match rounds_mode {
@@ -429,6 +444,21 @@ pub fn solve_up_to(
     rules: &RuleSet,
     max_gotis: u32,
     observer: &dyn Observer,
+    each: impl FnMut(Pair, &[SolvedSubspace], f64),
+) -> std::collections::HashMap<Subspace, Vec<Packed>> {
+    chain_pairs(
+        max_gotis,
+        |pair, targets| solve_pair(rules, pair, targets, observer),
+        each,
+    )
+}
+
+/// Runs `solve` over every pair with at most `max_gotis` on the board, in
+/// dependency order, handing each the tables of its capture targets from the pairs
+/// before; `each` sees every pair's results and seconds. Returns every table.
+pub(crate) fn chain_pairs(
+    max_gotis: u32,
+    solve: impl Fn(Pair, &[SolvedTable<'_>]) -> Result<Vec<SolvedSubspace>, SolveError>,
     mut each: impl FnMut(Pair, &[SolvedSubspace], f64),
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
@@ -443,8 +473,7 @@ pub fn solve_up_to(
                 values: &tables[&t],
             })
             .collect();
-        let solved = solve_pair(rules, pair, &targets, observer)
-            .expect("every capture target was solved before");
+        let solved = solve(pair, &targets).expect("every capture target was solved before");
         each(pair, &solved, start.elapsed().as_secs_f64());
         for s in solved {
             tables.insert(s.subspace, s.values);

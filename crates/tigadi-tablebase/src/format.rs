@@ -11,16 +11,24 @@ use tigadi_rules::{BoardKind, RuleSet};
 
 /// The first eight bytes of every tablebase file.
 pub const MAGIC: [u8; 8] = *b"TIGADITB";
-/// Version of the file layout described in `docs/FORMAT.md`.
+/// Version of the file layout described in `docs/FORMAT.md`, as written in
+/// game-theoretic tables (`.tgtb`, unchanged since version 1).
 pub const FORMAT_VERSION: u16 = 1;
+/// Format version of horizon tables (`.tghz`, values under the 100-turn rule), new
+/// in version 2 of `docs/FORMAT.md`.
+pub const HORIZON_FORMAT_VERSION: u16 = 2;
 /// Version of the slot numbering (`tigadi_index::SubspaceIndex`) the values are
 /// stored in. A change of the index scheme makes old files unreadable by design.
 pub const INDEX_SCHEME: u16 = 1;
 /// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
 /// DTC entries as `tigadi_solve::Packed` words.
 pub const VALUE_ENCODING: u8 = 1;
-/// File name extension of tablebase files.
+/// Value encoding of horizon tables: category codes (4 bits) and DTC₁₀₀ bytes.
+pub const HORIZON_VALUE_ENCODING: u8 = 2;
+/// File name extension of tablebase files (game-theoretic values).
 pub const EXTENSION: &str = "tgtb";
+/// File name extension of horizon tables (values under the 100-turn rule).
+pub const HORIZON_EXTENSION: &str = "tghz";
 
 /// Bytes of the fixed header, before the first block table.
 pub const HEADER_LEN: usize = 224;
@@ -58,6 +66,23 @@ pub const DTC_ZSTD_LEVEL: i32 = 6;
 pub const SECTION_WDL: u8 = 1;
 /// Section kind code of the DTC section.
 pub const SECTION_DTC: u8 = 2;
+/// Section kind code of the category section of a horizon table (the five classes
+/// at counter 0).
+pub const SECTION_CATEGORY: u8 = 3;
+/// Section kind code of the DTC₁₀₀ section of a horizon table.
+pub const SECTION_DTC100: u8 = 4;
+/// Section encoding: categories, 4-bit codes, two slots a byte, low nibble first.
+pub const ENCODING_CATEGORY_4BIT: u8 = 1;
+/// Section encoding: DTC₁₀₀, one byte per slot.
+pub const ENCODING_DTC100_U8: u8 = 1;
+/// Slots per category block: half a byte a slot, so 16 KiB before compression.
+pub const CATEGORY_SLOTS_PER_BLOCK: u32 = 32_768;
+/// Slots per DTC₁₀₀ block: a byte a slot, so 16 KiB before compression.
+pub const DTC100_SLOTS_PER_BLOCK: u32 = 16_384;
+/// DTC₁₀₀ byte of a position drawn under the rule at counter 0.
+pub const DTC100_DRAW: u8 = 0;
+/// Flag of a DTC₁₀₀ byte for a loss: `0x80 | h`; a win is `h` itself (1..=100).
+pub const DTC100_LOSS: u8 = 0x80;
 /// Section encoding: WDL, 2-bit codes, four slots a byte, lowest bits first.
 pub const ENCODING_WDL_2BIT: u8 = 1;
 /// Section encoding: DTC, `Packed` u16 per slot, split per block into a plane of
@@ -127,7 +152,11 @@ pub struct SectionDesc {
 /// The fixed header of a tablebase file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// The rule set the values were solved under.
+    /// What the file holds (and so its format version and sections).
+    pub kind: TableKind,
+    /// The rule set the values were solved under. Game-theoretic tables do not
+    /// record the turn limit (their values do not depend on it): theirs reads
+    /// [`tigadi_rules::DEFAULT_QUIET`]; horizon tables record it.
     pub rules: RuleSet,
     /// The rule set's name as written (`RuleSet::name()`).
     pub rules_name: String,
@@ -135,11 +164,12 @@ pub struct Header {
     pub subspace: Subspace,
     /// Slots of the subspace index (classes plus padding).
     pub slots: u64,
-    /// Class counts and largest DTCs.
+    /// Class counts and largest DTCs; in a horizon table, the values under the rule
+    /// at counter 0 and the largest DTC₁₀₀ of a win and of a loss.
     pub counts: ClassCounts,
-    /// The WDL section.
+    /// The first section: WDL, or in a horizon table the categories.
     pub wdl: SectionDesc,
-    /// The DTC section.
+    /// The second section: DTC, or in a horizon table DTC₁₀₀.
     pub dtc: SectionDesc,
 }
 
@@ -180,10 +210,61 @@ impl BlockEntry {
 
 /// Decompressed bytes of a block of `n` slots in a section of kind `kind`.
 pub fn raw_block_len(kind: u8, n: u64) -> u64 {
-    if kind == SECTION_WDL {
-        n.div_ceil(4)
-    } else {
-        2 * n
+    match kind {
+        SECTION_WDL => n.div_ceil(4),
+        SECTION_CATEGORY => n.div_ceil(2),
+        SECTION_DTC100 => n,
+        _ => 2 * n,
+    }
+}
+
+/// What a table file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// Game-theoretic values (`.tgtb`, format version 1): a WDL and a DTC section.
+    GameTheoretic,
+    /// Values under the 100-turn rule (`.tghz`, format version 2): a category
+    /// section and a DTC₁₀₀ section; the header records the turn limit.
+    Horizon,
+}
+
+impl TableKind {
+    /// The format version written in the header.
+    pub fn version(self) -> u16 {
+        match self {
+            TableKind::GameTheoretic => FORMAT_VERSION,
+            TableKind::Horizon => HORIZON_FORMAT_VERSION,
+        }
+    }
+
+    /// The value encoding written in the header.
+    pub fn value_encoding(self) -> u8 {
+        match self {
+            TableKind::GameTheoretic => VALUE_ENCODING,
+            TableKind::Horizon => HORIZON_VALUE_ENCODING,
+        }
+    }
+
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            TableKind::GameTheoretic => EXTENSION,
+            TableKind::Horizon => HORIZON_EXTENSION,
+        }
+    }
+
+    /// (kind code, encoding, name) of the first and the second section.
+    fn sections(self) -> [(u8, u8, &'static str); 2] {
+        match self {
+            TableKind::GameTheoretic => [
+                (SECTION_WDL, ENCODING_WDL_2BIT, "WDL"),
+                (SECTION_DTC, ENCODING_DTC_U16_PLANES, "DTC"),
+            ],
+            TableKind::Horizon => [
+                (SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, "category"),
+                (SECTION_DTC100, ENCODING_DTC100_U8, "DTC100"),
+            ],
+        }
     }
 }
 
@@ -242,7 +323,7 @@ impl Header {
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
-        b[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b[8..10].copy_from_slice(&self.kind.version().to_le_bytes());
         b[10..12].copy_from_slice(&INDEX_SCHEME.to_le_bytes());
         b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
         b[16] = if self.rules.board == BoardKind::Diagonals {
@@ -254,7 +335,10 @@ impl Header {
         b[18] = self.rules.blocked_loses as u8;
         b[19] = self.subspace.mover;
         b[20] = self.subspace.opponent;
-        b[21] = VALUE_ENCODING;
+        b[21] = self.kind.value_encoding();
+        if self.kind == TableKind::Horizon {
+            b[22..24].copy_from_slice(&self.rules.quiet.to_le_bytes());
+        }
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -287,11 +371,16 @@ impl Header {
             return bad("not a tigadi tablebase file (bad magic)".into());
         }
         let version = u16_at(bytes, 8);
-        if version != FORMAT_VERSION {
-            return bad(format!(
-                "format version {version}, this reader knows {FORMAT_VERSION}"
-            ));
-        }
+        let kind = match version {
+            FORMAT_VERSION => TableKind::GameTheoretic,
+            HORIZON_FORMAT_VERSION => TableKind::Horizon,
+            _ => {
+                return bad(format!(
+                    "format version {version}, this reader knows {FORMAT_VERSION} \
+                     (game-theoretic tables) and {HORIZON_FORMAT_VERSION} (horizon tables)"
+                ))
+            }
+        };
         let scheme = u16_at(bytes, 10);
         if scheme != INDEX_SCHEME {
             return bad(format!(
@@ -316,16 +405,24 @@ impl Header {
             1 => true,
             n => return bad(format!("blocked-player code {n}")),
         };
+        let quiet = match kind {
+            TableKind::GameTheoretic => tigadi_rules::DEFAULT_QUIET,
+            TableKind::Horizon => match u16_at(bytes, 22) {
+                q @ 1..=tigadi_rules::MAX_QUIET => q,
+                q => return bad(format!("turn limit {q}")),
+            },
+        };
         let rules = RuleSet {
             board,
             flying,
             blocked_loses,
+            quiet,
         };
         let (mover, opponent) = (bytes[19], bytes[20]);
         if !(3..=12).contains(&mover) || !(3..=12).contains(&opponent) || mover + opponent > 24 {
             return bad(format!("subspace {mover}v{opponent}"));
         }
-        if bytes[21] != VALUE_ENCODING {
+        if bytes[21] != kind.value_encoding() {
             return bad(format!("value encoding {}", bytes[21]));
         }
         let name_len = bytes[60] as usize;
@@ -336,6 +433,7 @@ impl Header {
             return bad("rule set name is not UTF-8".into());
         };
         let header = Header {
+            kind,
             rules,
             rules_name: rules_name.to_string(),
             subspace: Subspace::new(mover, opponent),
@@ -379,11 +477,8 @@ impl Header {
         if self.slots == 0 || self.slots > 1 << 40 {
             return bad(format!("slot count {}", self.slots));
         }
-        let expect = [
-            (self.wdl, SECTION_WDL, ENCODING_WDL_2BIT, "WDL"),
-            (self.dtc, SECTION_DTC, ENCODING_DTC_U16_PLANES, "DTC"),
-        ];
-        for (s, kind, encoding, name) in expect {
+        let [first, second] = self.kind.sections();
+        for (s, (kind, encoding, name)) in [(self.wdl, first), (self.dtc, second)] {
             if s.kind != kind || s.encoding != encoding || s.compression != COMPRESSION_ZSTD {
                 return bad(format!(
                     "{name} section: kind {}, encoding {}, compression {}",
@@ -434,20 +529,52 @@ pub fn rules_dir(dir: &Path, rules: &RuleSet) -> PathBuf {
 
 /// The file name of a subspace's table: `<mover>v<opponent>.tgtb`.
 pub fn file_name(subspace: Subspace) -> String {
-    format!("{}v{}.{EXTENSION}", subspace.mover, subspace.opponent)
+    kind_file_name(TableKind::GameTheoretic, subspace)
+}
+
+/// The file name of a subspace's table of kind `kind`: `<mover>v<opponent>.tgtb`
+/// or `<mover>v<opponent>.tghz`.
+pub fn kind_file_name(kind: TableKind, subspace: Subspace) -> String {
+    format!(
+        "{}v{}.{}",
+        subspace.mover,
+        subspace.opponent,
+        kind.extension()
+    )
 }
 
 /// The path of a subspace's table inside tablebase directory `dir`.
 pub fn table_path(dir: &Path, rules: &RuleSet, subspace: Subspace) -> PathBuf {
-    rules_dir(dir, rules).join(file_name(subspace))
+    kind_table_path(dir, rules, TableKind::GameTheoretic, subspace)
+}
+
+/// The path of a subspace's table of kind `kind` inside tablebase directory `dir`.
+pub fn kind_table_path(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subspace: Subspace,
+) -> PathBuf {
+    rules_dir(dir, rules).join(kind_file_name(kind, subspace))
 }
 
 /// Parses a table file name `<m>v<o>.tgtb` back into its subspace.
 pub fn parse_file_name(name: &str) -> Option<Subspace> {
-    let stem = name.strip_suffix(EXTENSION)?.strip_suffix('.')?;
+    match parse_kind_file_name(name)? {
+        (TableKind::GameTheoretic, s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Parses a table file name of either kind (`<m>v<o>.tgtb`, `<m>v<o>.tghz`) back
+/// into its kind and subspace.
+pub fn parse_kind_file_name(name: &str) -> Option<(TableKind, Subspace)> {
+    let (stem, kind) = [TableKind::GameTheoretic, TableKind::Horizon]
+        .into_iter()
+        .find_map(|k| Some((name.strip_suffix(k.extension())?.strip_suffix('.')?, k)))?;
     let (m, o) = stem.split_once('v')?;
     let (m, o): (u8, u8) = (m.parse().ok()?, o.parse().ok()?);
-    (m.to_string() + "v" + &o.to_string() == stem).then_some(Subspace::new(m, o))
+    (m.to_string() + "v" + &o.to_string() == stem).then_some((kind, Subspace::new(m, o)))
 }
 
 /// The subspaces that have a table file in the rule set's directory, in order.

@@ -11,17 +11,20 @@
 //! writer is gone.
 
 use crate::error::TablebaseError;
-use crate::format::{rules_dir, table_path};
+use crate::format::{rules_dir, table_path, TableKind};
 use crate::lock::DirLock;
 use crate::manifest::write_manifest_with_seconds;
-use crate::reader::table::{load_values, Table};
-use crate::writer::{remove_stale_temporaries, write_subspace};
+use crate::reader::table::{load_dtc100, load_values, open_kind, Table};
+use crate::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{solve_pair, Observer, Packed, Pair, SolveError, SolvedTable, Value};
+use tigadi_solve::{
+    solve_pair, solve_pair_horizon, Category, Observer, Packed, Pair, SolveError, SolvedTable,
+    Value,
+};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +45,21 @@ pub struct PairReport {
     pub losses: u64,
 }
 
+/// What a pair's pass under the 100-turn rule produced, as reported to
+/// [`JobObserver::horizon_solved`]: counts over the pair's classes at counter 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HorizonReport {
+    /// The pair.
+    pub pair: Pair,
+    /// Wall-clock seconds of the pass and its writing.
+    pub seconds: f64,
+    /// Rounds (at most the turn limit, plus the one that finds nothing).
+    pub rounds: u32,
+    /// Classes per category, indexed by [`Category::code`]: loss, blessed loss,
+    /// draw, cursed win, win.
+    pub categories: [u64; 5],
+}
+
 /// What a [`solve_pairs`] run has to say as it goes. Every method has a no-op
 /// default; the solver's own phase reports arrive through [`Observer`].
 /// Methods are called from the thread that runs the job.
@@ -55,6 +73,10 @@ pub trait JobObserver: Observer {
     fn started(&self, _pair: Pair, _slots: u64) {}
     /// A pair's files and the manifest are written.
     fn solved(&self, _report: &PairReport) {}
+    /// A pair's pass under the 100-turn rule begins.
+    fn horizon_started(&self, _pair: Pair, _slots: u64) {}
+    /// A pair's horizon tables are written.
+    fn horizon_solved(&self, _report: &HorizonReport) {}
     /// Something worth saying that does not stop the run.
     fn warning(&self, _message: &str) {}
 }
@@ -94,11 +116,25 @@ pub fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
     }
 }
 
+/// Is the horizon table of `sub` present, for these rules and turn limit, with
+/// every checksum right?
+pub fn is_horizon_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
+    match open_kind(dir, rules, TableKind::Horizon, sub) {
+        Ok(t) => t.check_file_checksum().is_ok(),
+        Err(_) => false,
+    }
+}
+
 /// Solves `pairs` (in dependency order: every pair after the pairs its captures
 /// lead into, as [`tigadi_solve::pairs_up_to`] and [`tigadi_solve::pairs_for`]
 /// give them) under `rules` into tablebase directory `dir`, skipping pairs already
 /// solved there. Capture targets are read from `dir`, so they must be solved
 /// there already or be in `pairs` before the pair that needs them.
+///
+/// With `horizon`, each pair's values under the 100-turn rule (its horizon
+/// tables) are solved right after its game-theoretic values, and skipped in the
+/// same way when present; a directory of game-theoretic tables alone gets its
+/// horizon tables without being solved again.
 ///
 /// Runs on the current rayon pool (use `ThreadPool::install` to choose the thread
 /// count; the files do not depend on it). Holds the directory's [`DirLock`]
@@ -107,6 +143,7 @@ pub fn solve_pairs<O: JobObserver>(
     dir: &Path,
     rules: &RuleSet,
     pairs: &[Pair],
+    horizon: bool,
     observer: &O,
 ) -> Result<(), JobError> {
     let rdir = rules_dir(dir, rules);
@@ -136,11 +173,21 @@ pub fn solve_pairs<O: JobObserver>(
     for (&pair, todo) in pairs.iter().zip(todo) {
         if !todo {
             observer.skipped(pair);
-            continue;
+        } else {
+            observer.started(pair, slots(pair));
+            let report = solve_one(dir, rules, pair, observer)?;
+            observer.solved(&report);
         }
-        observer.started(pair, slots(pair));
-        let report = solve_one(dir, rules, pair, observer)?;
-        observer.solved(&report);
+        if horizon
+            && !pair
+                .subspaces()
+                .iter()
+                .all(|&s| is_horizon_solved(dir, rules, s))
+        {
+            observer.horizon_started(pair, slots(pair));
+            let report = solve_one_horizon(dir, rules, pair, observer)?;
+            observer.horizon_solved(&report);
+        }
     }
     let manifest = write_manifest_with_seconds(dir, rules, &[])?;
     for s in &manifest.skipped {
@@ -197,4 +244,60 @@ fn solve_one<O: JobObserver>(
         }
     }
     Ok(report)
+}
+
+/// Solves the values under the 100-turn rule of `pair` and writes its horizon
+/// tables. Reads the capture targets' horizon tables, and after the pass the
+/// pair's game-theoretic tables (already written) one at a time, for the
+/// categories. Memory: the horizon pass's 4 bytes per slot of the pair and 2 for
+/// its result, besides the targets (2 per slot), as the game-theoretic solve.
+fn solve_one_horizon<O: JobObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    pair: Pair,
+    observer: &O,
+) -> Result<HorizonReport, JobError> {
+    let t0 = Instant::now();
+    let targets: Vec<(Subspace, Vec<Packed>)> = pair
+        .capture_targets()
+        .into_iter()
+        .map(|t| load_dtc100(dir, rules, t).map(|v| (t, v)))
+        .collect::<Result<_, _>>()?;
+    let tables: Vec<SolvedTable> = targets
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect();
+    let solved =
+        solve_pair_horizon(rules, pair, &tables, observer).map_err(|e| JobError::Solve(pair, e))?;
+    drop(targets);
+    let mut categories = [0u64; 5];
+    for s in &solved {
+        // Game-theoretic tables read from files hold fillers in padding slots: take
+        // the padding from the horizon pass's output, which marks it.
+        let mut g = load_values(dir, rules, s.subspace)?;
+        for (g, h) in g.iter_mut().zip(&s.values) {
+            if !h.is_some() {
+                *g = Packed::NONE;
+            }
+        }
+        write_horizon_subspace(dir, rules, s.subspace, &g, &s.values)?;
+        for (g, h) in g.iter().zip(&s.values) {
+            if let (Some(g), Some(h)) = (g.get(), h.get()) {
+                if let Some(c) = Category::of(g.wdl(), h.wdl()) {
+                    categories[c.code() as usize] += 1;
+                }
+            }
+        }
+    }
+    // SHA256SUMS lists the horizon tables too.
+    write_manifest_with_seconds(dir, rules, &[])?;
+    Ok(HorizonReport {
+        pair,
+        seconds: t0.elapsed().as_secs_f64(),
+        rounds: solved[0].rounds,
+        categories,
+    })
 }

@@ -6,8 +6,9 @@
 //!
 //! One file per rule set and subspace, `DIR/<rules>/<m>v<o>.tgtb`, with a WDL
 //! section (what a program that needs only win/draw/loss reads) and a DTC section,
-//! each in independently zstd-compressed, checksummed blocks. `docs/FORMAT.md` is
-//! the byte-level specification.
+//! each in independently zstd-compressed, checksummed blocks; beside it, when solved,
+//! `DIR/<rules>/<m>v<o>.tghz` holds the values under the 100-turn rule (a category
+//! section and a DTC₁₀₀ section). `docs/FORMAT.md` is the byte-level specification.
 //!
 //! Not here: solving (that is `tigadi-solve`) or position strings (`tigadi-rules`).
 
@@ -24,15 +25,25 @@ pub mod verify;
 pub mod writer;
 
 pub use error::TablebaseError;
-pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
-pub use job::{is_solved, solve_pairs, JobError, JobObserver, PairReport};
+pub use format::{
+    kind_table_path, list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header,
+    TableKind,
+};
+pub use job::{
+    is_horizon_solved, is_solved, solve_pairs, HorizonReport, JobError, JobObserver, PairReport,
+};
 pub use lock::DirLock;
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
-pub use reader::table::{load_values, mark_padding, read_header, Section, Table};
-pub use tablebase::{Tablebase, Turn};
+pub use reader::table::{
+    load_dtc100, load_values, mark_padding, open_kind, read_header, Section, Table,
+};
+pub use tablebase::{RuleValues, Tablebase, Turn};
 pub use verify::{
     verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
 };
-pub use writer::{encode_table, remove_stale_temporaries, write_subspace};
+pub use writer::{
+    encode_horizon_table, encode_table, remove_stale_temporaries, write_horizon_subspace,
+    write_subspace,
+};

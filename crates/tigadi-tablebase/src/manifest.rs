@@ -182,11 +182,20 @@ pub fn write_manifest_with_seconds(
         subspaces: entries,
         skipped,
     };
-    let sums: String = manifest
+    let mut sums: String = manifest
         .subspaces
         .iter()
         .map(|e| format!("{}  {}\n", e.sha256, e.file))
         .collect();
+    // The horizon tables (values under the 100-turn rule) present, after them.
+    for e in &manifest.subspaces {
+        let s = e.subspace();
+        let path = kind_table_path(dir, rules, TableKind::Horizon, s);
+        if path.is_file() {
+            let name = kind_file_name(TableKind::Horizon, s);
+            sums.push_str(&format!("{}  {name}\n", sha256_file(&path)?));
+        }
+    }
     write_atomically(&rdir.join(SHA256SUMS), sums.as_bytes())?;
     let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
     json.push('\n');

@@ -2,7 +2,7 @@
 //! answers value, WDL and per-move queries for moving-phase boards.
 
 use crate::error::TablebaseError;
-use crate::format::table_path;
+use crate::format::{kind_table_path, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, RuleSet, Slide, Successor};
-use tigadi_solve::{Value, Wdl};
+use tigadi_solve::{value_at_counter, Category, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
 const MAX_SIDE: usize = 12;
@@ -51,6 +51,22 @@ struct Loaded {
 /// files only; missing ones are looked for again).
 type Opened = Result<Loaded, TablebaseError>;
 
+/// A position's (or a turn's) values under the 100-turn rule, with the
+/// game-theoretic value for comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleValues {
+    /// The game-theoretic value (ignoring the rule), with its DTC.
+    pub value: Value,
+    /// The class at counter 0: win, cursed win, draw, blessed loss, loss.
+    pub category: Category,
+    /// DTC₁₀₀: the value under the rule at counter 0, with the turns within which
+    /// the win or loss is forced (a draw: not within the turn limit).
+    pub dtc100: Value,
+    /// The value under the rule at the counter asked for (a draw when the turns left
+    /// are fewer than DTC₁₀₀).
+    pub rule_value: Value,
+}
+
 /// The tablebase of one rule set in one directory, as probers use it: tables are
 /// memory-mapped on first use and shared by all threads; decompressed blocks are
 /// kept in a small shared cache.
@@ -58,6 +74,8 @@ pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,
     tables: Box<[OnceLock<Opened>]>,
+    /// The horizon tables (values under the 100-turn rule), opened as `tables`.
+    horizon: Box<[OnceLock<Opened>]>,
     cache: BlockCache,
 }
 
@@ -78,6 +96,9 @@ impl Tablebase {
             tables: (0..(MAX_SIDE + 1) * (MAX_SIDE + 1))
                 .map(|_| OnceLock::new())
                 .collect(),
+            horizon: (0..(MAX_SIDE + 1) * (MAX_SIDE + 1))
+                .map(|_| OnceLock::new())
+                .collect(),
             cache: BlockCache::new(blocks),
         }
     }
@@ -96,8 +117,12 @@ impl Tablebase {
         sub.mover as usize * (MAX_SIDE + 1) + sub.opponent as usize
     }
 
-    fn loaded(&self, sub: Subspace) -> Result<&Loaded, TablebaseError> {
-        let cell = &self.tables[Tablebase::key(sub)];
+    fn loaded(&self, kind: TableKind, sub: Subspace) -> Result<&Loaded, TablebaseError> {
+        let cells = match kind {
+            TableKind::GameTheoretic => &self.tables,
+            TableKind::Horizon => &self.horizon,
+        };
+        let cell = &cells[Tablebase::key(sub)];
         if let Some(l) = cell.get() {
             return match l {
                 Ok(l) => Ok(l),
@@ -106,7 +131,7 @@ impl Tablebase {
                     .expect("only permanent errors are kept")),
             };
         }
-        match self.open_subspace(sub) {
+        match self.open_subspace(kind, sub) {
             // Another thread may have won the race; either copy is fine.
             Ok(l) => {
                 let _ = cell.set(Ok(l));
@@ -130,16 +155,15 @@ impl Tablebase {
         }
     }
 
-    fn open_subspace(&self, sub: Subspace) -> Result<Loaded, TablebaseError> {
-        let path = table_path(&self.dir, &self.rules, sub);
+    fn open_subspace(&self, kind: TableKind, sub: Subspace) -> Result<Loaded, TablebaseError> {
+        let path = kind_table_path(&self.dir, &self.rules, kind, sub);
         if crate::reader::table::is_missing(&path) {
             return Err(TablebaseError::MissingSubspace {
                 subspace: sub,
                 path,
             });
         }
-        let table = Table::open(&path)?;
-        table.expect(&self.rules, sub)?;
+        let table = crate::reader::table::open_kind(&self.dir, &self.rules, kind, sub)?;
         let index = SubspaceIndex::new(sub);
         if index.slots() != table.header().slots {
             return Err(TablebaseError::corrupt(
@@ -184,7 +208,7 @@ impl Tablebase {
     /// The value of `board` for the player to move (win/draw/loss and DTC in turns).
     pub fn probe(&self, board: Board) -> Result<Value, TablebaseError> {
         let sub = Tablebase::check_board(board)?;
-        let l = self.loaded(sub)?;
+        let l = self.loaded(TableKind::GameTheoretic, sub)?;
         l.table.value(
             &self.cache,
             Tablebase::key(sub) as u32,
@@ -196,7 +220,7 @@ impl Tablebase {
     /// section of the table.
     pub fn probe_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
         let sub = Tablebase::check_board(board)?;
-        let l = self.loaded(sub)?;
+        let l = self.loaded(TableKind::GameTheoretic, sub)?;
         l.table.wdl(
             &self.cache,
             Tablebase::key(sub) as u32,
@@ -210,31 +234,7 @@ impl Tablebase {
     /// opponent two gotis is `Win(1)`. Empty when the player to move is blocked in a
     /// rule set where that loses.
     pub fn probe_moves(&self, board: Board) -> Result<Vec<(Turn, Value)>, TablebaseError> {
-        Tablebase::check_board(board)?;
-        let mut turns = Vec::new();
-        let mut error = None;
-        board.for_each_slide(&self.rules, |slide, next| {
-            if error.is_some() {
-                return;
-            }
-            let v = match next {
-                Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
-                Successor::Capture(n) => self.probe(n).map(|v| v.before_turn(true)),
-                Successor::Quiet(n) | Successor::Pass(n) => {
-                    self.probe(n).map(|v| v.before_turn(false))
-                }
-            };
-            match v {
-                Ok(v) => turns.push((Turn::Slide(slide), v)),
-                Err(e) => error = Some(e),
-            }
-        });
-        if let Some(e) = error {
-            return Err(e);
-        }
-        if turns.is_empty() && !self.rules.blocked_loses {
-            turns.push((Turn::Pass, self.probe(board.flipped())?.before_turn(false)));
-        }
+        let mut turns = self.turn_values(board, |n| self.probe(n))?;
         // Stable: equal values keep move-generation order.
         turns.sort_by(|a, b| {
             if a.1.better_than(b.1) {
@@ -246,5 +246,152 @@ impl Tablebase {
             }
         });
         Ok(turns)
+    }
+
+    /// Every legal turn with the value it leads to, counted from `board` (in
+    /// move-generation order), `lookup` giving a successor's value for its player to
+    /// move (a capture's successor is read as it is, counter reset).
+    fn turn_values(
+        &self,
+        board: Board,
+        lookup: impl Fn(Board) -> Result<Value, TablebaseError>,
+    ) -> Result<Vec<(Turn, Value)>, TablebaseError> {
+        Tablebase::check_board(board)?;
+        let mut turns = Vec::new();
+        let mut error = None;
+        board.for_each_slide(&self.rules, |slide, next| {
+            if error.is_some() {
+                return;
+            }
+            let v = match next {
+                Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
+                Successor::Capture(n) => lookup(n).map(|v| v.before_turn(true)),
+                Successor::Quiet(n) | Successor::Pass(n) => lookup(n).map(|v| v.before_turn(false)),
+            };
+            match v {
+                Ok(v) => turns.push((Turn::Slide(slide), v)),
+                Err(e) => error = Some(e),
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if turns.is_empty() && !self.rules.blocked_loses {
+            turns.push((Turn::Pass, lookup(board.flipped())?.before_turn(false)));
+        }
+        Ok(turns)
+    }
+
+    /// The DTC₁₀₀ value of `board` (its value under the 100-turn rule at counter 0,
+    /// with the turns within which it is forced), from the horizon table.
+    pub fn probe_dtc100(&self, board: Board) -> Result<Value, TablebaseError> {
+        let sub = Tablebase::check_board(board)?;
+        let l = self.loaded(TableKind::Horizon, sub)?;
+        l.table.dtc100(
+            &self.cache,
+            Tablebase::key(sub) as u32,
+            l.index.index(board),
+        )
+    }
+
+    /// The class of `board` at counter 0 (win, cursed win, draw, blessed loss,
+    /// loss), reading only the category section of the horizon table.
+    pub fn probe_category(&self, board: Board) -> Result<Category, TablebaseError> {
+        let sub = Tablebase::check_board(board)?;
+        let l = self.loaded(TableKind::Horizon, sub)?;
+        l.table.category(
+            &self.cache,
+            Tablebase::key(sub) as u32,
+            l.index.index(board),
+        )
+    }
+
+    /// `board`'s values under the 100-turn rule at counter `counter` (turns since the
+    /// last capture), with its game-theoretic value. A counter above the rule set's
+    /// turn limit is refused.
+    pub fn probe_rule(&self, board: Board, counter: u16) -> Result<RuleValues, TablebaseError> {
+        let rule_value = self.check_counter(counter)?;
+        let dtc100 = self.probe_dtc100(board)?;
+        Ok(RuleValues {
+            value: self.probe(board)?,
+            category: self.probe_category(board)?,
+            dtc100,
+            rule_value: rule_value(dtc100),
+        })
+    }
+
+    /// Every legal turn of `board` at counter `counter` with its values under the rule
+    /// and ignoring it, counted from `board`, best first for a player who must win
+    /// under the rule: by the value under the rule at this counter (a kept win first,
+    /// the quickest first), then by category, then by the game-theoretic value. The
+    /// best turn's values are `probe_rule(board, counter)`'s.
+    pub fn probe_moves_rule(
+        &self,
+        board: Board,
+        counter: u16,
+    ) -> Result<Vec<(Turn, RuleValues)>, TablebaseError> {
+        let rule_value = self.check_counter(counter)?;
+        let game = self.turn_values(board, |n| self.probe(n))?;
+        let rule = self.turn_values(board, |n| self.probe_dtc100(n))?;
+        let mut turns = Vec::with_capacity(game.len());
+        for ((turn, value), (_, through)) in game.into_iter().zip(rule) {
+            // Decided only if within the limit from counter 0.
+            let dtc100 = value_at_counter(through, 0, self.rules.quiet).expect("counter 0");
+            let category =
+                Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| TablebaseError::Corrupt {
+                    file: kind_table_path(
+                        &self.dir,
+                        &self.rules,
+                        TableKind::Horizon,
+                        Subspace::of(board),
+                    ),
+                    what: format!(
+                        "turn {turn}: {dtc100:?} under the rule but {value:?} ignoring it"
+                    ),
+                })?;
+            let rule_value = rule_value(through);
+            turns.push((
+                turn,
+                RuleValues {
+                    value,
+                    category,
+                    dtc100,
+                    rule_value,
+                },
+            ));
+        }
+        turns.sort_by(|a, b| {
+            let key = |r: &RuleValues| (r.rule_value, r.category, r.value);
+            let (x, y) = (key(&a.1), key(&b.1));
+            if x.0.better_than(y.0) {
+                std::cmp::Ordering::Less
+            } else if y.0.better_than(x.0) {
+                std::cmp::Ordering::Greater
+            } else {
+                y.1.cmp(&x.1).then_with(|| {
+                    if x.2.better_than(y.2) {
+                        std::cmp::Ordering::Less
+                    } else if y.2.better_than(x.2) {
+                        std::cmp::Ordering::Greater
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+            }
+        });
+        Ok(turns)
+    }
+
+    /// Refuses a counter above the turn limit; otherwise the function that turns a
+    /// DTC₁₀₀ value into the value at that counter.
+    fn check_counter(&self, counter: u16) -> Result<impl Fn(Value) -> Value, TablebaseError> {
+        let quiet = self.rules.quiet;
+        if counter > quiet {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "quiet-turn counter {counter} is above the turn limit {quiet} of {}",
+                self.rules
+            )));
+        }
+        Ok(move |v| value_at_counter(v, counter, quiet).expect("counter checked"))
     }
 }

@@ -3,9 +3,11 @@
 //! the positions where they differ.
 
 use crate::error::TablebaseError;
-use crate::format::{file_name, list_subspaces, parse_file_name, rules_dir, table_path};
+use crate::format::{
+    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name, rules_dir, TableKind,
+};
 use crate::manifest::{sha256_file, SHA256SUMS};
-use crate::reader::table::{open_table, Table};
+use crate::reader::table::{open_kind, Table};
 use crate::writer::write_atomically;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -15,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{evaluate, Packed, Value};
+use tigadi_solve::{evaluate, evaluate_horizon, Category, Packed, Value};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -30,12 +32,13 @@ pub struct Mismatch {
     pub slot: u64,
     /// The canonical board of the slot.
     pub board: Board,
-    /// The value in the DTC section.
+    /// The value in the DTC section (the DTC₁₀₀ section of a horizon table).
     pub stored: Value,
     /// The value recomputed from the stored values of its successors.
     pub recomputed: Value,
     /// `false`: `stored != recomputed`; `true`: the WDL section disagrees with
-    /// `stored` (the DTC section) here.
+    /// `stored` (the DTC section) here, or in a horizon table the category section
+    /// disagrees with the DTC₁₀₀ and game-theoretic values.
     pub wdl_section: bool,
 }
 
@@ -44,6 +47,8 @@ pub struct Mismatch {
 pub struct SubspaceReport {
     /// The subspace.
     pub subspace: Subspace,
+    /// Which of its tables: game-theoretic values or values under the 100-turn rule.
+    pub kind: TableKind,
     /// Its file.
     pub path: PathBuf,
     /// Positions (canonical classes) recomputed.
@@ -110,7 +115,10 @@ impl VerifyReport {
 /// Verifies every table of rule set `rules` in tablebase directory `dir`:
 /// the head, block and whole-file checksums of every file, agreement of the WDL
 /// and DTC sections, and `evaluate(board) == stored(board)` for every position
-/// (every non-padding slot). `progress(done, total)` is called from worker threads
+/// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
+/// present, are checked the same way: DTC₁₀₀ recomputed from the successors'
+/// DTC₁₀₀ ([`evaluate_horizon`]), and every category against the DTC₁₀₀ and the
+/// game-theoretic value; their reports follow the game-theoretic ones. `progress(done, total)` is called from worker threads
 /// as slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
@@ -197,43 +205,37 @@ pub fn verify_with(
     let listed = read_sums(&rdir);
 
     // Check every file's checksums first; only good files are used as successors.
-    let mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>> = HashMap::new();
-    let mut sha: HashMap<Subspace, String> = HashMap::new();
+    // Game-theoretic tables first, then the horizon tables that are present.
+    let mut sha: HashMap<(TableKind, Subspace), String> = HashMap::new();
+    let mut opened = Vec::new();
     let mut total = 0u64;
-    for &s in &subs {
-        let t = open_table(dir, rules, s).and_then(|t| {
-            t.check_file_checksum()?;
-            if SubspaceIndex::new(s).slots() != t.header().slots {
-                return Err(TablebaseError::corrupt(
-                    t.path(),
-                    "slot count differs from the index",
-                ));
-            }
-            let hash = sha256_file(t.path())?;
-            if let Ok(listed) = &listed {
-                match listed.get(&file_name(s)) {
-                    Some(h) if *h != hash => {
-                        return Err(TablebaseError::corrupt(
-                            t.path(),
-                            format!("its SHA-256 {hash} differs from {h} in {SHA256SUMS}"),
-                        ))
-                    }
-                    _ => {}
-                }
-            }
-            sha.insert(s, hash);
-            Ok(Arc::new(t))
-        });
-        if let Ok(t) = &t {
-            total += t.header().slots;
-        }
-        tables.insert(s, t);
+    for kind in [TableKind::GameTheoretic, TableKind::Horizon] {
+        let present: Vec<Subspace> = subs
+            .iter()
+            .copied()
+            .filter(|&s| {
+                kind == TableKind::GameTheoretic
+                    || !crate::reader::table::is_missing(&kind_table_path(dir, rules, kind, s))
+            })
+            .collect();
+        let tables = open_checked(dir, rules, kind, &present, &listed, &mut sha);
+        total += tables
+            .values()
+            .flatten()
+            .map(|t| t.header().slots)
+            .sum::<u64>();
+        opened.push((kind, present, tables));
     }
     let sums = match listed {
         Ok(listed) => {
             let mut problems = Vec::new();
             for name in listed.keys() {
-                if parse_file_name(name).is_none_or(|s| !subs.contains(&s)) {
+                let here = parse_kind_file_name(name).is_some_and(|(kind, s)| {
+                    opened
+                        .iter()
+                        .any(|(k, present, _)| *k == kind && present.contains(&s))
+                });
+                if !here {
                     problems.push(format!("{name} is listed but not here"));
                 }
             }
@@ -248,130 +250,258 @@ pub fn verify_with(
             problems: vec![problem],
         }),
     };
-    observer.planned(subs.len(), total);
+    let tables: usize = opened.iter().map(|(_, present, _)| present.len()).sum();
+    observer.planned(tables, total);
 
-    let journal_path = rdir.join(JOURNAL);
-    let mut journal = if resume {
-        std::fs::read(&journal_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Journal>(&b).ok())
-            .unwrap_or_default()
-    } else {
-        Journal::default()
+    let mut journal = Journaled {
+        path: rdir.join(JOURNAL),
+        resume,
+        journal: if resume {
+            std::fs::read(rdir.join(JOURNAL))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Journal>(&b).ok())
+                .unwrap_or_default()
+        } else {
+            Journal::default()
+        },
     };
-    let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
     let mut reports = Vec::new();
-    for &s in &subs {
-        let mut report = SubspaceReport {
-            subspace: s,
-            path: table_path(dir, rules, s),
-            checked: 0,
-            mismatches: 0,
-            examples: Vec::new(),
-            error: None,
-            earlier: false,
+    for (kind, present, tables) in opened {
+        let context = KindContext {
+            dir,
+            rules,
+            kind,
+            sha: &sha,
+            observer,
         };
-        let table = match tables.remove(&s).expect("listed") {
-            Ok(t) => {
-                tables.insert(s, Ok(t.clone()));
-                t
-            }
-            Err(e) => {
-                tables.insert(
-                    s,
-                    Err(TablebaseError::corrupt(&report.path, "see its own report")),
-                );
-                report.error = Some(e);
-                observer.finished(&report);
-                reports.push(report);
-                continue;
-            }
-        };
-        let mut needed: Vec<Subspace> = vec![s];
-        for n in [Some(s.flipped()), capture_target(s)].into_iter().flatten() {
-            if !needed.contains(&n) {
-                needed.push(n);
-            }
-        }
-        let name = file_name(s);
-        let files: BTreeMap<String, String> = needed
-            .iter()
-            .filter_map(|n| sha.get(n).map(|h| (file_name(*n), h.clone())))
-            .collect();
-        observer.started(s, table.header().slots);
-        if let Some(entry) = journal.passed.get(&name) {
-            if resume && files.len() == needed.len() && entry.files == files {
-                report.checked = entry.positions;
-                report.earlier = true;
-                observer.advance(table.header().slots);
-                observer.finished(&report);
-                reports.push(report);
-                continue;
-            }
-        }
-        decoded.retain(|k, _| needed.contains(k));
-        let mut arrays = Vec::new();
-        for &n in &needed {
-            if let Some(v) = decoded.get(&n) {
-                arrays.push((n, v.clone()));
-                continue;
-            }
-            let v = match tables.get(&n) {
-                None => Err(TablebaseError::MissingSubspace {
-                    subspace: n,
-                    path: table_path(dir, rules, n),
-                }),
-                Some(Err(_)) => Err(TablebaseError::corrupt(
-                    &table_path(dir, rules, n),
-                    format!("successor table of {s} is damaged"),
-                )),
-                Some(Ok(t)) => t.decode_values().map(Arc::new),
-            };
-            match v {
-                Ok(v) => {
-                    decoded.insert(n, v.clone());
-                    arrays.push((n, v));
-                }
-                Err(e) => {
-                    report.error = Some(e);
-                    break;
-                }
-            }
-        }
-        if report.error.is_none() {
-            match table.decode_wdl() {
-                Ok(wdl) => check_subspace(rules, &arrays, &wdl, &mut report, observer),
-                Err(e) => report.error = Some(e),
-            }
-        }
-        if resume {
-            let passed = report.is_ok() && files.len() == needed.len();
-            let changed = if passed {
-                let entry = JournalEntry {
-                    files,
-                    positions: report.checked,
-                };
-                journal.passed.insert(name, entry);
-                true
-            } else {
-                journal.passed.remove(&name).is_some()
-            };
-            if changed {
-                // The journal only saves time: a directory that cannot take it
-                // (read-only, full) is verified in full next time, nothing worse.
-                let mut json = serde_json::to_string_pretty(&journal).expect("serialises");
-                json.push('\n');
-                let _ = write_atomically(&journal_path, json.as_bytes());
-            }
-        }
-        observer.finished(&report);
-        reports.push(report);
+        context.verify_all(&present, tables, &mut journal, &mut reports);
     }
     Ok(VerifyReport {
         rules: *rules,
         subspaces: reports,
         sums,
     })
+}
+
+/// Opens each of `subs`' tables of kind `kind` and checks its checksums, its size
+/// and its SHA-256 against `SHA256SUMS` (when listed there), recording the SHA-256
+/// in `sha`; only good files are used as successors.
+fn open_checked(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subs: &[Subspace],
+    listed: &Result<BTreeMap<String, String>, Option<String>>,
+    sha: &mut HashMap<(TableKind, Subspace), String>,
+) -> HashMap<Subspace, Result<Arc<Table>, TablebaseError>> {
+    let mut tables = HashMap::new();
+    for &s in subs {
+        let t = open_kind(dir, rules, kind, s).and_then(|t| {
+            t.check_file_checksum()?;
+            if SubspaceIndex::new(s).slots() != t.header().slots {
+                return Err(TablebaseError::corrupt(
+                    t.path(),
+                    "slot count differs from the index",
+                ));
+            }
+            let hash = sha256_file(t.path())?;
+            if let Ok(listed) = listed {
+                match listed.get(&kind_file_name(kind, s)) {
+                    Some(h) if *h != hash => {
+                        return Err(TablebaseError::corrupt(
+                            t.path(),
+                            format!("its SHA-256 {hash} differs from {h} in {SHA256SUMS}"),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            sha.insert((kind, s), hash);
+            Ok(Arc::new(t))
+        });
+        tables.insert(s, t);
+    }
+    tables
+}
+
+/// The journal of passed tables as a verify run keeps it.
+struct Journaled {
+    path: PathBuf,
+    resume: bool,
+    journal: Journal,
+}
+
+impl Journaled {
+    /// Records that table `name` passed (with the hashes of the files its check
+    /// read) or did not, and saves the journal when that changed it.
+    fn record(&mut self, name: String, passed: Option<JournalEntry>) {
+        if !self.resume {
+            return;
+        }
+        let changed = match passed {
+            Some(entry) => {
+                self.journal.passed.insert(name, entry);
+                true
+            }
+            None => self.journal.passed.remove(&name).is_some(),
+        };
+        if changed {
+            // The journal only saves time: a directory that cannot take it
+            // (read-only, full) is verified in full next time, nothing worse.
+            let mut json = serde_json::to_string_pretty(&self.journal).expect("serialises");
+            json.push('\n');
+            let _ = write_atomically(&self.path, json.as_bytes());
+        }
+    }
+}
+
+/// What the check of one kind of table needs besides the tables.
+struct KindContext<'a> {
+    dir: &'a Path,
+    rules: &'a RuleSet,
+    kind: TableKind,
+    /// SHA-256 of every good file, by kind and subspace.
+    sha: &'a HashMap<(TableKind, Subspace), String>,
+    observer: &'a dyn VerifyObserver,
+}
+
+impl KindContext<'_> {
+    /// Recomputes every value of the tables of this kind of `subs` (opened by
+    /// [`open_checked`]) and appends one report per table to `reports`.
+    fn verify_all(
+        &self,
+        subs: &[Subspace],
+        mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>>,
+        journal: &mut Journaled,
+        reports: &mut Vec<SubspaceReport>,
+    ) {
+        let (dir, rules, kind, observer) = (self.dir, self.rules, self.kind, self.observer);
+        let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
+        for &s in subs {
+            let mut report = SubspaceReport {
+                subspace: s,
+                kind,
+                path: kind_table_path(dir, rules, kind, s),
+                checked: 0,
+                mismatches: 0,
+                examples: Vec::new(),
+                error: None,
+                earlier: false,
+            };
+            let table = match tables.remove(&s).expect("listed") {
+                Ok(t) => {
+                    tables.insert(s, Ok(t.clone()));
+                    t
+                }
+                Err(e) => {
+                    tables.insert(
+                        s,
+                        Err(TablebaseError::corrupt(&report.path, "see its own report")),
+                    );
+                    report.error = Some(e);
+                    observer.finished(&report);
+                    reports.push(report);
+                    continue;
+                }
+            };
+            let mut needed: Vec<Subspace> = vec![s];
+            for n in [Some(s.flipped()), capture_target(s)].into_iter().flatten() {
+                if !needed.contains(&n) {
+                    needed.push(n);
+                }
+            }
+            // The files the check reads: the tables of this kind it needs, and for a
+            // horizon table the game-theoretic table of its subspace.
+            let mut reads: Vec<(TableKind, Subspace)> = needed.iter().map(|&n| (kind, n)).collect();
+            if kind == TableKind::Horizon {
+                reads.push((TableKind::GameTheoretic, s));
+            }
+            let files: BTreeMap<String, String> = reads
+                .iter()
+                .filter_map(|&(k, n)| {
+                    self.sha
+                        .get(&(k, n))
+                        .map(|h| (kind_file_name(k, n), h.clone()))
+                })
+                .collect();
+            let name = kind_file_name(kind, s);
+            observer.started(s, table.header().slots);
+            if let Some(entry) = journal.journal.passed.get(&name) {
+                if journal.resume && files.len() == reads.len() && entry.files == files {
+                    report.checked = entry.positions;
+                    report.earlier = true;
+                    observer.advance(table.header().slots);
+                    observer.finished(&report);
+                    reports.push(report);
+                    continue;
+                }
+            }
+            decoded.retain(|k, _| needed.contains(k));
+            let mut arrays = Vec::new();
+            for &n in &needed {
+                if let Some(v) = decoded.get(&n) {
+                    arrays.push((n, v.clone()));
+                    continue;
+                }
+                let v = match tables.get(&n) {
+                    None => Err(TablebaseError::MissingSubspace {
+                        subspace: n,
+                        path: kind_table_path(dir, rules, kind, n),
+                    }),
+                    Some(Err(_)) => Err(TablebaseError::corrupt(
+                        &kind_table_path(dir, rules, kind, n),
+                        format!("successor table of {s} is damaged"),
+                    )),
+                    Some(Ok(t)) => match kind {
+                        TableKind::GameTheoretic => t.decode_values(),
+                        TableKind::Horizon => t.decode_dtc100(),
+                    }
+                    .map(Arc::new),
+                };
+                match v {
+                    Ok(v) => {
+                        decoded.insert(n, v.clone());
+                        arrays.push((n, v));
+                    }
+                    Err(e) => {
+                        report.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            if report.error.is_none() {
+                // The first section's entry for every slot, and whether it agrees
+                // with the stored value of the second.
+                type Agrees = Box<dyn Fn(usize, Value) -> bool + Sync>;
+                let summary: Result<Agrees, TablebaseError> = match kind {
+                    TableKind::GameTheoretic => table.decode_wdl().map(|wdl| {
+                        Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Agrees
+                    }),
+                    TableKind::Horizon => table.decode_categories().and_then(|cats| {
+                        let game =
+                            open_kind(dir, rules, TableKind::GameTheoretic, s)?.decode_values()?;
+                        Ok(Box::new(move |slot: usize, v: Value| {
+                            let g = game[slot].get().expect("decode_values rejects NONE");
+                            Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
+                        }) as Agrees)
+                    }),
+                };
+                match summary {
+                    Ok(summary) => {
+                        check_subspace(rules, kind, &arrays, &*summary, &mut report, observer)
+                    }
+                    Err(e) => report.error = Some(e),
+                }
+            }
+            let passed = (report.is_ok() && files.len() == reads.len()).then(|| JournalEntry {
+                files,
+                positions: report.checked,
+            });
+            journal.record(name, passed);
+            observer.finished(&report);
+            reports.push(report);
+        }
+    }
 }
 
 /// `SHA256SUMS` of a rule set's directory as file name to hash: `Err(None)` when
@@ -414,8 +544,9 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
 
 fn check_subspace(
     rules: &RuleSet,
+    kind: TableKind,
     arrays: &[(Subspace, Arc<Vec<Packed>>)],
-    wdl: &[tigadi_solve::Wdl],
+    summary_agrees: &(dyn Fn(usize, Value) -> bool + Sync),
     report: &mut SubspaceReport,
     observer: &dyn VerifyObserver,
 ) {
@@ -444,7 +575,7 @@ fn check_subspace(
                 .get()
                 .expect("decode_values rejects NONE");
             let class = quiet.1.mover_class(board.opponent);
-            let recomputed = evaluate(rules, board, |b| {
+            let lookup = |b: Board| {
                 let value = if b.mover == board.opponent {
                     quiet.2[quiet.1.index_with(class, b.opponent) as usize]
                 } else {
@@ -455,8 +586,12 @@ fn check_subspace(
                     values[index.index(b) as usize]
                 };
                 value.get().expect("decode_values rejects NONE")
-            });
-            let wdl_bad = wdl[slot as usize] != stored.wdl();
+            };
+            let recomputed = match kind {
+                TableKind::GameTheoretic => evaluate(rules, board, lookup),
+                TableKind::Horizon => evaluate_horizon(rules, board, lookup),
+            };
+            let wdl_bad = !summary_agrees(slot as usize, stored);
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
                     n_bad += 1;

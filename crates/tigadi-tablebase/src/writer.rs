@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Packed, Value, MAX_DTC};
+use tigadi_solve::{Category, Packed, Value, MAX_DTC};
 
 /// Writes the table of `subspace` under rule set `rules` into tablebase directory
 /// `dir` (as `dir/<rules>/<m>v<o>.tgtb`, creating directories as needed) and returns
@@ -34,10 +34,44 @@ pub fn write_subspace(
         )));
     }
     let bytes = encode_table(rules, subspace, values)?;
+    write_table_file(dir, rules, TableKind::GameTheoretic, subspace, &bytes)
+}
+
+/// Writes the horizon table (values under the 100-turn rule of `rules`, turn limit
+/// `rules.quiet`) of `subspace` into tablebase directory `dir`, as
+/// `dir/<rules>/<m>v<o>.tghz`, atomically, and returns its path. `game` are the
+/// subspace's game-theoretic values and `dtc100` its DTC₁₀₀ values (the horizon
+/// pass's output), one per slot each, [`Packed::NONE`] in the padding slots.
+pub fn write_horizon_subspace(
+    dir: &Path,
+    rules: &RuleSet,
+    subspace: Subspace,
+    game: &[Packed],
+    dtc100: &[Packed],
+) -> Result<PathBuf, TablebaseError> {
+    let slots = SubspaceIndex::new(subspace).slots();
+    if game.len() as u64 != slots || dtc100.len() as u64 != slots {
+        return Err(TablebaseError::InvalidValues(format!(
+            "{} and {} values for subspace {subspace}, which has {slots} slots",
+            game.len(),
+            dtc100.len()
+        )));
+    }
+    let bytes = encode_horizon_table(rules, subspace, game, dtc100)?;
+    write_table_file(dir, rules, TableKind::Horizon, subspace, &bytes)
+}
+
+fn write_table_file(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subspace: Subspace,
+    bytes: &[u8],
+) -> Result<PathBuf, TablebaseError> {
     let rdir = rules_dir(dir, rules);
     fs::create_dir_all(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
-    let path = rdir.join(file_name(subspace));
-    write_atomically(&path, &bytes)?;
+    let path = rdir.join(kind_file_name(kind, subspace));
+    write_atomically(&path, bytes)?;
     Ok(path)
 }
 
@@ -95,16 +129,6 @@ fn temporary_owner(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// The value of slot `i` as written: padding slots take the value of the nearest
-/// real slot before them (a draw when there is none), which keeps runs unbroken.
-fn filled(values: &[Packed], i: usize) -> u16 {
-    values[..=i]
-        .iter()
-        .rev()
-        .find(|v| v.is_some())
-        .map_or(Packed::DRAW.0, |v| v.0)
-}
-
 fn wdl_code(p: u16) -> u8 {
     match Packed(p).get() {
         Some(Value::Win(_)) => WDL_WIN,
@@ -145,42 +169,161 @@ pub fn encode_table(
             }
         }
     }
-    let slots = values.len() as u64;
-    let wdl_blocks = compress_section(values, SECTION_WDL, WDL_SLOTS_PER_BLOCK, WDL_ZSTD_LEVEL)?;
-    let dtc_blocks = compress_section(values, SECTION_DTC, DTC_SLOTS_PER_BLOCK, DTC_ZSTD_LEVEL)?;
-
-    let section = |kind, encoding, level: i32, spb: u32, blocks: &[Vec<u8>]| SectionDesc {
-        kind,
-        encoding,
-        compression: COMPRESSION_ZSTD,
-        level: level as u8,
-        slots_per_block: spb,
-        block_count: blocks.len() as u64,
-        table_offset: 0,
-        data_offset: 0,
-        data_len: blocks.iter().map(|b| b.len() as u64).sum(),
+    let first = compress_section(
+        values.len(),
+        WDL_SLOTS_PER_BLOCK,
+        WDL_ZSTD_LEVEL,
+        SECTION_WDL,
+        |i| values[i].is_some().then_some(values[i].0),
+        Packed::DRAW.0,
+        |raw, j, _, p| raw[j / 4] |= wdl_code(p) << (2 * (j % 4)),
+    )?;
+    let second = compress_section(
+        values.len(),
+        DTC_SLOTS_PER_BLOCK,
+        DTC_ZSTD_LEVEL,
+        SECTION_DTC,
+        |i| values[i].is_some().then_some(values[i].0),
+        Packed::DRAW.0,
+        |raw, j, n, p| {
+            raw[j] = p as u8;
+            raw[n + j] = (p >> 8) as u8;
+        },
+    )?;
+    let header = Header {
+        kind: TableKind::GameTheoretic,
+        rules: rules.without_quiet_limit(),
+        rules_name: rules.name(),
+        subspace,
+        slots: values.len() as u64,
+        counts,
+        wdl: first.desc(SECTION_WDL, ENCODING_WDL_2BIT, WDL_ZSTD_LEVEL),
+        dtc: second.desc(SECTION_DTC, ENCODING_DTC_U16_PLANES, DTC_ZSTD_LEVEL),
     };
-    let mut header = Header {
+    Ok(assemble(header, &first, &second))
+}
+
+/// The DTC₁₀₀ byte of a value under the rule at counter 0 (`docs/FORMAT.md`).
+fn dtc100_byte(v: Value) -> u8 {
+    match v {
+        Value::Draw => DTC100_DRAW,
+        Value::Win(h) => h as u8,
+        Value::Loss(h) => DTC100_LOSS | h as u8,
+    }
+}
+
+/// Encodes a horizon table (see [`write_horizon_subspace`]) as the bytes of a
+/// complete file. Fails when a DTC₁₀₀ value exceeds the turn limit or contradicts
+/// the game-theoretic value (a win under the rule that is not a win ignoring it).
+pub fn encode_horizon_table(
+    rules: &RuleSet,
+    subspace: Subspace,
+    game: &[Packed],
+    dtc100: &[Packed],
+) -> Result<Vec<u8>, TablebaseError> {
+    if game.is_empty() || game.len() != dtc100.len() {
+        return Err(TablebaseError::InvalidValues(format!(
+            "{} game-theoretic and {} DTC100 values",
+            game.len(),
+            dtc100.len()
+        )));
+    }
+    let mut counts = ClassCounts::default();
+    for (slot, (g, h)) in game.iter().zip(dtc100).enumerate() {
+        let (Some(g), Some(h)) = (g.get(), h.get()) else {
+            if g.is_some() != h.is_some() {
+                return Err(TablebaseError::InvalidValues(format!(
+                    "slot {slot}: padding in one table only"
+                )));
+            }
+            continue;
+        };
+        let bad = |what: &str| {
+            Err(TablebaseError::InvalidValues(format!(
+                "slot {slot}: DTC100 {h:?} {what} (game-theoretic value {g:?})"
+            )))
+        };
+        if h.dtc().is_some_and(|d| d > rules.quiet) {
+            return bad("beyond the turn limit");
+        }
+        if Category::of(g.wdl(), h.wdl()).is_none() {
+            return bad("contradicts the game-theoretic value");
+        }
+        match h {
+            Value::Draw => counts.draws += 1,
+            Value::Win(d) => {
+                counts.wins += 1;
+                counts.max_dtc_win = counts.max_dtc_win.max(d);
+            }
+            Value::Loss(d) => {
+                counts.losses += 1;
+                counts.max_dtc_loss = counts.max_dtc_loss.max(d);
+            }
+        }
+    }
+    // The category of a real slot, or None for padding.
+    let category = |i: usize| {
+        let (g, h) = (game[i].get()?, dtc100[i].get()?);
+        Category::of(g.wdl(), h.wdl())
+    };
+    let first = compress_section(
+        game.len(),
+        CATEGORY_SLOTS_PER_BLOCK,
+        WDL_ZSTD_LEVEL,
+        SECTION_CATEGORY,
+        |i| category(i).map(Category::code),
+        Category::Draw.code(),
+        |raw, j, _, code| raw[j / 2] |= code << (4 * (j % 2)),
+    )?;
+    let second = compress_section(
+        game.len(),
+        DTC100_SLOTS_PER_BLOCK,
+        DTC_ZSTD_LEVEL,
+        SECTION_DTC100,
+        |i| dtc100[i].get().map(dtc100_byte),
+        DTC100_DRAW,
+        |raw, j, _, b| raw[j] = b,
+    )?;
+    let header = Header {
+        kind: TableKind::Horizon,
         rules: *rules,
         rules_name: rules.name(),
         subspace,
-        slots,
+        slots: game.len() as u64,
         counts,
-        wdl: section(
-            SECTION_WDL,
-            ENCODING_WDL_2BIT,
-            WDL_ZSTD_LEVEL,
-            WDL_SLOTS_PER_BLOCK,
-            &wdl_blocks,
-        ),
-        dtc: section(
-            SECTION_DTC,
-            ENCODING_DTC_U16_PLANES,
-            DTC_ZSTD_LEVEL,
-            DTC_SLOTS_PER_BLOCK,
-            &dtc_blocks,
-        ),
+        wdl: first.desc(SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, WDL_ZSTD_LEVEL),
+        dtc: second.desc(SECTION_DTC100, ENCODING_DTC100_U8, DTC_ZSTD_LEVEL),
     };
+    Ok(assemble(header, &first, &second))
+}
+
+/// One section's compressed blocks, in block order.
+struct Blocks {
+    slots_per_block: u32,
+    blocks: Vec<Vec<u8>>,
+}
+
+impl Blocks {
+    /// The section's descriptor, offsets still 0 ([`assemble`] sets them).
+    fn desc(&self, kind: u8, encoding: u8, level: i32) -> SectionDesc {
+        SectionDesc {
+            kind,
+            encoding,
+            compression: COMPRESSION_ZSTD,
+            level: level as u8,
+            slots_per_block: self.slots_per_block,
+            block_count: self.blocks.len() as u64,
+            table_offset: 0,
+            data_offset: 0,
+            data_len: self.blocks.iter().map(|b| b.len() as u64).sum(),
+        }
+    }
+}
+
+/// The bytes of a whole file: header, both block tables, head checksum, both
+/// sections' blocks, file checksum (`docs/FORMAT.md`).
+fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
+    let slots = header.slots;
     header.wdl.table_offset = HEADER_LEN as u64;
     header.dtc.table_offset = header.wdl.table_offset + header.wdl.block_count * ENTRY_LEN as u64;
     header.wdl.data_offset = header.head_len() + 8;
@@ -188,9 +331,9 @@ pub fn encode_table(
 
     let mut out = Vec::with_capacity(header.file_len() as usize);
     out.extend_from_slice(&header.to_bytes());
-    for (desc, blocks) in [(&header.wdl, &wdl_blocks), (&header.dtc, &dtc_blocks)] {
+    for (desc, blocks) in [(&header.wdl, first), (&header.dtc, second)] {
         let mut offset = desc.data_offset;
-        for (b, data) in blocks.iter().enumerate() {
+        for (b, data) in blocks.blocks.iter().enumerate() {
             let n = block_slots(slots, desc.slots_per_block, b as u64);
             let entry = BlockEntry {
                 offset,
@@ -205,44 +348,44 @@ pub fn encode_table(
     debug_assert_eq!(out.len() as u64, header.head_len());
     let head = checksum(&out);
     out.extend_from_slice(&head.to_le_bytes());
-    for data in wdl_blocks.iter().chain(&dtc_blocks) {
+    for data in first.blocks.iter().chain(&second.blocks) {
         out.extend_from_slice(data);
     }
     let whole = checksum(&out);
     out.extend_from_slice(&whole.to_le_bytes());
     debug_assert_eq!(out.len() as u64, header.file_len());
-    Ok(out)
+    out
 }
 
-/// Encodes and compresses every block of one section, in parallel, in block order.
-fn compress_section(
-    values: &[Packed],
-    kind: u8,
+/// Encodes and compresses every block of one section of `slots` slots, in
+/// parallel, in block order. `value(i)` is slot `i`'s value, `None` for padding:
+/// a padding slot is written as the nearest real slot before it (`fill` when there
+/// is none), which keeps runs unbroken. `put(raw, j, n, v)` encodes value `v` of
+/// slot `j` of a block of `n` slots into the block's bytes.
+fn compress_section<T: Copy + Send + Sync>(
+    slots: usize,
     spb: u32,
     level: i32,
-) -> Result<Vec<Vec<u8>>, TablebaseError> {
-    let slots = values.len() as u64;
-    let blocks = slots.div_ceil(spb as u64);
-    (0..blocks)
+    kind: u8,
+    value: impl Fn(usize) -> Option<T> + Sync,
+    fill: T,
+    put: impl Fn(&mut [u8], usize, usize, T) + Sync,
+) -> Result<Blocks, TablebaseError> {
+    let blocks = (slots as u64).div_ceil(spb as u64);
+    let blocks = (0..blocks)
         .into_par_iter()
         .map_init(
             || zstd::bulk::Compressor::new(level),
             |compressor, b| {
                 let start = (b * spb as u64) as usize;
-                let n = block_slots(slots, spb, b) as usize;
+                let n = block_slots(slots as u64, spb, b) as usize;
                 let mut raw = vec![0u8; raw_block_len(kind, n as u64) as usize];
-                let mut prev = filled(values, start);
+                let mut prev = (0..=start).rev().find_map(&value).unwrap_or(fill);
                 for j in 0..n {
-                    let v = values[start + j];
-                    if v.is_some() {
-                        prev = v.0;
+                    if let Some(v) = value(start + j) {
+                        prev = v;
                     }
-                    if kind == SECTION_WDL {
-                        raw[j / 4] |= wdl_code(prev) << (2 * (j % 4));
-                    } else {
-                        raw[j] = prev as u8;
-                        raw[n + j] = (prev >> 8) as u8;
-                    }
+                    put(&mut raw, j, n, prev);
                 }
                 let failed = |e: std::io::Error| {
                     TablebaseError::InvalidValues(format!("zstd compression failed: {e}"))
@@ -253,7 +396,11 @@ fn compress_section(
                 }
             },
         )
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok(Blocks {
+        slots_per_block: spb,
+        blocks,
+    })
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use tigadi_rules::{
     parse_position, parse_record, Board, Game, GameResult, Phase, Position, RuleSet, Side,
 };
 use tigadi_solve::Value;
-use tigadi_tablebase::Tablebase;
+use tigadi_tablebase::{RuleValues, Tablebase, TablebaseError};
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
     let tb = Tablebase::open(&args.dir.dir, &rules);
@@ -100,8 +100,15 @@ fn batch(tb: &Tablebase) -> CmdResult {
 struct Probed {
     position: String,
     side: Side,
+    /// The position's 100-turn counter.
+    counter: u16,
     value: Value,
-    moves: Vec<(String, Value)>,
+    /// Values under the 100-turn rule, `None` where the horizon tables are absent
+    /// (a directory solved without them, or by an older version).
+    rule: Option<RuleValues>,
+    /// Every move: its game-theoretic value and, with the horizon tables, its values
+    /// under the rule (then ordered for a player who must win under the rule).
+    moves: Vec<(String, Value, Option<RuleValues>)>,
     /// The game is already over in this position (e.g. drawn by the turn limit):
     /// `value` says how, and there are no moves.
     over: Option<GameResult>,
@@ -109,6 +116,7 @@ struct Probed {
 
 fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
     let (p, board) = parse_moving_position(text)?;
+    let (side, counter) = (p.side, p.quiet_turns);
     let result = standing(tb.rules(), &p);
     if result.is_over() {
         let value = match result {
@@ -118,21 +126,62 @@ fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
         };
         return Ok(Probed {
             position: text.to_string(),
-            side: p.side,
+            side,
+            counter,
             value,
+            rule: None,
             moves: Vec::new(),
             over: Some(result),
         });
     }
     let value = tb.probe(board).map_err(|e| e.to_string())?;
-    let moves = tb.probe_moves(board).map_err(|e| e.to_string())?;
+    let rule = match tb.probe_rule(board, counter) {
+        Ok(r) => Some(r),
+        Err(TablebaseError::MissingSubspace { .. }) => None,
+        Err(e) => return Err(e.to_string()),
+    };
+    let moves = if rule.is_some() {
+        tb.probe_moves_rule(board, counter)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(t, r)| (t.to_string(), r.value, Some(r)))
+            .collect()
+    } else {
+        tb.probe_moves(board)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(t, v)| (t.to_string(), v, None))
+            .collect()
+    };
     Ok(Probed {
         position: text.to_string(),
-        side: p.side,
+        side,
+        counter,
         value,
-        moves: moves.into_iter().map(|(t, v)| (t.to_string(), v)).collect(),
+        rule,
+        moves,
         over: None,
     })
+}
+
+/// The JSON fields of values under the rule (`null`s when unknown).
+fn rule_json(r: Option<&RuleValues>) -> Json {
+    match r {
+        Some(r) => json!({
+            "category": r.category.to_string(),
+            "rule_value": wdl_name(r.rule_value),
+            "dtc100": r.dtc100.dtc(),
+        }),
+        None => json!({ "category": null, "rule_value": null, "dtc100": null }),
+    }
+}
+
+/// Adds the fields of `extra` (an object) to `obj` (an object).
+fn merged(mut obj: Json, extra: Json) -> Json {
+    if let (Some(o), Json::Object(e)) = (obj.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    obj
 }
 
 fn wdl_name(v: Value) -> &'static str {
@@ -148,22 +197,30 @@ impl Probed {
         if let Some(r) = self.over {
             return json!({
                 "position": self.position,
+                "quiet_turns": self.counter,
                 "value": wdl_name(self.value),
                 "dtc": null,
+                "category": null,
+                "rule_value": wdl_name(self.value),
+                "dtc100": null,
                 "moves": [],
                 "game_over": result_json(r),
             });
         }
-        json!({
-            "position": self.position,
-            "value": wdl_name(self.value),
-            "dtc": self.value.dtc(),
-            "moves": self.moves.iter().map(|(m, v)| json!({
-                "move": m,
-                "value": wdl_name(*v),
-                "dtc": v.dtc(),
-            })).collect::<Vec<_>>(),
-        })
+        merged(
+            json!({
+                "position": self.position,
+                "quiet_turns": self.counter,
+                "value": wdl_name(self.value),
+                "dtc": self.value.dtc(),
+                "moves": self.moves.iter().map(|(m, v, r)| merged(json!({
+                    "move": m,
+                    "value": wdl_name(*v),
+                    "dtc": v.dtc(),
+                }), rule_json(r.as_ref()))).collect::<Vec<_>>(),
+            }),
+            rule_json(self.rule.as_ref()),
+        )
     }
 
     fn to_text(&self) -> String {
@@ -175,17 +232,33 @@ impl Probed {
             );
         }
         let mut s = format!(
-            "{}\n{} to move: {}",
+            "{}\n{} to move: {} ignoring the 100-turn rule",
             self.position,
             self.side.name(),
             describe(self.value)
         );
         s.push('\n');
+        match &self.rule {
+            Some(r) => s.push_str(&format!(
+                "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
+                self.counter,
+                describe_rule(r.rule_value),
+                r.category
+            )),
+            None => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
+        }
         if self.moves.is_empty() {
             s.push_str("no legal move (blocked)\n");
         }
-        for (m, v) in &self.moves {
-            s.push_str(&format!("  {m:<12} {}\n", describe(*v)));
+        for (m, v, r) in &self.moves {
+            match r {
+                Some(r) => s.push_str(&format!(
+                    "  {m:<12} under the rule: {}; ignoring it: {}\n",
+                    describe_rule(r.rule_value),
+                    describe(*v)
+                )),
+                None => s.push_str(&format!("  {m:<12} {}\n", describe(*v))),
+            }
         }
         s
     }
@@ -200,8 +273,16 @@ fn describe(v: Value) -> String {
     }
 }
 
+/// A value under the rule in words (its DTC is DTC₁₀₀).
+fn describe_rule(v: Value) -> String {
+    match v {
+        Value::Draw => "draw (no capture can be forced in time)".into(),
+        v => describe(v),
+    }
+}
+
 /// Parses a position string (docs/RULES.md §9) that must be in the moving phase, into
-/// the board seen from the player to move and that player.
+/// the position and the board seen from the player to move.
 fn parse_moving_position(text: &str) -> Result<(Position, Board), String> {
     let p = parse_position(text).map_err(|e| format!("position '{}': {e}", shown(text)))?;
     if p.phase() != Phase::Moving {

@@ -34,7 +34,7 @@ pub fn result_json(r: GameResult) -> serde_json::Value {
             "state": "draw",
             "reason": match reason {
                 tigadi_rules::DrawReason::Repetition => "repetition",
-                tigadi_rules::DrawReason::QuietTurns => "quiet_turns",
+                tigadi_rules::DrawReason::QuietTurns { .. } => "quiet_turns",
             },
             "text": r.to_string(),
         }),
@@ -48,6 +48,11 @@ fn names(bits: u32) -> Vec<&'static str> {
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     let p = position(&args.position)?;
+    if let Err(e @ tigadi_rules::InvalidPosition::QuietTurnsAboveLimit { .. }) =
+        tigadi_rules::Game::from_position(rules, p)
+    {
+        return Err(format!("position '{}': {e}", args.position));
+    }
     let result = standing(&rules, &p);
     if args.json {
         let v = json!({
@@ -60,6 +65,7 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
             "bone_hand": p.bone_hand,
             "seed_hand": p.seed_hand,
             "quiet_turns": p.quiet_turns,
+            "quiet_limit": rules.quiet,
             "result": result_json(result),
         });
         outln!("{v}");
@@ -81,7 +87,7 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
         p.seed_hand
     );
     if p.phase() == Phase::Moving {
-        outln!("quiet turns: {} of 100", p.quiet_turns);
+        outln!("quiet turns: {} of {}", p.quiet_turns, rules.quiet);
     }
     if result.is_over() {
         outln!("game over: {result}");

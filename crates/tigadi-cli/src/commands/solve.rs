@@ -2,7 +2,9 @@
 //! `--max-pieces` (or those one `--subspace` needs), in dependency order, writing
 //! one tablebase file per subspace. The loop itself is the library's resumable job
 //! ([`tigadi_tablebase::solve_pairs`]): pairs whose files are already present and
-//! valid are skipped, so an interrupted run resumes where it stopped.
+//! valid are skipped, so an interrupted run resumes where it stopped. Each pair's
+//! values under the 100-turn rule (the horizon tables, `.tghz`) are solved right
+//! after its game-theoretic values unless `--no-horizon` is given.
 
 use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
@@ -75,7 +77,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
-    let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, &observer));
+    let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
     progress.line(&format!(

@@ -4,7 +4,9 @@ use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::{list_subspaces, read_header, read_manifest, rules_dir};
+use tigadi_tablebase::{
+    list_subspaces, open_kind, read_header, read_manifest, rules_dir, TableKind, TablebaseError,
+};
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     let dir = &args.dir.dir;
@@ -22,7 +24,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     });
     if !args.json {
         outln!(
-            "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10}",
+            "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7}",
             "subspace",
             "classes",
             "win",
@@ -30,12 +32,26 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             "loss",
             "dtc+",
             "dtc-",
-            "seconds"
+            "seconds",
+            "cursed-win",
+            "blessed-loss",
+            "dtc100+",
+            "dtc100-"
         );
     }
     for s in subs {
         let h = read_header(dir, &rules, s).map_err(|e| e.to_string())?;
         let c = h.counts;
+        // Counts under the 100-turn rule from the horizon table's header, if solved:
+        // a win under the rule is a win ignoring it, so the cursed wins are the
+        // wins that are not wins under the rule (verify checks the categories).
+        let rule = match open_kind(dir, &rules, TableKind::Horizon, s) {
+            Ok(t) => Some(t.header().counts),
+            Err(TablebaseError::MissingSubspace { .. }) => None,
+            Err(e) => return Err(e.to_string()),
+        };
+        let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
+        let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
         let seconds = manifest
             .as_ref()
             .and_then(|m| m.subspaces.iter().find(|e| e.subspace() == s))
@@ -52,12 +68,17 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 "max_dtc_win": c.max_dtc_win,
                 "max_dtc_loss": c.max_dtc_loss,
                 "seconds": seconds,
+                "cursed_win": cursed,
+                "blessed_loss": blessed,
+                "max_dtc100_win": rule.map(|r| r.max_dtc_win),
+                "max_dtc100_loss": rule.map(|r| r.max_dtc_loss),
             });
             outln!("{row}");
         } else {
             let secs = seconds.map_or("-".to_string(), |x| format!("{x:.1}"));
+            let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".into());
             outln!(
-                "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10}",
+                "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7}",
                 s.to_string(),
                 c.classes(),
                 c.wins,
@@ -65,7 +86,11 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 c.losses,
                 c.max_dtc_win,
                 c.max_dtc_loss,
-                secs
+                secs,
+                or_dash(cursed.map(|x| x.to_string())),
+                or_dash(blessed.map(|x| x.to_string())),
+                or_dash(rule.map(|r| r.max_dtc_win.to_string())),
+                or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
             );
         }
     }

@@ -12,32 +12,35 @@ use tigadi_tablebase::SubspaceReport;
 /// The result lines of one table.
 fn report_lines(s: &SubspaceReport) -> Vec<String> {
     let mut lines = Vec::new();
+    let (name, first) = match s.kind {
+        tigadi_tablebase::TableKind::GameTheoretic => (
+            s.subspace.to_string(),
+            "WDL section disagrees with DTC section",
+        ),
+        tigadi_tablebase::TableKind::Horizon => (
+            format!("{} (100-turn)", s.subspace),
+            "category section disagrees with the DTC100 and game-theoretic values",
+        ),
+    };
     if s.is_ok() {
         let earlier = if s.earlier {
             " (passed an earlier run; unchanged since)"
         } else {
             ""
         };
-        lines.push(format!(
-            "{}  ok  {} positions{earlier}",
-            s.subspace, s.checked
-        ));
+        lines.push(format!("{name}  ok  {} positions{earlier}", s.checked));
         return lines;
     }
     if let Some(e) = &s.error {
-        lines.push(format!("{}  FAILED  {e}", s.subspace));
+        lines.push(format!("{name}  FAILED  {e}"));
     }
     if s.mismatches > 0 {
         lines.push(format!(
-            "{}  FAILED  {} of {} positions do not match",
-            s.subspace, s.mismatches, s.checked
+            "{name}  FAILED  {} of {} positions do not match",
+            s.mismatches, s.checked
         ));
         for m in &s.examples {
-            let what = if m.wdl_section {
-                "WDL section disagrees with DTC section"
-            } else {
-                "recomputed"
-            };
+            let what = if m.wdl_section { first } else { "recomputed" };
             lines.push(format!(
                 "    slot {}: stored {}, {what} {} (mover {:06x}, opponent {:06x})",
                 m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent

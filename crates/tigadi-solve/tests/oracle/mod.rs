@@ -80,6 +80,8 @@
 //! several tests need the same subspaces.
 #![allow(dead_code)]
 
+pub mod horizon;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 

@@ -12,8 +12,17 @@ use std::sync::Mutex;
 /// 16 KiB, so at most 32 MiB when full).
 pub const DEFAULT_CACHE_BLOCKS: usize = 2048;
 
+/// What a cached block is: which table, which section of it, which block. Compared
+/// whole, so no two blocks can share a key however many tables or sections there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    table: u32,
+    section: Section,
+    block: u64,
+}
+
 struct Entry {
-    key: u64,
+    key: Key,
     raw: Vec<u8>,
 }
 
@@ -33,11 +42,13 @@ impl BlockCache {
         }
     }
 
-    fn slot(&self, key: u64) -> usize {
+    fn slot(&self, key: Key) -> usize {
         if self.entries.len() == 1 {
             return 0;
         }
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        // Only picks the entry; the whole key is compared on a hit.
+        let mixed = ((key.table as u64) << 40) ^ ((key.section as u64) << 36) ^ key.block;
+        (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
     }
 
     /// Calls `read` on block `block` of section `section` of table `table`,
@@ -50,7 +61,11 @@ impl BlockCache {
         load: impl FnOnce() -> Result<Vec<u8>, TablebaseError>,
         read: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TablebaseError> {
-        let key = ((table as u64) << 40) ^ ((section as u64) << 39) ^ block;
+        let key = Key {
+            table,
+            section,
+            block,
+        };
         let entry = &self.entries[self.slot(key)];
         {
             let guard = entry.lock().unwrap_or_else(|p| p.into_inner());
@@ -62,5 +77,38 @@ impl BlockCache {
         let r = read(&raw);
         *entry.lock().unwrap_or_else(|p| p.into_inner()) = Some(Entry { key, raw });
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two tables × every section × a few blocks in one small cache: each read
+    /// returns the block asked for, never another table's or section's.
+    #[test]
+    fn blocks_of_different_tables_and_sections_never_collide() {
+        let sections = [
+            Section::Wdl,
+            Section::Dtc,
+            Section::Category,
+            Section::Dtc100,
+        ];
+        let id = |t: u32, s: Section, b: u64| format!("{t}/{s:?}/{b}").into_bytes();
+        for size in [1, 4, 64] {
+            let cache = BlockCache::new(size);
+            for round in 0..2 {
+                for t in [0u32, 1, 168] {
+                    for s in sections {
+                        for b in [0u64, 1, 1 << 36, 1 << 39] {
+                            let got = cache
+                                .with_block(t, s, b, || Ok(id(t, s, b)), |raw| raw.to_vec())
+                                .unwrap();
+                            assert_eq!(got, id(t, s, b), "cache of {size}, round {round}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

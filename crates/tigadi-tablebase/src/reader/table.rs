@@ -14,7 +14,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Packed, Value, Wdl};
+use tigadi_solve::{Category, Packed, Value, Wdl};
 
 /// The bytes of a file: memory-mapped, or owned (tests, in-memory tables).
 enum Bytes {
@@ -42,10 +42,34 @@ thread_local! {
 /// Which section of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Section {
-    /// Win/draw/loss codes only.
+    /// Win/draw/loss codes only (game-theoretic tables).
     Wdl,
-    /// Full values with DTC.
+    /// Full values with DTC (game-theoretic tables).
     Dtc,
+    /// The five classes at counter 0 (horizon tables).
+    Category,
+    /// DTC₁₀₀ values (horizon tables).
+    Dtc100,
+}
+
+impl Section {
+    /// The section's kind code in the file.
+    fn code(self) -> u8 {
+        match self {
+            Section::Wdl => SECTION_WDL,
+            Section::Dtc => SECTION_DTC,
+            Section::Category => SECTION_CATEGORY,
+            Section::Dtc100 => SECTION_DTC100,
+        }
+    }
+
+    /// The two sections of a table of kind `kind`, in file order.
+    fn of(kind: TableKind) -> [Section; 2] {
+        match kind {
+            TableKind::GameTheoretic => [Section::Wdl, Section::Dtc],
+            TableKind::Horizon => [Section::Category, Section::Dtc100],
+        }
+    }
 }
 
 /// One opened and validated tablebase file.
@@ -106,10 +130,8 @@ impl Table {
             bytes,
             header,
         };
-        for (section, desc) in [
-            (Section::Wdl, table.header.wdl),
-            (Section::Dtc, table.header.dtc),
-        ] {
+        for section in Section::of(table.header.kind) {
+            let desc = *table.desc(section);
             let mut offset = desc.data_offset;
             for b in 0..desc.block_count {
                 let e = table.entry(section, b);
@@ -145,10 +167,22 @@ impl Table {
         self.header.subspace
     }
 
-    /// Checks that the file holds `subspace` under `rules`.
+    /// Checks that the file holds `subspace` under `rules`: for a game-theoretic
+    /// table the turn limit does not matter (the values ignore it); a horizon table
+    /// must have been solved under the same limit.
     pub fn expect(&self, rules: &RuleSet, subspace: Subspace) -> Result<(), TablebaseError> {
         let h = &self.header;
-        if h.rules != *rules || h.subspace != subspace {
+        if h.kind == TableKind::Horizon && h.rules.quiet != rules.quiet {
+            return Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!(
+                    "the values under the 100-turn rule were solved with turn limit quiet={}, \
+                     not quiet={} as asked",
+                    h.rules.quiet, rules.quiet
+                ),
+            });
+        }
+        if h.rules.without_quiet_limit() != rules.without_quiet_limit() || h.subspace != subspace {
             return Err(TablebaseError::RulesMismatch {
                 file: self.path.clone(),
                 what: format!(
@@ -173,8 +207,8 @@ impl Table {
 
     fn desc(&self, section: Section) -> &SectionDesc {
         match section {
-            Section::Wdl => &self.header.wdl,
-            Section::Dtc => &self.header.dtc,
+            Section::Wdl | Section::Category => &self.header.wdl,
+            Section::Dtc | Section::Dtc100 => &self.header.dtc,
         }
     }
 
@@ -185,6 +219,12 @@ impl Table {
 
     /// Checks and decompresses one block.
     pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TablebaseError> {
+        if self.desc(section).kind != section.code() {
+            return Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!("a {:?} table has no {section:?} section", self.header.kind),
+            });
+        }
         if block >= self.desc(section).block_count {
             return Err(self.corrupt(format!("{section:?} block {block} out of range")));
         }
@@ -250,6 +290,107 @@ impl Table {
         wdl_from_code(code).ok_or_else(|| self.corrupt(format!("slot {slot}: WDL code {code}")))
     }
 
+    /// The category (class at counter 0) in `slot` of a horizon table, reading only
+    /// the category section.
+    pub fn category(
+        &self,
+        cache: &BlockCache,
+        key: u32,
+        slot: u64,
+    ) -> Result<Category, TablebaseError> {
+        let (block, j) = self.locate(Section::Category, slot)?;
+        let code = cache.with_block(
+            key,
+            Section::Category,
+            block,
+            || self.read_block(Section::Category, block),
+            |raw| category_code(raw, j),
+        )?;
+        Category::from_code(code)
+            .ok_or_else(|| self.corrupt(format!("slot {slot}: category code {code}")))
+    }
+
+    /// The DTC₁₀₀ value in `slot` of a horizon table (the value under the rule at
+    /// counter 0, with the turns within which it is forced).
+    pub fn dtc100(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Value, TablebaseError> {
+        let (block, j) = self.locate(Section::Dtc100, slot)?;
+        let byte = cache.with_block(
+            key,
+            Section::Dtc100,
+            block,
+            || self.read_block(Section::Dtc100, block),
+            |raw| raw[j],
+        )?;
+        self.dtc100_value(byte)
+            .ok_or_else(|| self.corrupt(format!("slot {slot}: DTC100 byte {byte:#04x}")))
+    }
+
+    /// The value of a DTC₁₀₀ byte, `None` if the encoding or the turn limit rules it out.
+    fn dtc100_value(&self, byte: u8) -> Option<Value> {
+        let h = (byte & !DTC100_LOSS) as u16;
+        let v = match byte {
+            DTC100_DRAW => Value::Draw,
+            b if b & DTC100_LOSS != 0 => Value::Loss(h),
+            _ => Value::Win(h),
+        };
+        (h <= self.header.rules.quiet).then_some(v)
+    }
+
+    /// Decodes the whole DTC₁₀₀ section of a horizon table: one [`Packed`] per slot
+    /// (padding slots hold a filler value). Checks every checksum, as
+    /// [`Table::decode_values`] does.
+    pub fn decode_dtc100(&self) -> Result<Vec<Packed>, TablebaseError> {
+        self.check_file_checksum()?;
+        let desc = self.header.dtc;
+        let mut values = tigadi_solve::memory::filled_vec(self.header.slots as usize, Packed::NONE);
+        values
+            .par_chunks_mut(desc.slots_per_block.max(1) as usize)
+            .enumerate()
+            .try_for_each(|(b, chunk)| {
+                let raw = self.read_block(Section::Dtc100, b as u64)?;
+                if raw.len() != chunk.len() {
+                    return Err(self.corrupt(format!("DTC100 block {b}: wrong length")));
+                }
+                for (v, &byte) in chunk.iter_mut().zip(&raw) {
+                    let value = self.dtc100_value(byte).ok_or_else(|| {
+                        self.corrupt(format!("DTC100 block {b}: byte {byte:#04x}"))
+                    })?;
+                    *v = Packed::new(value);
+                }
+                Ok(())
+            })?;
+        Ok(values)
+    }
+
+    /// Decodes the whole category section of a horizon table: one [`Category`] per
+    /// slot. Checks every block's checksum.
+    pub fn decode_categories(&self) -> Result<Vec<Category>, TablebaseError> {
+        self.decode_first(Section::Category, |raw, j| {
+            let code = category_code(raw, j);
+            Category::from_code(code).ok_or_else(|| self.corrupt(format!("category code {code}")))
+        })
+    }
+
+    /// Decodes every slot of the first section (WDL or categories) with `decode`
+    /// (block bytes, slot in block), checking every block's checksum.
+    fn decode_first<T: Send + Clone>(
+        &self,
+        section: Section,
+        decode: impl Fn(&[u8], usize) -> Result<T, TablebaseError> + Sync,
+    ) -> Result<Vec<T>, TablebaseError> {
+        let desc = self.header.wdl;
+        let slots = self.header.slots;
+        let blocks: Vec<Vec<T>> = (0..desc.block_count)
+            .into_par_iter()
+            .map(|b| {
+                let raw = self.read_block(section, b)?;
+                let n = block_slots(slots, desc.slots_per_block, b) as usize;
+                (0..n).map(|j| decode(&raw, j)).collect()
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        Ok(blocks.concat())
+    }
+
     /// Decodes the whole DTC section: one [`Packed`] per slot (padding slots hold the
     /// filler value the writer chose, not [`Packed::NONE`]). Checks the whole-file
     /// checksum and every block's.
@@ -291,23 +432,16 @@ impl Table {
     /// Decodes the whole WDL section: one [`Wdl`] per slot. Checks every block's
     /// checksum (not the whole-file checksum).
     pub fn decode_wdl(&self) -> Result<Vec<Wdl>, TablebaseError> {
-        let desc = self.header.wdl;
-        let slots = self.header.slots;
-        let blocks: Vec<Vec<Wdl>> = (0..desc.block_count)
-            .into_par_iter()
-            .map(|b| {
-                let raw = self.read_block(Section::Wdl, b)?;
-                let n = block_slots(slots, desc.slots_per_block, b) as usize;
-                (0..n)
-                    .map(|j| {
-                        let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
-                        wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
-                    })
-                    .collect()
-            })
-            .collect::<Result<_, TablebaseError>>()?;
-        Ok(blocks.concat())
+        self.decode_first(Section::Wdl, |raw, j| {
+            let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
+            wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
+        })
     }
+}
+
+/// The category code of slot `j` of a decompressed category block.
+fn category_code(raw: &[u8], j: usize) -> u8 {
+    (raw[j / 2] >> (4 * (j % 2))) & 0xF
 }
 
 fn wdl_from_code(code: u8) -> Option<Wdl> {
@@ -368,13 +502,42 @@ pub fn open_table(
     rules: &RuleSet,
     subspace: Subspace,
 ) -> Result<Table, TablebaseError> {
-    let path = table_path(dir, rules, subspace);
+    open_kind(dir, rules, TableKind::GameTheoretic, subspace)
+}
+
+/// Opens the table of kind `kind` of `subspace` under `rules` in `dir` and checks
+/// that it is the one asked for (kind, rules, turn limit, subspace).
+pub fn open_kind(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    subspace: Subspace,
+) -> Result<Table, TablebaseError> {
+    let path = kind_table_path(dir, rules, kind, subspace);
     if is_missing(&path) {
         return Err(TablebaseError::MissingSubspace { subspace, path });
     }
     let table = Table::open(&path)?;
+    if table.header.kind != kind {
+        return Err(table.corrupt(format!(
+            "format version {} is a {:?} table, expected a {kind:?} one",
+            table.header.kind.version(),
+            table.header.kind
+        )));
+    }
     table.expect(rules, subspace)?;
     Ok(table)
+}
+
+/// Reads the whole DTC₁₀₀ table (values under the 100-turn rule at counter 0) of
+/// `subspace` under `rules` from `dir`, as [`load_values`] does for the
+/// game-theoretic values. Refuses a table solved under another turn limit.
+pub fn load_dtc100(
+    dir: &Path,
+    rules: &RuleSet,
+    subspace: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    open_kind(dir, rules, TableKind::Horizon, subspace)?.decode_dtc100()
 }
 
 /// Reads and checks just the header of a table (header, layout and head checksum).

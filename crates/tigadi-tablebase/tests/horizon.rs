@@ -1,0 +1,174 @@
+//! Horizon tables (values under the 100-turn rule): probes at several counters agree
+//! with the independent oracle over (position, counter) states, `verify` catches an
+//! altered DTC₁₀₀ (re-encoded with valid checksums), a table solved under another
+//! turn limit is refused with a message that says so, and a directory without
+//! horizon tables still probes (the values under the rule reported missing).
+
+mod common;
+#[path = "../../tigadi-solve/tests/oracle/mod.rs"]
+mod oracle;
+
+use common::*;
+use oracle::horizon::{HorizonOracle, DRAW, LOSS, WIN};
+use std::path::Path;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::{solve_up_to_horizon, Packed, Value, Wdl};
+use tigadi_tablebase::{
+    encode_horizon_table, verify, write_horizon_subspace, TableKind, Tablebase, TablebaseError,
+};
+
+fn no_progress(_: u64, _: u64) {}
+
+/// Solves `rules` up to `max_gotis` (both kinds of table) into `dir`; returns the
+/// game-theoretic and the DTC₁₀₀ tables.
+fn solve_both(
+    dir: &Path,
+    rules: RuleSet,
+    max_gotis: u32,
+) -> Vec<(Subspace, Vec<Packed>, Vec<Packed>)> {
+    let game = solve_and_write(dir, rules, max_gotis);
+    let horizon = solve_up_to_horizon(&rules, max_gotis, &Quiet, |_, _, _| {});
+    let mut out = Vec::new();
+    for (s, h) in horizon {
+        write_horizon_subspace(dir, &rules, s, &game[&s], &h).unwrap();
+        out.push((s, game[&s].clone(), h));
+    }
+    out.sort_by_key(|t| (t.0.mover, t.0.opponent));
+    out
+}
+
+fn code(v: Value) -> u8 {
+    match v.wdl() {
+        Wdl::Win => WIN,
+        Wdl::Draw => DRAW,
+        Wdl::Loss => LOSS,
+    }
+}
+
+#[test]
+fn probes_at_several_counters_agree_with_the_oracle() {
+    let rules = RuleSet::parse("tigadi,quiet=10").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_both(dir.path(), rules, 6);
+    let tb = Tablebase::open(dir.path(), &rules);
+    let naive = HorizonOracle::solve(rules, 3, 3);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut probed, mut cursed) = (0, 0);
+    let idx = SubspaceIndex::new(Subspace::new(3, 3));
+    while probed < 3000 {
+        let Some(b) = idx.board(rng.next() % idx.slots()) else {
+            continue;
+        };
+        // A random symmetric image: the oracle works on raw positions.
+        let s = (rng.next() % 16) as usize;
+        let b = Board {
+            mover: tigadi_rules::geometry::transform(s, b.mover),
+            opponent: tigadi_rules::geometry::transform(s, b.opponent),
+        };
+        for counter in [0u16, 1, 4, 9, 10] {
+            let r = tb.probe_rule(b, counter).unwrap();
+            assert_eq!(
+                code(r.rule_value),
+                naive.value(b.mover, b.opponent, counter),
+                "{b:?} at counter {counter}: {r:?}"
+            );
+            // The best move's values under the rule are the position's.
+            let moves = tb.probe_moves_rule(b, counter).unwrap();
+            if let Some((_, best)) = moves.first() {
+                assert_eq!(best.rule_value, r.rule_value, "{b:?} at {counter}");
+                assert_eq!(best.category, r.category, "{b:?} at {counter}");
+            }
+            probed += 1;
+        }
+        cursed += (r_category(&tb, b) == tigadi_solve::Category::CursedWin) as u32;
+    }
+    assert!(cursed > 0, "no cursed win among the probes");
+    assert!(tb
+        .probe_rule(
+            Board {
+                mover: 0b111,
+                opponent: 0b111 << 8
+            },
+            11
+        )
+        .is_err());
+}
+
+fn r_category(tb: &Tablebase, b: Board) -> tigadi_solve::Category {
+    tb.probe_category(b).unwrap()
+}
+
+#[test]
+fn verify_fails_on_an_altered_dtc100() {
+    let rules = RuleSet::parse("tigadi,quiet=10").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tables = solve_both(dir.path(), rules, 7);
+    assert!(verify(dir.path(), &rules, &no_progress).unwrap().is_ok());
+    // Alter one win's DTC100 by one turn (still a win, still within the limit, the
+    // category unchanged) and re-encode it with valid checksums.
+    let (sub, game, mut h) = tables
+        .into_iter()
+        .find(|t| t.0 == Subspace::new(4, 3))
+        .unwrap();
+    let slot = h
+        .iter()
+        .position(|v| matches!(v.get(), Some(Value::Win(d)) if (2..10).contains(&d)))
+        .unwrap();
+    let Some(Value::Win(d)) = h[slot].get() else {
+        unreachable!()
+    };
+    h[slot] = Packed::new(Value::Win(d + 1));
+    write_horizon_subspace(dir.path(), &rules, sub, &game, &h).unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(!report.is_ok());
+    let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
+    assert!(bad.iter().all(|s| s.kind == TableKind::Horizon), "{bad:?}");
+    assert!(bad.iter().any(|s| s
+        .examples
+        .iter()
+        .any(|m| m.slot == slot as u64 && !m.wdl_section)));
+    // The encoder itself refuses a DTC100 beyond the limit or against the game value.
+    h[slot] = Packed::new(Value::Win(11));
+    assert!(encode_horizon_table(&rules, sub, &game, &h).is_err());
+    h[slot] = Packed::new(Value::Loss(3));
+    assert!(encode_horizon_table(&rules, sub, &game, &h).is_err());
+}
+
+#[test]
+fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
+    let rules = RuleSet::parse("tigadi,quiet=10").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_both(dir.path(), rules, 6);
+    // Pretend the directory belongs to quiet=12: the game-theoretic tables are
+    // valid (they ignore the limit), the horizon tables are refused by name.
+    let other = RuleSet::parse("tigadi,quiet=12").unwrap();
+    let root = tigadi_tablebase::rules_dir(dir.path(), &rules);
+    std::fs::rename(&root, tigadi_tablebase::rules_dir(dir.path(), &other)).unwrap();
+    let tb = Tablebase::open(dir.path(), &other);
+    let b = Board {
+        mover: 0b111,
+        opponent: 0b111 << 8,
+    };
+    assert!(tb.probe(b).is_ok());
+    let e = tb.probe_rule(b, 0).unwrap_err();
+    assert!(matches!(e, TablebaseError::RulesMismatch { .. }), "{e}");
+    assert!(
+        e.to_string().contains("quiet=10") && e.to_string().contains("quiet=12"),
+        "{e}"
+    );
+    // Without horizon tables (as in a directory of version-1 files only), the
+    // game-theoretic probe works and the values under the rule are missing.
+    let plain = tempfile::tempdir().unwrap();
+    solve_and_write(plain.path(), RuleSet::TIGADI, 6);
+    let tb = Tablebase::open(plain.path(), &RuleSet::TIGADI);
+    assert!(tb.probe(b).is_ok());
+    assert!(matches!(
+        tb.probe_rule(b, 0),
+        Err(TablebaseError::MissingSubspace { .. })
+    ));
+    assert!(verify(plain.path(), &RuleSet::TIGADI, &no_progress)
+        .unwrap()
+        .is_ok());
+}
