@@ -174,7 +174,8 @@ unsafe fn string<'a>(p: *const c_char) -> Result<&'a str, i32> {
         .map_err(|_| TIGADI_ERR_BAD_STRING)
 }
 
-/// The side to move and the board seen from it, checked for the tables.
+/// The side to move and the board seen from it (the prober checks the board
+/// itself: see [`Tablebase::check_board`]).
 fn board(bone: u32, seed: u32, side: u32) -> Result<(Board, Side), i32> {
     let side = match side {
         TIGADI_BONE => Side::Bone,
@@ -185,9 +186,7 @@ fn board(bone: u32, seed: u32, side: u32) -> Result<(Board, Side), i32> {
         Side::Bone => (bone, seed),
         Side::Seed => (seed, bone),
     };
-    let board = Board { mover, opponent };
-    Tablebase::check_board(board).map_err(|e| code_of(&e))?;
-    Ok((board, side))
+    Ok((Board { mover, opponent }, side))
 }
 
 fn wdl_code(wdl: Wdl) -> i32 {
@@ -446,6 +445,7 @@ pub unsafe extern "C" fn tigadi_legal_moves(
     guard(|| {
         let tb = handle(tb)?;
         let (board, side) = board(bone, seed, side)?;
+        Tablebase::check_board(board).map_err(|e| code_of(&e))?;
         let mut list = Vec::with_capacity(64);
         Position::from_board(board, side, 0).for_each_move(tb.rules(), |m| list.push(m));
         fill(

@@ -78,7 +78,7 @@ impl Rng {
             mover: set(&points[..m]),
             opponent: set(&points[m..m + o]),
         };
-        let side = if self.next() % 2 == 0 {
+        let side = if self.next() & 1 == 0 {
             Side::Bone
         } else {
             Side::Seed
@@ -254,7 +254,7 @@ fn bad_input_gets_a_code_never_a_panic() {
         assert_eq!(needed, n);
 
         // Opening.
-        let mut out = 1 as *mut TigadiTablebase;
+        let mut out = std::ptr::dangling_mut::<TigadiTablebase>();
         let dir = c_string(tables().to_str().unwrap());
         assert_eq!(
             tigadi_open(dir.as_ptr(), c"chess".as_ptr(), &mut out),
