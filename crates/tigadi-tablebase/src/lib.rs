@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod error;
 pub mod format;
 pub mod manifest;
@@ -20,6 +21,7 @@ pub mod tablebase;
 pub mod verify;
 pub mod writer;
 
+pub use answer::ProbeAnswer;
 pub use error::TablebaseError;
 pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
 pub use manifest::{
