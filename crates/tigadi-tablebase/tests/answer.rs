@@ -19,7 +19,7 @@ fn probe_position_is_probe_and_probe_moves() {
     let mut kinds = [0usize; 3];
     for _ in 0..2000 {
         let (_, board) = all[(rng.next() % all.len() as u64) as usize];
-        let side = if rng.next() % 2 == 0 {
+        let side = if rng.next().is_multiple_of(2) {
             Side::Bone
         } else {
             Side::Seed

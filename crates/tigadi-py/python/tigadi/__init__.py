@@ -1,10 +1,11 @@
 """Tigadi from Python: positions in the notation of RULES.md §9 and probing of
 the tablebases that ``tigadi solve`` writes.
 
->>> import tigadi
->>> tb = tigadi.Tablebase("tablebases")              # rules="tigadi" by default
->>> p = tb.probe("BB./S../.../...S../.../.../SB. S")
->>> p.value, p.dtc, [(m.move, m.value, m.dtc) for m in p.moves][:2]
+    import tigadi
+    tb = tigadi.Tablebase("tablebases")      # rules="tigadi" by default
+    p = tb.probe("BB./S../.../...S../.../.../SB. S")
+    p.value, p.dtc                            # ("draw", None)
+    [(m.move, m.value, m.dtc) for m in p.moves]   # best first
 
 Values are game-theoretic (the 100-turn rule is ignored) for the player to move:
 ``"win"``, ``"draw"`` or ``"loss"``, with the DTC (depth to capture, in turns)
