@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod error;
 pub mod format;
 pub mod job;
@@ -24,6 +25,7 @@ pub mod tablebase;
 pub mod verify;
 pub mod writer;
 
+pub use answer::ProbeAnswer;
 pub use error::TablebaseError;
 pub use format::{
     kind_table_path, list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header,
