@@ -5,7 +5,7 @@
  *
  * DIR is a tablebase directory (as written by `tigadi solve --dir DIR`), RULES a
  * rule set name (tigadi, navakankari, morris, or switches). Positions are moving-
- * phase position strings (RULES.md section 9), from the arguments or, when there
+ * phase position strings (docs/RULES.md section 9), from the arguments or, when there
  * are none, one per line from standard input. For each position it prints:
  *
  *   position <string>
@@ -15,7 +15,7 @@
  *   move <move> <win|draw|loss> <dtc>      (tigadi_probe_root, best first)
  *   legal <move> <move> ...                (tigadi_legal_moves, generation order)
  *
- * or "error <code> <message>" when a call fails. Moves are written as in RULES.md:
+ * or "error <code> <message>" when a call fails. Moves are written as in docs/RULES.md:
  * a1-a4, a1-a4xg7, pass.
  *
  * Build (from the repository root, after `cargo build --release -p tigadi-ffi`):
@@ -43,7 +43,7 @@ static const char *wdl_name(int32_t wdl) {
     }
 }
 
-/* Writes a move in RULES.md notation into buf (at least 12 bytes). */
+/* Writes a move in docs/RULES.md notation into buf (at least 12 bytes). */
 static const char *move_text(TigadiMove mv, char *buf) {
     if (mv.from == TIGADI_NO_POINT) {
         strcpy(buf, "pass");

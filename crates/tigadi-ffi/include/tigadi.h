@@ -34,7 +34,7 @@
 #define TIGADI_ERR_BAD_STRING 2
 
 /*
- The rule set name does not parse (see RULES.md §8 for the names and switches).
+ The rule set name does not parse (see docs/RULES.md §8 for the names and switches).
  */
 #define TIGADI_ERR_BAD_RULES 3
 
@@ -150,7 +150,7 @@ typedef struct TigadiValue {
    */
   int32_t wdl;
   /*
-   Depth to capture in turns (RULES.md §7; a capture now is 1, a pass is a
+   Depth to capture in turns (docs/RULES.md §7; a capture now is 1, a pass is a
    turn; 0 for a blocked player who loses); 0 for a draw.
    */
   uint32_t dtc;
@@ -197,7 +197,7 @@ extern "C" {
 /*
  Opens the tablebase of rule set `rules` (a name such as `"tigadi"`,
  `"navakankari"`, `"morris"` or switches such as `"lines=16,blocked=loses"`,
- RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
+ docs/RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
  to `tigadi solve --dir`). Files are opened on first use. On success `*out` holds
  a handle to free with `tigadi_close`; on failure `*out` is NULL.
 
@@ -297,7 +297,7 @@ int32_t tigadi_legal_moves(const struct TigadiTablebase *tb,
                            size_t *count);
 
 /*
- Parses a moving-phase position string (RULES.md §9, e.g.
+ Parses a moving-phase position string (docs/RULES.md §9, e.g.
  `"BB./S../.../...S../.../.../SB. S"`) into Bone's and Seed's point sets and the
  side to move. `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse,
  that no game can reach, or that is in the placing phase.

@@ -12,7 +12,7 @@
 //! A position is two point sets, `bone` and `seed` (bit `i` is point `i` in the
 //! numbering of `docs/INDEX.md`: `a7 d7 g7 g4 g1 d1 a1 a4` are bits 0..8, the middle
 //! ring `b6 …` bits 8..16, the inner ring `c5 …` bits 16..24) and the side to move.
-//! Values are from the point of view of the side to move, as in RULES.md §7.
+//! Values are from the point of view of the side to move, as in docs/RULES.md §7.
 //!
 //! Every entry point catches panics ([`TIGADI_ERR_INTERNAL`]); nothing unwinds into
 //! C. A `TigadiTablebase` is `Send + Sync`: any number of threads may probe one
@@ -39,7 +39,7 @@ pub const TIGADI_OK: i32 = 0;
 pub const TIGADI_ERR_NULL_ARGUMENT: i32 = 1;
 /// A string argument is not valid UTF-8.
 pub const TIGADI_ERR_BAD_STRING: i32 = 2;
-/// The rule set name does not parse (see RULES.md §8 for the names and switches).
+/// The rule set name does not parse (see docs/RULES.md §8 for the names and switches).
 pub const TIGADI_ERR_BAD_RULES: i32 = 3;
 /// The tablebase directory has no folder for this rule set.
 pub const TIGADI_ERR_NO_DIRECTORY: i32 = 4;
@@ -100,7 +100,7 @@ pub struct TigadiTablebase {
 pub struct TigadiValue {
     /// `TIGADI_WIN`, `TIGADI_DRAW` or `TIGADI_LOSS`.
     pub wdl: i32,
-    /// Depth to capture in turns (RULES.md §7; a capture now is 1, a pass is a
+    /// Depth to capture in turns (docs/RULES.md §7; a capture now is 1, a pass is a
     /// turn; 0 for a blocked player who loses); 0 for a draw.
     pub dtc: u32,
 }
@@ -265,7 +265,7 @@ unsafe fn fill<T: Copy>(
 
 /// Opens the tablebase of rule set `rules` (a name such as `"tigadi"`,
 /// `"navakankari"`, `"morris"` or switches such as `"lines=16,blocked=loses"`,
-/// RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
+/// docs/RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
 /// to `tigadi solve --dir`). Files are opened on first use. On success `*out` holds
 /// a handle to free with `tigadi_close`; on failure `*out` is NULL.
 ///
@@ -457,7 +457,7 @@ pub unsafe extern "C" fn tigadi_legal_moves(
     })
 }
 
-/// Parses a moving-phase position string (RULES.md §9, e.g.
+/// Parses a moving-phase position string (docs/RULES.md §9, e.g.
 /// `"BB./S../.../...S../.../.../SB. S"`) into Bone's and Seed's point sets and the
 /// side to move. `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse,
 /// that no game can reach, or that is in the placing phase.

@@ -172,7 +172,7 @@ fn rust_symbols_agree_with_the_prober() {
     }
 }
 
-/// A move in RULES.md notation, from the documented encoding of `TigadiMove`.
+/// A move in docs/RULES.md notation, from the documented encoding of `TigadiMove`.
 fn move_text(m: TigadiMove) -> String {
     let name = |p: u8| tigadi_rules::Point::new(p as usize).unwrap().name();
     if m.from == TIGADI_NO_POINT {

@@ -60,7 +60,7 @@ fn side_letter(side: Side) -> String {
 }
 
 /// A Tigadi position: gotis on the board, the player to move, gotis in hand and
-/// the 100-turn counter (RULES.md §9), under a rule set.
+/// the 100-turn counter (docs/RULES.md §9), under a rule set.
 ///
 /// Immutable and hashable: `play` returns a new position.
 #[pyclass(frozen, eq, hash, module = "tigadi", name = "Position")]
@@ -260,13 +260,13 @@ impl Probe {
     }
 
     /// `"win"`, `"draw"` or `"loss"` for the player to move (game-theoretic: the
-    /// 100-turn rule is ignored, RULES.md §7).
+    /// 100-turn rule is ignored, docs/RULES.md §7).
     #[getter]
     fn value(&self) -> String {
         self.value.wdl().to_string()
     }
 
-    /// Depth to capture in turns (RULES.md §7), None for a draw.
+    /// Depth to capture in turns (docs/RULES.md §7), None for a draw.
     #[getter]
     fn dtc(&self) -> Option<u16> {
         self.value.dtc()

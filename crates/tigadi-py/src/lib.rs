@@ -1,7 +1,7 @@
 //! Python bindings of the Tigadi toolkit: the extension module `tigadi._tigadi`,
 //! which `python/tigadi/__init__.py` re-exports as `tigadi`.
 //!
-//! What Python gets: `Position` (RULES.md §9 notation, legal moves, playing a
+//! What Python gets: `Position` (docs/RULES.md §9 notation, legal moves, playing a
 //! move), `Tablebase` (value, DTC and every move's value of a position through
 //! `tigadi_tablebase::Tablebase`, batches with the GIL released) and the
 //! exceptions `TablebaseError`, `MissingTableError`, `CorruptTableError`.

@@ -1,4 +1,4 @@
-"""A deliberately naive model of the rules, written from RULES.md (§1 board, §3-§5
+"""A deliberately naive model of the rules, written from docs/RULES.md (§1 board, §3-§5
 moves and captures, §9 notation) and sharing no code with the Rust engine: the
 tests check the package's parsing, legal moves and play against it.
 
@@ -6,7 +6,7 @@ Positions are plain tuples: (bone: frozenset, seed: frozenset, side: "B"|"S",
 bone_hand, seed_hand, quiet_turns).
 """
 
-# RULES.md §9: the points of each rank, rank 7 first, left to right.
+# docs/RULES.md §9: the points of each rank, rank 7 first, left to right.
 RANKS = [
     ["a7", "d7", "g7"],
     ["b6", "d6", "f6"],
@@ -18,7 +18,7 @@ RANKS = [
 ]
 POINTS = [p for rank in RANKS for p in rank]
 
-# RULES.md §1: the 16 lines of the plain board, then the 4 corner diagonals.
+# docs/RULES.md §1: the 16 lines of the plain board, then the 4 corner diagonals.
 PLAIN_LINES = [
     "a1 d1 g1", "g1 g4 g7", "a7 d7 g7", "a1 a4 a7",
     "b2 d2 f2", "f2 f4 f6", "b6 d6 f6", "b2 b4 b6",
@@ -29,7 +29,7 @@ DIAGONALS = ["a1 b2 c3", "g1 f2 e3", "g7 f6 e5", "a7 b6 c5"]
 
 
 class Rules:
-    """The switches of RULES.md §8 that the tests use (no flying)."""
+    """The switches of docs/RULES.md §8 that the tests use (no flying)."""
 
     def __init__(self, diagonals, blocked_loses):
         self.blocked_loses = blocked_loses
@@ -123,7 +123,7 @@ def play(pos, move):
 
 
 def to_string(pos):
-    """The position string of RULES.md §9 (hands written when either or the
+    """The position string of docs/RULES.md §9 (hands written when either or the
     counter is nonzero, the counter when nonzero)."""
     bone, seed, side, bh, sh, quiet = pos
     ranks = "/".join(

@@ -1,4 +1,4 @@
-"""tigadi.Position: parsing and printing (RULES.md §9), legal moves and play,
+"""tigadi.Position: parsing and printing (docs/RULES.md §9), legal moves and play,
 checked against the naive model in rules_oracle.py."""
 
 import random

@@ -1,5 +1,5 @@
 """tigadi.Tablebase against tables the tests solve with the CLI: every probed
-value is checked against its successors by the rules of RULES.md §7 (a naive
+value is checked against its successors by the rules of docs/RULES.md §7 (a naive
 oracle written here), probe_many against probe, and both against
 `tigadi probe --json`."""
 
@@ -29,7 +29,7 @@ def random_positions(count, seed):
 
 
 def rank(value, dtc):
-    """Orders outcomes for the player to move (RULES.md §7): quicker wins first,
+    """Orders outcomes for the player to move (docs/RULES.md §7): quicker wins first,
     then draws, then slower losses."""
     return {"win": 1000 - (dtc or 0), "draw": 0, "loss": -1000 + (dtc or 0)}[value]
 

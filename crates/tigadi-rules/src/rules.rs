@@ -14,15 +14,15 @@ pub struct RuleSet {
     pub flying: bool,
     /// A player to move with no legal move loses (otherwise they pass).
     pub blocked_loses: bool,
-    /// The turn limit of the 100-turn rule (RULES.md §6, §8 `quiet=N`): this many
+    /// The turn limit of the 100-turn rule (docs/RULES.md §6, §8 `quiet=N`): this many
     /// consecutive turns without a capture draw the game, and it is the horizon of
     /// the values under the rule (§7). 1..=[`MAX_QUIET`], [`DEFAULT_QUIET`] by default.
     pub quiet: u16,
 }
 
-/// The default turn limit of the 100-turn rule (RULES.md §6).
+/// The default turn limit of the 100-turn rule (docs/RULES.md §6).
 pub const DEFAULT_QUIET: u16 = 100;
-/// The largest turn limit `quiet=N` accepts (RULES.md §8).
+/// The largest turn limit `quiet=N` accepts (docs/RULES.md §8).
 pub const MAX_QUIET: u16 = 100;
 
 impl Default for RuleSet {

@@ -27,7 +27,7 @@ pub struct ProbeAnswer {
 impl Tablebase {
     /// The value and every legal turn of `position`, which must be in the moving
     /// phase ([`TablebaseError::NotMovingPhase`] otherwise). The 100-turn counter
-    /// is ignored: the values are game-theoretic (RULES.md §7).
+    /// is ignored: the values are game-theoretic (docs/RULES.md §7).
     pub fn probe_position(&self, position: &Position) -> Result<ProbeAnswer, TablebaseError> {
         let board = moving_board(position)?;
         Ok(ProbeAnswer {

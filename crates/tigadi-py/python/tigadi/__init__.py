@@ -1,4 +1,4 @@
-"""Tigadi from Python: positions in the notation of RULES.md §9 and probing of
+"""Tigadi from Python: positions in the notation of docs/RULES.md §9 and probing of
 the tablebases that ``tigadi solve`` writes.
 
     import tigadi

@@ -20,7 +20,7 @@ class Position:
     """A Tigadi position under a rule set. Immutable and hashable.
 
     ``Position(text)`` parses ``RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]``
-    (RULES.md §9); ``Position()`` is the empty board at the start of a game.
+    (docs/RULES.md §9); ``Position()`` is the empty board at the start of a game.
     Raises ValueError naming the problem for a bad string or rule set.
     """
 
