@@ -13,6 +13,7 @@ macro_rules! outln {
 mod commands;
 mod output;
 mod progress;
+mod usage;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

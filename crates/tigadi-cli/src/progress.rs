@@ -144,6 +144,8 @@ pub struct SolveProgress<'a> {
     pub progress: &'a Progress,
     /// What the solver's phases belong to: a pair, or a pair's 100-turn pass.
     pair: Mutex<Option<String>>,
+    /// The process's CPU seconds when the current pair (or pass) started.
+    cpu_mark: Mutex<f64>,
 }
 
 impl<'a> SolveProgress<'a> {
@@ -151,6 +153,26 @@ impl<'a> SolveProgress<'a> {
         SolveProgress {
             progress,
             pair: Mutex::new(None),
+            cpu_mark: Mutex::new(0.0),
+        }
+    }
+}
+
+impl SolveProgress<'_> {
+    /// A pair (or pass) starts: its CPU time and peak memory count from here.
+    fn mark_usage(&self) {
+        crate::usage::reset_peak();
+        *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner()) = crate::usage::cpu_seconds();
+    }
+
+    /// ` (C CPU s, peak M GB)` since [`mark_usage`](Self::mark_usage): the
+    /// figures the README's per-pair table quotes.
+    fn usage(&self) -> String {
+        let mark = *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner());
+        let cpu = crate::usage::cpu_seconds() - mark;
+        match crate::usage::peak_bytes() {
+            Some(b) => format!(" ({cpu:.1} CPU s, peak {:.2} GB)", b as f64 / 1e9),
+            None => format!(" ({cpu:.1} CPU s)"),
         }
     }
 }
@@ -175,24 +197,41 @@ impl JobObserver for SolveProgress<'_> {
     }
     fn started(&self, pair: Pair, _slots: u64) {
         *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(pair.to_string());
+        self.mark_usage();
     }
     fn horizon_started(&self, pair: Pair, _slots: u64) {
         *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (100-turn)"));
+        self.mark_usage();
     }
     fn horizon_solved(&self, r: &HorizonReport) {
         self.progress.done(0);
         let c = &r.categories;
         self.progress.line(&format!(
-            "{} (100-turn): {:.1} s, {} rounds, {} wins, {} cursed wins, {} draws, \
+            "{} (100-turn): {:.1} s{}, {} rounds, {} wins, {} cursed wins, {} draws, \
              {} blessed losses, {} losses at counter 0 (classes)",
-            r.pair, r.seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
+            r.pair,
+            r.seconds,
+            self.usage(),
+            r.rounds,
+            c[4],
+            c[3],
+            c[2],
+            c[1],
+            c[0]
         ));
     }
     fn solved(&self, r: &PairReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
-            "{}: {} slots, {:.1} s, {} rounds, {} wins, {} draws, {} losses (classes)",
-            r.pair, r.slots, r.seconds, r.rounds, r.wins, r.draws, r.losses
+            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes)",
+            r.pair,
+            r.slots,
+            r.seconds,
+            self.usage(),
+            r.rounds,
+            r.wins,
+            r.draws,
+            r.losses
         ));
     }
     fn warning(&self, message: &str) {

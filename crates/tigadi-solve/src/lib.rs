@@ -39,16 +39,37 @@ pub use value::{Packed, Value, Wdl, MAX_DTC};
 /// The solver's results satisfy `evaluate(b) == stored(b)` for every position; this
 /// is what `verify` checks.
 pub fn evaluate(rules: &RuleSet, board: Board, mut lookup: impl FnMut(Board) -> Value) -> Value {
-    let mut best: Option<Value> = None;
+    let mut best = Best::default();
     board.for_each_successor(rules, |s| {
-        let v = match s {
+        best.add(match s {
             Successor::Capture(next) if next.is_game_over() => Value::Win(1),
             Successor::Capture(next) => lookup(next).before_turn(true),
             Successor::Quiet(next) | Successor::Pass(next) => lookup(next).before_turn(false),
-        };
-        if best.is_none_or(|b| v.better_than(b)) {
-            best = Some(v);
-        }
+        })
     });
-    best.unwrap_or(Value::Loss(0))
+    best.value()
+}
+
+/// The reduction of [`evaluate`] on its own, for callers that read the successors'
+/// values in another order than they are generated (`verify` prefetches them):
+/// [`add`](Best::add) each successor's value from the mover's point of view
+/// (`Value::Win(1)` for a capture that ends the game, otherwise the successor's
+/// value `before_turn`), then [`value`](Best::value).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Best(Option<Value>);
+
+impl Best {
+    /// Takes one successor's value into account.
+    #[inline]
+    pub fn add(&mut self, v: Value) {
+        if self.0.is_none_or(|b| v.better_than(b)) {
+            self.0 = Some(v);
+        }
+    }
+
+    /// The best value added; `Loss(0)` when none was (no move and no pass).
+    #[inline]
+    pub fn value(self) -> Value {
+        self.0.unwrap_or(Value::Loss(0))
+    }
 }

@@ -31,6 +31,7 @@
 //! whose orbit is smaller than its neighbour's would otherwise be decremented more
 //! (or fewer) times than it was counted.
 
+use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -185,18 +186,6 @@ fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32, and
     // the exclusive borrow guarantees no non-atomic access while the view lives.
     unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
-}
-
-/// Asks the CPU to bring the cache line of `x` in, ahead of a write.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; any address is allowed.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// The distinct slots among those pushed, in first-pushed order (a small fixed

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{evaluate, evaluate_horizon, Category, Packed, Value};
+use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_solve::memory::prefetch;
+use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -542,6 +543,14 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
 }
 
+/// One successor of a position being verified: a capture that ends the game, or
+/// where to read the successor's value (`table` indexes the loaded tables).
+#[derive(Clone, Copy)]
+enum Succ {
+    Ends,
+    Look { capture: bool, table: u8, slot: u64 },
+}
+
 fn check_subspace(
     rules: &RuleSet,
     kind: TableKind,
@@ -566,30 +575,43 @@ fn check_subspace(
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
+    // Index of the quiet successors' table in `lookups`.
+    let quiet_table = lookups
+        .iter()
+        .position(|l| l.0 == own.0.flipped())
+        .expect("found above");
     (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
         let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
         let (mut n_checked, mut n_bad) = (0, 0);
-        for (slot, board) in own.1.boards(start..end) {
+        // A two-stage pipeline, as in the solver: the successors' values of one
+        // position are prefetched while those of the position before it are read
+        // (they are random reads over tables of up to gigabytes).
+        let mut pending: [Option<(u64, Board)>; 2] = [None, None];
+        let mut succs: [Vec<Succ>; 2] = [Vec::new(), Vec::new()];
+        let mut cur = 0;
+        let mut finish = |slot: u64, board: Board, succ: &[Succ]| {
             n_checked += 1;
             let stored = own.2[slot as usize]
                 .get()
                 .expect("decode_values rejects NONE");
-            let class = quiet.1.mover_class(board.opponent);
-            let lookup = |b: Board| {
-                let value = if b.mover == board.opponent {
-                    quiet.2[quiet.1.index_with(class, b.opponent) as usize]
-                } else {
-                    let (_, index, values) = lookups
-                        .iter()
-                        .find(|l| l.0 == Subspace::of(b))
-                        .expect("successors stay in the loaded subspaces");
-                    values[index.index(b) as usize]
-                };
-                value.get().expect("decode_values rejects NONE")
-            };
+            let mut best = Best::default();
+            for &e in succ {
+                best.add(match e {
+                    Succ::Ends => Value::Win(1),
+                    Succ::Look {
+                        capture,
+                        table,
+                        slot,
+                    } => lookups[table as usize].2[slot as usize]
+                        .get()
+                        .expect("decode_values rejects NONE")
+                        .before_turn(capture),
+                });
+            }
             let recomputed = match kind {
-                TableKind::GameTheoretic => evaluate(rules, board, lookup),
-                TableKind::Horizon => evaluate_horizon(rules, board, lookup),
+                TableKind::GameTheoretic => best.value(),
+                TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
+                    .expect("counter 0 is within every limit"),
             };
             let wdl_bad = !summary_agrees(slot as usize, stored);
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
@@ -607,6 +629,43 @@ fn check_subspace(
                     }
                 }
             }
+        };
+        for (slot, board) in own.1.boards(start..end) {
+            let class = quiet.1.mover_class(board.opponent);
+            let succ = &mut succs[cur];
+            succ.clear();
+            board.for_each_successor(rules, |s| {
+                let (table, at, capture) = match s {
+                    Successor::Capture(next) if next.is_game_over() => {
+                        succ.push(Succ::Ends);
+                        return;
+                    }
+                    Successor::Capture(next) => {
+                        let t = lookups
+                            .iter()
+                            .position(|l| l.0 == Subspace::of(next))
+                            .expect("successors stay in the loaded subspaces");
+                        (t, lookups[t].1.index(next), true)
+                    }
+                    Successor::Quiet(next) | Successor::Pass(next) => {
+                        (quiet_table, quiet.1.index_with(class, next.opponent), false)
+                    }
+                };
+                prefetch(&lookups[table].2[at as usize]);
+                succ.push(Succ::Look {
+                    capture,
+                    table: table as u8,
+                    slot: at,
+                });
+            });
+            pending[cur] = Some((slot, board));
+            cur ^= 1;
+            if let Some((slot, board)) = pending[cur].take() {
+                finish(slot, board, &succs[cur]);
+            }
+        }
+        if let Some((slot, board)) = pending[cur ^ 1].take() {
+            finish(slot, board, &succs[cur ^ 1]);
         }
         checked.fetch_add(n_checked, Ordering::Relaxed);
         mismatches.fetch_add(n_bad, Ordering::Relaxed);
