@@ -1,10 +1,12 @@
-//! Rule sets: the three switches of RULES.md §8 and the named presets.
+//! Rule sets: the switches of RULES.md §8 (board, flying, blocked player, gotis per
+//! side) and the named presets.
 
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;
 
 /// A rule set: the board, whether a player with exactly three gotis (none in hand)
-/// may fly, and what happens to a player with no legal move.
+/// may fly, what happens to a player with no legal move, and how many gotis each
+/// player starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {
     /// 20 lines (with the corner diagonals) or 16.
@@ -14,7 +16,19 @@ pub struct RuleSet {
     pub flying: bool,
     /// A player to move with no legal move loses (otherwise they pass).
     pub blocked_loses: bool,
+    /// Gotis each player starts with (`pieces=N`, [`MIN_PIECES`]`..=`[`MAX_PIECES`];
+    /// [`DEFAULT_PIECES`] unless a switch says otherwise). The placing phase has
+    /// twice this many placements.
+    pub pieces: u8,
 }
+
+/// Gotis per side in the standard game (RULES.md §2); rule sets with this count
+/// keep their names without a `pieces=` switch.
+pub const DEFAULT_PIECES: u8 = 9;
+/// Fewest gotis per side a rule set may have (`pieces=3`: any capture wins).
+pub const MIN_PIECES: u8 = 3;
+/// Most gotis per side a rule set may have: 2 × 12 fills the 24 points.
+pub const MAX_PIECES: u8 = 12;
 
 impl Default for RuleSet {
     fn default() -> Self {
@@ -31,18 +45,21 @@ impl RuleSet {
         board: BoardKind::Diagonals,
         flying: false,
         blocked_loses: false,
+        pieces: DEFAULT_PIECES,
     };
     /// `navakankari`: 16 lines, never flying, a blocked player loses.
     pub const NAVAKANKARI: RuleSet = RuleSet {
         board: BoardKind::Plain,
         flying: false,
         blocked_loses: true,
+        pieces: DEFAULT_PIECES,
     };
     /// `morris`: 16 lines, flying at three, a blocked player loses (nine men's morris).
     pub const MORRIS: RuleSet = RuleSet {
         board: BoardKind::Plain,
         flying: true,
         blocked_loses: true,
+        pieces: DEFAULT_PIECES,
     };
 
     /// The named presets.
@@ -64,16 +81,37 @@ impl RuleSet {
     }
 
     /// The canonical name: a preset name, or the switches written out as
-    /// `lines=20|16,flying=never|3,blocked=passes|loses`.
+    /// `lines=20|16,flying=never|3,blocked=passes|loses`, followed by `,pieces=N`
+    /// when the gotis per side are not the default 9 (`morris,pieces=4`). Rule sets
+    /// with 9 gotis a side never mention `pieces`, so their names (and the table
+    /// directories named after them) are those of milestone 1.
     pub fn name(&self) -> String {
-        if let Some((n, _)) = RuleSet::PRESETS.iter().find(|(_, r)| r == self) {
-            return n.to_string();
+        let base = RuleSet {
+            pieces: DEFAULT_PIECES,
+            ..*self
+        };
+        let mut name = match RuleSet::PRESETS.iter().find(|(_, r)| *r == base) {
+            Some((n, _)) => n.to_string(),
+            None => base.board_switches(),
+        };
+        if self.pieces != DEFAULT_PIECES {
+            name.push_str(&format!(",pieces={}", self.pieces));
         }
-        self.switches()
+        name
     }
 
-    /// The switches written out, e.g. `lines=20,flying=never,blocked=passes`.
+    /// The switches written out, e.g. `lines=20,flying=never,blocked=passes` (and
+    /// `,pieces=N` when not 9).
     pub fn switches(&self) -> String {
+        let mut s = self.board_switches();
+        if self.pieces != DEFAULT_PIECES {
+            s.push_str(&format!(",pieces={}", self.pieces));
+        }
+        s
+    }
+
+    /// The three switches of the moving rules, without `pieces`.
+    fn board_switches(&self) -> String {
         format!(
             "lines={},flying={},blocked={}",
             if self.board == BoardKind::Diagonals {
@@ -92,8 +130,8 @@ impl RuleSet {
 
     /// Parses a preset name (`tigadi`, `navakankari`, `morris`) or a comma-separated
     /// list of switches applied on top of `tigadi`: `lines=20|16`,
-    /// `flying=never|3`, `blocked=passes|loses`; a preset may come first, as in
-    /// `morris,lines=20`.
+    /// `flying=never|3`, `blocked=passes|loses`, `pieces=3..12`; a preset may come
+    /// first, as in `morris,lines=20` or `morris,pieces=4`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
         for (i, part) in text.split(',').map(str::trim).enumerate() {
@@ -119,9 +157,21 @@ impl RuleSet {
                 ("flying", "3") => rules.flying = true,
                 ("blocked", "passes") => rules.blocked_loses = false,
                 ("blocked", "loses") => rules.blocked_loses = true,
+                ("pieces", n) => {
+                    rules.pieces = n
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| (MIN_PIECES..=MAX_PIECES).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "bad rule switch '{part}' (pieces={MIN_PIECES}..{MAX_PIECES}, \
+                                 gotis per side)"
+                            )
+                        })?
+                }
                 _ => {
                     return Err(format!(
-                    "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses)"
+                    "bad rule switch '{part}' (lines=20|16, flying=never|3, blocked=passes|loses, pieces=3..12)"
                 ))
                 }
             }
@@ -160,12 +210,32 @@ mod tests {
             RuleSet {
                 board: BoardKind::Diagonals,
                 flying: true,
-                blocked_loses: false
+                blocked_loses: false,
+                pieces: DEFAULT_PIECES,
             }
         );
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
         assert!(RuleSet::parse("chess").is_err());
         assert!(RuleSet::parse("lines=18").is_err());
         assert!(RuleSet::parse("lines=16,morris").is_err());
+    }
+
+    #[test]
+    fn pieces_switch() {
+        let r = RuleSet::parse("morris,pieces=4").unwrap();
+        assert_eq!(r.pieces, 4);
+        assert_eq!(RuleSet { pieces: 9, ..r }, RuleSet::MORRIS);
+        assert_eq!(r.name(), "morris,pieces=4");
+        assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+        assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+        // Nine a side is the default and never named.
+        assert_eq!(RuleSet::parse("tigadi,pieces=9").unwrap().name(), "tigadi");
+        let custom = RuleSet::parse("lines=20,flying=3,pieces=12").unwrap();
+        assert_eq!(custom.name(), "lines=20,flying=3,blocked=passes,pieces=12");
+        assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
+        for bad in ["pieces=2", "pieces=13", "pieces=", "pieces=x", "tigadi,pieces=-4"] {
+            let e = RuleSet::parse(bad).unwrap_err();
+            assert!(e.contains("pieces=3..12"), "{bad}: {e}");
+        }
     }
 }

@@ -18,6 +18,7 @@ const RULE_SETS: [RuleSet; 4] = [
         board: tigadi_rules::BoardKind::Diagonals,
         flying: true,
         blocked_loses: false,
+        pieces: 9,
     },
 ];
 

@@ -429,7 +429,7 @@ pub fn solve_up_to(
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
         std::collections::HashMap::new();
-    for pair in crate::pairs_up_to(max_gotis) {
+    for pair in crate::pairs_for(rules.pieces, max_gotis) {
         let start = std::time::Instant::now();
         let targets: Vec<SolvedTable> = pair
             .capture_targets()

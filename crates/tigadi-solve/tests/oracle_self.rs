@@ -23,6 +23,7 @@ const PLAIN_PASSING: RuleSet = RuleSet {
     board: BoardKind::Plain,
     flying: false,
     blocked_loses: false,
+    pieces: 9,
 };
 
 /// The set of the named points, e.g. `set("a1 d1 g4")`.

@@ -7,6 +7,7 @@
 use crate::error::TablebaseError;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
+use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
 use tigadi_rules::{BoardKind, RuleSet};
 
 /// The first eight bytes of every tablebase file.
@@ -253,6 +254,12 @@ impl Header {
         b[19] = self.subspace.mover;
         b[20] = self.subspace.opponent;
         b[21] = VALUE_ENCODING;
+        // 0 for the default 9 gotis a side, so those files are those of milestone 1.
+        b[22] = if self.rules.pieces == DEFAULT_PIECES {
+            0
+        } else {
+            self.rules.pieces
+        };
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -318,6 +325,11 @@ impl Header {
             board,
             flying,
             blocked_loses,
+            pieces: match bytes[22] {
+                0 => DEFAULT_PIECES,
+                n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
+                n => return bad(format!("gotis-per-side code {n}")),
+            },
         };
         let (mover, opponent) = (bytes[19], bytes[20]);
         if !(3..=12).contains(&mover) || !(3..=12).contains(&opponent) || mover + opponent > 24 {
