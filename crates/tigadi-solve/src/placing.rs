@@ -41,7 +41,7 @@ use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
-use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_rules::{Board, Placement, RuleSet, Successor};
 
 /// Slots one worker evaluates at a time.
 const CHUNK: u64 = 1 << 14;
@@ -112,18 +112,10 @@ pub fn evaluate_placing(
     rules: &RuleSet,
     placed: u32,
     board: Board,
-    mut lookup: impl FnMut(Board) -> Value,
+    lookup: impl FnMut(Board) -> Value,
 ) -> Value {
-    let (_, opponent_hand) = hands(rules, placed);
     let mut best: Option<Value> = None;
-    board.for_each_placement(rules, |_, s| {
-        let v = match s {
-            Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
-            Successor::Capture(next) => next_value(next, &mut lookup).before_turn(true),
-            Successor::Quiet(next) | Successor::Pass(next) => {
-                next_value(next, &mut lookup).before_turn(false)
-            }
-        };
+    for_each_placement_value(rules, placed, board, lookup, |_, v| {
         if best.is_none_or(|b| v.better_than(b)) {
             best = Some(v);
         }
@@ -131,6 +123,30 @@ pub fn evaluate_placing(
     // Fewer than 24 gotis stand on the board while anyone holds one in hand, so
     // there is always an empty point.
     best.unwrap_or_else(|| unreachable!("a placing position with no empty point"))
+}
+
+/// Calls `f` with every placement (and capture choice) of the placing position
+/// `board` of layer `placed` and its value for the player to move, computed as
+/// [`evaluate_placing`] does from `lookup`; in move-generation order. The one
+/// definition of a placement's value, shared by the solver, `verify` and probers.
+pub fn for_each_placement_value(
+    rules: &RuleSet,
+    placed: u32,
+    board: Board,
+    mut lookup: impl FnMut(Board) -> Value,
+    mut f: impl FnMut(Placement, Value),
+) {
+    let (_, opponent_hand) = hands(rules, placed);
+    board.for_each_placement(rules, |p, s| {
+        let v = match s {
+            Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
+            Successor::Capture(next) => next_value(next, &mut lookup).before_turn(true),
+            Successor::Quiet(next) | Successor::Pass(next) => {
+                next_value(next, &mut lookup).before_turn(false)
+            }
+        };
+        f(p, v)
+    });
 }
 
 fn next_value(next: Board, lookup: &mut impl FnMut(Board) -> Value) -> Value {

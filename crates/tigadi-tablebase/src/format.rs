@@ -132,6 +132,9 @@ pub struct Header {
     pub rules_name: String,
     /// The subspace (goti counts of the player to move and the other player).
     pub subspace: Subspace,
+    /// `None` for a moving-phase table; `Some(placed)` for a table of placing
+    /// layer `placed` (placements made; the hands follow from it).
+    pub placing: Option<u8>,
     /// Slots of the subspace index (classes plus padding).
     pub slots: u64,
     /// Class counts and largest DTCs.
@@ -260,6 +263,8 @@ impl Header {
         } else {
             self.rules.pieces
         };
+        // 0 for the moving phase, so those files too are those of milestone 1.
+        b[23] = self.placing.map_or(0, |placed| placed + 1);
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -331,8 +336,20 @@ impl Header {
                 n => return bad(format!("gotis-per-side code {n}")),
             },
         };
+        let placing = match bytes[23] {
+            0 => None,
+            n if (n as u32) <= 2 * rules.pieces as u32 => Some(n - 1),
+            n => return bad(format!("placing layer code {n}")),
+        };
         let (mover, opponent) = (bytes[19], bytes[20]);
-        if !(3..=12).contains(&mover) || !(3..=12).contains(&opponent) || mover + opponent > 24 {
+        // Placing layers hold positions with fewer than three gotis a side (and
+        // fewer than 24 gotis in all).
+        let least = if placing.is_some() { 0 } else { 3 };
+        if !(least..=12).contains(&mover)
+            || !(least..=12).contains(&opponent)
+            || mover + opponent > 24
+            || (placing.is_some() && mover + opponent >= 24)
+        {
             return bad(format!("subspace {mover}v{opponent}"));
         }
         if bytes[21] != VALUE_ENCODING {
@@ -349,6 +366,7 @@ impl Header {
             rules,
             rules_name: rules_name.to_string(),
             subspace: Subspace::new(mover, opponent),
+            placing,
             slots: u64_at(bytes, 24),
             counts: ClassCounts {
                 wins: u64_at(bytes, 32),
@@ -450,6 +468,38 @@ pub fn file_name(subspace: Subspace) -> String {
 /// The path of a subspace's table inside tablebase directory `dir`.
 pub fn table_path(dir: &Path, rules: &RuleSet, subspace: Subspace) -> PathBuf {
     rules_dir(dir, rules).join(file_name(subspace))
+}
+
+/// The file name of a placing-layer table: `p<placed>-<mover>v<opponent>.tgtb`.
+pub fn placing_file_name(placed: u8, subspace: Subspace) -> String {
+    format!("p{placed}-{}", file_name(subspace))
+}
+
+/// The path of a placing-layer table inside tablebase directory `dir`.
+pub fn placing_table_path(dir: &Path, rules: &RuleSet, placed: u8, subspace: Subspace) -> PathBuf {
+    rules_dir(dir, rules).join(placing_file_name(placed, subspace))
+}
+
+/// The path of a moving-phase (`placing == None`) or placing-layer table.
+pub fn any_table_path(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> PathBuf {
+    match placing {
+        None => table_path(dir, rules, subspace),
+        Some(placed) => placing_table_path(dir, rules, placed, subspace),
+    }
+}
+
+/// Parses a placing table's file name `p<placed>-<m>v<o>.tgtb` back into its layer
+/// and subspace.
+pub fn parse_placing_file_name(name: &str) -> Option<(u8, Subspace)> {
+    let (layer, rest) = name.strip_prefix('p')?.split_once('-')?;
+    let placed: u8 = layer.parse().ok()?;
+    (placed.to_string() == layer).then_some(())?;
+    Some((placed, parse_file_name(rest)?))
 }
 
 /// Parses a table file name `<m>v<o>.tgtb` back into its subspace.

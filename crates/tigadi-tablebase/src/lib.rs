@@ -21,11 +21,16 @@ pub mod verify;
 pub mod writer;
 
 pub use error::TablebaseError;
-pub use format::{list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header};
+pub use format::{
+    any_table_path, list_subspaces, placing_table_path, rules_dir, rules_dir_name, table_path,
+    ClassCounts, Header,
+};
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
-pub use reader::table::{load_values, mark_padding, read_header, Section, Table};
+pub use reader::table::{
+    load_placing_values, load_values, mark_padding, open_any_table, read_header, Section, Table,
+};
 pub use tablebase::{Tablebase, Turn};
 pub use verify::{verify, Mismatch, SubspaceReport, VerifyReport};
-pub use writer::{encode_table, write_subspace};
+pub use writer::{encode_table, encode_table_with, write_placing, write_subspace};

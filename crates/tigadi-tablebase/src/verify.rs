@@ -3,8 +3,8 @@
 //! the positions where they differ.
 
 use crate::error::TablebaseError;
-use crate::format::{list_subspaces, rules_dir, table_path};
-use crate::reader::table::{open_table, Table};
+use crate::format::{any_table_path, list_subspaces, parse_placing_file_name, rules_dir};
+use crate::reader::table::{open_any_table, Table};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::placing::{evaluate_placing, successor_subspaces};
 use tigadi_solve::{evaluate, Packed, Value};
+
+/// A table of a rule set: placing layer (`None` for the moving phase) and subspace.
+type Key = (Option<u8>, Subspace);
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -41,6 +45,9 @@ pub struct Mismatch {
 pub struct SubspaceReport {
     /// The subspace.
     pub subspace: Subspace,
+    /// `None` for a moving-phase table, `Some(placed)` for a table of placing layer
+    /// `placed`.
+    pub placing: Option<u8>,
     /// Its file.
     pub path: PathBuf,
     /// Positions (canonical classes) recomputed.
@@ -88,10 +95,12 @@ impl VerifyReport {
     }
 }
 
-/// Verifies every table of rule set `rules` in tablebase directory `dir`:
+/// Verifies every table of rule set `rules` in tablebase directory `dir`, moving
+/// phase first, then the placing layers from the last to the first:
 /// the head, block and whole-file checksums of every file, agreement of the WDL
 /// and DTC sections, and `evaluate(board) == stored(board)` for every position
-/// (every non-padding slot). `progress(done, total)` is called from worker threads
+/// (every non-padding slot); for placing tables `evaluate_placing` over the next
+/// layer's (or the moving phase's) stored values. `progress(done, total)` is called from worker threads
 /// as slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
@@ -102,19 +111,27 @@ pub fn verify(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<VerifyReport, TablebaseError> {
     let mut subs = list_subspaces(dir, rules)?;
-    if subs.is_empty() {
+    let mut placing = list_placing_tables(dir, rules)?;
+    if subs.is_empty() && placing.is_empty() {
         let rdir = rules_dir(dir, rules);
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
         return Err(TablebaseError::io(&rdir, e));
     }
     // A table and its flipped twin next to each other; smaller totals first.
     subs.sort_by_key(|s| (s.mover + s.opponent, s.mover.min(s.opponent), s.mover));
+    // Placing layers last first: each needs only the one after it.
+    placing.sort_by_key(|&(p, s)| (std::cmp::Reverse(p), s));
+    let keys: Vec<Key> = subs
+        .iter()
+        .map(|&s| (None, s))
+        .chain(placing.iter().map(|&(p, s)| (Some(p), s)))
+        .collect();
 
     // Check every file's checksums first; only good files are used as successors.
-    let mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>> = HashMap::new();
+    let mut tables: HashMap<Key, Result<Arc<Table>, TablebaseError>> = HashMap::new();
     let mut total = 0u64;
-    for &s in &subs {
-        let t = open_table(dir, rules, s).and_then(|t| {
+    for &(p, s) in &keys {
+        let t = open_any_table(dir, rules, p, s).and_then(|t| {
             t.check_file_checksum()?;
             if SubspaceIndex::new(s).slots() != t.header().slots {
                 return Err(TablebaseError::corrupt(
@@ -127,29 +144,31 @@ pub fn verify(
         if let Ok(t) = &t {
             total += t.header().slots;
         }
-        tables.insert(s, t);
+        tables.insert((p, s), t);
     }
 
     let done = AtomicU64::new(0);
-    let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
+    let mut decoded: HashMap<Key, Arc<Vec<Packed>>> = HashMap::new();
     let mut reports = Vec::new();
-    for &s in &subs {
+    for &key in &keys {
+        let (p, s) = key;
         let mut report = SubspaceReport {
             subspace: s,
-            path: table_path(dir, rules, s),
+            placing: p,
+            path: any_table_path(dir, rules, p, s),
             checked: 0,
             mismatches: 0,
             examples: Vec::new(),
             error: None,
         };
-        let table = match tables.remove(&s).expect("listed") {
+        let table = match tables.remove(&key).expect("listed") {
             Ok(t) => {
-                tables.insert(s, Ok(t.clone()));
+                tables.insert(key, Ok(t.clone()));
                 t
             }
             Err(e) => {
                 tables.insert(
-                    s,
+                    key,
                     Err(TablebaseError::corrupt(&report.path, "see its own report")),
                 );
                 report.error = Some(e);
@@ -157,10 +176,23 @@ pub fn verify(
                 continue;
             }
         };
-        let needed: Vec<Subspace> = [Some(s), Some(s.flipped()), capture_target(s)]
-            .into_iter()
-            .flatten()
-            .collect();
+        let needed: Vec<Key> = match p {
+            None => [Some(s), Some(s.flipped()), capture_target(s)]
+                .into_iter()
+                .flatten()
+                .map(|s| (None, s))
+                .collect(),
+            Some(placed) => {
+                let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
+                std::iter::once(key)
+                    .chain(
+                        successor_subspaces(rules, placed as u32)
+                            .into_iter()
+                            .map(|s| (next, s)),
+                    )
+                    .collect()
+            }
+        };
         decoded.retain(|k, _| needed.contains(k));
         let mut arrays = Vec::new();
         for &n in &needed {
@@ -170,11 +202,11 @@ pub fn verify(
             }
             let v = match tables.get(&n) {
                 None => Err(TablebaseError::MissingSubspace {
-                    subspace: n,
-                    path: table_path(dir, rules, n),
+                    subspace: n.1,
+                    path: any_table_path(dir, rules, n.0, n.1),
                 }),
                 Some(Err(_)) => Err(TablebaseError::corrupt(
-                    &table_path(dir, rules, n),
+                    &any_table_path(dir, rules, n.0, n.1),
                     format!("successor table of {s} is damaged"),
                 )),
                 Some(Ok(t)) => t.decode_values().map(Arc::new),
@@ -206,6 +238,23 @@ pub fn verify(
     })
 }
 
+/// The placing tables in the rule set's directory, as (layer, subspace).
+fn list_placing_tables(dir: &Path, rules: &RuleSet) -> Result<Vec<(u8, Subspace)>, TablebaseError> {
+    let rdir = rules_dir(dir, rules);
+    let entries = match std::fs::read_dir(&rdir) {
+        Ok(e) => e,
+        Err(e) => return Err(TablebaseError::io(&rdir, e)),
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
+        if let Some(t) = e.file_name().to_str().and_then(parse_placing_file_name) {
+            out.push(t);
+        }
+    }
+    Ok(out)
+}
+
 /// Where captures from subspace `s` lead, unless every capture ends the game.
 fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
@@ -214,7 +263,7 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
 #[allow(clippy::too_many_arguments)]
 fn check_subspace(
     rules: &RuleSet,
-    arrays: &[(Subspace, Arc<Vec<Packed>>)],
+    arrays: &[(Key, Arc<Vec<Packed>>)],
     wdl: &[tigadi_solve::Wdl],
     report: &mut SubspaceReport,
     done: &AtomicU64,
@@ -223,7 +272,7 @@ fn check_subspace(
 ) {
     let lookups: Vec<(Subspace, SubspaceIndex, &[Packed])> = arrays
         .iter()
-        .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
+        .map(|(n, v)| (n.1, SubspaceIndex::new(n.1), &v[..]))
         .collect();
     let own = &lookups[0];
     let slots = own.2.len() as u64;
@@ -241,16 +290,22 @@ fn check_subspace(
             let stored = own.2[slot as usize]
                 .get()
                 .expect("decode_values rejects NONE");
-            let recomputed = evaluate(rules, board, |b| {
+            // Own layer first in `lookups`, then the successors' (the placing
+            // layer after this one has its own subspaces, so look past the first).
+            let lookup = |b: Board, skip: usize| {
                 let sub = Subspace::of(b);
-                let (_, index, values) = lookups
+                let (_, index, values) = lookups[skip..]
                     .iter()
                     .find(|l| l.0 == sub)
                     .expect("successors stay in the loaded subspaces");
                 values[index.index(b) as usize]
                     .get()
                     .expect("decode_values rejects NONE")
-            });
+            };
+            let recomputed = match report.placing {
+                None => evaluate(rules, board, |b| lookup(b, 0)),
+                Some(placed) => evaluate_placing(rules, placed as u32, board, |b| lookup(b, 1)),
+            };
             let wdl_bad = wdl[slot as usize] != stored.wdl();
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {

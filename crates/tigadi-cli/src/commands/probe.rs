@@ -4,7 +4,7 @@ use super::CmdResult;
 use crate::ProbeArgs;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
-use tigadi_rules::{parse_position, parse_record, Board, Game, Phase, Position, RuleSet, Side};
+use tigadi_rules::{parse_position_with, parse_record, Board, Game, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::Value;
 use tigadi_tablebase::Tablebase;
 
@@ -84,7 +84,33 @@ struct Probed {
 }
 
 fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
-    let (board, side) = parse_moving_position(text)?;
+    let rules = *tb.rules();
+    let p = parse_position_with(&rules, text).map_err(|e| format!("position '{text}': {e}"))?;
+    if p.phase() == Phase::Placing {
+        // Every placement with each capture choice, from the placing tables.
+        let placed = p.placements(&rules);
+        let board = p.to_board();
+        let value = tb.probe_position(&p).map_err(|e| e.to_string())?;
+        let moves = tb
+            .probe_placements(placed, board)
+            .map_err(|e| e.to_string())?;
+        return Ok(Probed {
+            position: text.to_string(),
+            side: p.side,
+            value,
+            moves: moves
+                .into_iter()
+                .map(|(m, v)| {
+                    let mv = Move::Place {
+                        to: m.to,
+                        capture: m.capture,
+                    };
+                    (mv.to_string(), v)
+                })
+                .collect(),
+        });
+    }
+    let (board, side) = parse_moving_position(&rules, text)?;
     let value = tb.probe(board).map_err(|e| e.to_string())?;
     let moves = tb.probe_moves(board).map_err(|e| e.to_string())?;
     Ok(Probed {
@@ -146,8 +172,8 @@ fn describe(v: Value) -> String {
 
 /// Parses a position string (RULES.md §9) that must be in the moving phase, into
 /// the board seen from the player to move and that player.
-fn parse_moving_position(text: &str) -> Result<(Board, Side), String> {
-    let p = parse_position(text).map_err(|e| format!("position '{text}': {e}"))?;
+fn parse_moving_position(rules: &RuleSet, text: &str) -> Result<(Board, Side), String> {
+    let p = parse_position_with(rules, text).map_err(|e| format!("position '{text}': {e}"))?;
     if p.phase() != Phase::Moving {
         return Err(format!(
             "position '{text}': {}",
@@ -164,6 +190,7 @@ mod tests {
 
     #[test]
     fn parses_the_rules_example() {
+        let parse_moving_position = |t| parse_moving_position(&RuleSet::TIGADI, t);
         let (b, side) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
         assert_eq!(side, Side::Seed);
         let bit = |n| Point::parse(n).unwrap().bit();

@@ -1,7 +1,9 @@
 //! `tigadi solve`: retrograde analysis of every pair of subspaces up to
-//! `--max-pieces`, in dependency order, writing one tablebase file per subspace.
-//! Pairs whose files are already present and valid are skipped, so an interrupted
-//! run resumes where it stopped.
+//! `--max-pieces`, in dependency order, writing one tablebase file per subspace;
+//! then (unless `--no-placing`, and only when the whole moving phase is there) the
+//! placing layers from the last placement back to the empty board, one file per
+//! layer and subspace. Pairs and layers whose files are already present and valid
+//! are skipped, so an interrupted run resumes where it stopped.
 
 use super::CmdResult;
 use crate::progress::Bars;
@@ -10,14 +12,18 @@ use std::path::Path;
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to, solve_pair, Packed, SolvedTable, Value};
+use tigadi_solve::placing::{layer_count, layer_subspaces, solve_layer, successor_subspaces};
+use tigadi_solve::{pairs_for, solve_pair, Packed, SolvedSubspace, SolvedTable, Value};
 use tigadi_tablebase as tb;
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
-    if !(6..=18).contains(&args.max_pieces) {
+    // All gotis of both sides, less one when that would fill the board (the full
+    // board is a draw by the rules; no table holds it).
+    let most = (2 * rules.pieces as u32).min(tigadi_rules::POINTS as u32 - 1);
+    let max_pieces = args.max_pieces.unwrap_or(most);
+    if !(6..=most).contains(&max_pieces) {
         return Err(format!(
-            "--max-pieces {} is out of range (6 to 18 gotis on the board)",
-            args.max_pieces
+            "--max-pieces {max_pieces} is out of range (6 to {most} gotis on the board)"
         ));
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -34,7 +40,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     remove_stale_temporaries(&tb::rules_dir(dir, &rules));
     let bars = Bars::new();
     let started = Instant::now();
-    for pair in pairs_up_to(args.max_pieces) {
+    for pair in pairs_for(rules.pieces, max_pieces) {
         let subs = pair.subspaces();
         if subs.iter().all(|&s| is_solved(dir, &rules, s)) {
             println!("{pair}: already solved");
@@ -89,6 +95,9 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         );
     }
     write_manifest(dir, &rules, &[])?;
+    if !args.no_placing && max_pieces == most {
+        pool.install(|| solve_placing_phase(dir, &rules, &bars))?;
+    }
     println!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),
@@ -100,11 +109,87 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
 /// Is the table of `sub` present, for these rules and this subspace, with every
 /// checksum right? Then it is not solved again.
 fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
-    let path = tb::table_path(dir, rules, sub);
+    is_table_solved(dir, rules, None, sub)
+}
+
+/// [`is_solved`] for a moving-phase (`None`) or placing-layer table.
+fn is_table_solved(dir: &Path, rules: &RuleSet, placing: Option<u8>, sub: Subspace) -> bool {
+    let path = tb::any_table_path(dir, rules, placing, sub);
     match tb::Table::open(&path) {
-        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
+        Ok(t) => t.expect_table(rules, placing, sub).is_ok() && t.check_file_checksum().is_ok(),
         Err(_) => false,
     }
+}
+
+/// Solves the placing layers, last first, each from the values of the layer after
+/// it (kept in memory from the step before, or read from its files when a run
+/// resumes) or, for the last layer, the moving-phase tables. Layers whose files are
+/// all present and valid are skipped. Prints the empty board's value at the end.
+fn solve_placing_phase(dir: &Path, rules: &RuleSet, bars: &Bars) -> Result<(), String> {
+    let layers = layer_count(rules);
+    let mut above: Option<(u32, Vec<SolvedSubspace>)> = None;
+    for placed in (0..layers).rev() {
+        let layer = placed as u8;
+        let subs = layer_subspaces(rules, placed);
+        if subs
+            .iter()
+            .all(|&s| is_table_solved(dir, rules, Some(layer), s))
+        {
+            println!("placing layer {placed}: already solved");
+            above = None;
+            continue;
+        }
+        let t0 = Instant::now();
+        let loaded: Vec<(Subspace, Vec<Packed>)> = match above.take() {
+            Some((p, solved)) if p == placed + 1 => solved
+                .into_iter()
+                .map(|s| (s.subspace, s.values))
+                .collect(),
+            _ => {
+                let next = (placed + 1 < layers).then_some(layer + 1);
+                successor_subspaces(rules, placed)
+                    .into_iter()
+                    .map(|s| {
+                        let v = match next {
+                            None => tb::load_values(dir, rules, s),
+                            Some(n) => tb::load_placing_values(dir, rules, n, s),
+                        };
+                        v.map(|v| (s, v)).map_err(|e| format!("{e}"))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        let tables: Vec<SolvedTable> = loaded
+            .iter()
+            .map(|(s, v)| SolvedTable {
+                subspace: *s,
+                values: v,
+            })
+            .collect();
+        let label = format!("placing layer {placed}");
+        let solved = solve_layer(rules, placed, &tables, &bars.observer(&label))
+            .map_err(|e| e.to_string())?;
+        drop(tables);
+        drop(loaded);
+        for s in &solved {
+            tb::write_placing(dir, rules, layer, s.subspace, &s.values)
+                .map_err(|e| format!("writing placing layer {placed} {}: {e}", s.subspace))?;
+        }
+        bars.finish();
+        let slots: usize = solved.iter().map(|s| s.values.len()).sum();
+        println!(
+            "placing layer {placed}: {} subspaces, {slots} slots, {:.1} s",
+            solved.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        above = Some((placed, solved));
+    }
+    let start = tb::load_placing_values(dir, rules, 0, Subspace::new(0, 0))
+        .map_err(|e| e.to_string())?;
+    if let Some(v) = start.first().and_then(|p| p.get()) {
+        println!("empty board ({}): {v} for Bone, who places first", rules);
+    }
+    Ok(())
 }
 
 /// Removes the temporary files (`.NAME.tmpPID`) that a killed run left half-written.

@@ -27,17 +27,22 @@ pub fn run(rules: RuleSet, args: &DirArgs) -> CmdResult {
         bar.finish_and_clear();
     }
     for s in &report.subspaces {
+        // `4v3` for the moving phase, `p5-2v3` for placing layer 5 (as the files).
+        let name = match s.placing {
+            None => s.subspace.to_string(),
+            Some(p) => format!("p{p}-{}", s.subspace),
+        };
         if s.is_ok() {
-            println!("{}  ok  {} positions", s.subspace, s.checked);
+            println!("{name}  ok  {} positions", s.checked);
             continue;
         }
         if let Some(e) = &s.error {
-            println!("{}  FAILED  {e}", s.subspace);
+            println!("{name}  FAILED  {e}");
         }
         if s.mismatches > 0 {
             println!(
-                "{}  FAILED  {} of {} positions do not match",
-                s.subspace, s.mismatches, s.checked
+                "{name}  FAILED  {} of {} positions do not match",
+                s.mismatches, s.checked
             );
             for m in &s.examples {
                 let what = if m.wdl_section {

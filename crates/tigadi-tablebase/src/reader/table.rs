@@ -147,7 +147,30 @@ impl Table {
 
     /// Checks that the file holds `subspace` under `rules`.
     pub fn expect(&self, rules: &RuleSet, subspace: Subspace) -> Result<(), TablebaseError> {
+        self.expect_table(rules, None, subspace)
+    }
+
+    /// Checks that this is the table of `subspace` of placing layer `placing`
+    /// (`None`: the moving phase) under `rules`.
+    pub fn expect_table(
+        &self,
+        rules: &RuleSet,
+        placing: Option<u8>,
+        subspace: Subspace,
+    ) -> Result<(), TablebaseError> {
         let h = &self.header;
+        let layer = |p: Option<u8>| p.map_or(String::new(), |p| format!("placing layer {p} "));
+        if h.placing != placing {
+            return Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!(
+                    "expected {}{subspace}, the file holds {}{}",
+                    layer(placing),
+                    layer(h.placing),
+                    h.subspace
+                ),
+            });
+        }
         if h.rules != *rules || h.subspace != subspace {
             return Err(TablebaseError::RulesMismatch {
                 file: self.path.clone(),
@@ -368,13 +391,35 @@ pub fn open_table(
     rules: &RuleSet,
     subspace: Subspace,
 ) -> Result<Table, TablebaseError> {
-    let path = table_path(dir, rules, subspace);
+    open_any_table(dir, rules, None, subspace)
+}
+
+/// Opens the table of `subspace` of placing layer `placing` (`None`: the moving
+/// phase) and checks that it is the one asked for.
+pub fn open_any_table(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> Result<Table, TablebaseError> {
+    let path = any_table_path(dir, rules, placing, subspace);
     if !path.exists() {
         return Err(TablebaseError::MissingSubspace { subspace, path });
     }
     let table = Table::open(&path)?;
-    table.expect(rules, subspace)?;
+    table.expect_table(rules, placing, subspace)?;
     Ok(table)
+}
+
+/// Reads every value of the table of `subspace` of placing layer `placed`, as
+/// [`load_values`] does for the moving phase.
+pub fn load_placing_values(
+    dir: &Path,
+    rules: &RuleSet,
+    placed: u8,
+    subspace: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    open_any_table(dir, rules, Some(placed), subspace)?.decode_values()
 }
 
 /// Reads and checks just the header of a table (header, layout and head checksum).
