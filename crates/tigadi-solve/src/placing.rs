@@ -191,50 +191,77 @@ impl<'a> LayerValues<'a> {
     }
 }
 
+/// The subspaces that the placements from subspace `sub` of layer `placed` lead
+/// into (a subset of [`successor_subspaces`]): `(o, m + 1)` for quiet placements
+/// and `(o - 1, m + 1)` for captures, when those exist. Solving one subspace needs
+/// only these two tables, which bounds the memory of a layer-by-layer solve.
+pub fn subspace_successors(rules: &RuleSet, placed: u32, sub: Subspace) -> Vec<Subspace> {
+    let placer = sub.mover + 1;
+    let mut out = vec![Subspace::new(sub.opponent, placer)];
+    if sub.opponent > 0 {
+        out.push(Subspace::new(sub.opponent - 1, placer));
+    }
+    let all = successor_subspaces(rules, placed);
+    out.retain(|s| all.contains(s));
+    out
+}
+
+/// Solves subspace `sub` of layer `placed` given the values of what its placements
+/// lead to (`next`: at least the tables of [`subspace_successors`]), and returns
+/// one value per slot, [`Packed::NONE`] for padding. One pass, in parallel on the
+/// current rayon pool; the result does not depend on the number of threads.
+/// Reports progress in slots to `observer` (no phase of its own).
+pub fn solve_layer_subspace(
+    rules: &RuleSet,
+    placed: u32,
+    sub: Subspace,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<SolvedSubspace, SolveError> {
+    assert!(placed < layer_count(rules), "layer {placed} is not a placing layer");
+    let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
+    let idx = SubspaceIndex::new(sub);
+    let mut values = vec![Packed::NONE; idx.slots() as usize];
+    values
+        .par_chunks_mut(CHUNK as usize)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let start = c as u64 * CHUNK;
+            for (slot, board) in idx.boards(start..start + chunk.len() as u64) {
+                let v = evaluate_placing(rules, placed, board, |b| {
+                    next.value(b).unwrap_or_else(|| {
+                        unreachable!("successor {b:?} of layer {placed} has no value")
+                    })
+                });
+                chunk[(slot - start) as usize] = Packed::new(v);
+            }
+            observer.advance(chunk.len() as u64);
+        });
+    Ok(SolvedSubspace {
+        subspace: sub,
+        values,
+        rounds: 0,
+    })
+}
+
 /// Solves layer `placed` given the values of what its placements lead to (`next`:
 /// the tables of [`successor_subspaces`]), and returns one table per subspace of
-/// [`layer_subspaces`], with [`Packed::NONE`] for padding. One pass, in parallel on
-/// the current rayon pool; the result does not depend on the number of threads.
-/// Reports one phase `"layer <placed>"` to `observer`, its work in slots.
+/// [`layer_subspaces`] ([`solve_layer_subspace`] for each). Reports one phase
+/// `"layer <placed>"` to `observer`, its work in slots.
 pub fn solve_layer(
     rules: &RuleSet,
     placed: u32,
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    assert!(placed < layer_count(rules), "layer {placed} is not a placing layer");
-    let next = LayerValues::new(next, &successor_subspaces(rules, placed))?;
     let subs = layer_subspaces(rules, placed);
-    let indices: Vec<SubspaceIndex> = subs.iter().map(|&s| SubspaceIndex::new(s)).collect();
     observer.phase(
         &format!("layer {placed}"),
-        indices.iter().map(|i| i.slots()).sum(),
+        subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum(),
     );
-    let mut out = Vec::new();
-    for idx in indices {
-        let mut values = vec![Packed::NONE; idx.slots() as usize];
-        values
-            .par_chunks_mut(CHUNK as usize)
-            .enumerate()
-            .for_each(|(c, chunk)| {
-                let start = c as u64 * CHUNK;
-                for (slot, board) in idx.boards(start..start + chunk.len() as u64) {
-                    let v = evaluate_placing(rules, placed, board, |b| {
-                        next.value(b).unwrap_or_else(|| {
-                            unreachable!("successor {b:?} of layer {placed} has no value")
-                        })
-                    });
-                    chunk[(slot - start) as usize] = Packed::new(v);
-                }
-                observer.advance(chunk.len() as u64);
-            });
-        out.push(SolvedSubspace {
-            subspace: idx.subspace(),
-            values,
-            rounds: 0,
-        });
-    }
-    Ok(out)
+    subs.into_iter()
+        .map(|s| solve_layer_subspace(rules, placed, s, next, observer))
+        .collect()
 }
 
 /// Solves every placing layer in memory, last first, from the solved moving phase

@@ -12,8 +12,12 @@ use std::path::Path;
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{layer_count, layer_subspaces, solve_layer, successor_subspaces};
-use tigadi_solve::{pairs_for, solve_pair, Packed, SolvedSubspace, SolvedTable, Value};
+use tigadi_index::SubspaceIndex;
+use tigadi_solve::placing::{
+    layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
+};
+use tigadi_solve::retrograde::Observer;
+use tigadi_solve::{pairs_for, solve_pair, Packed, SolvedTable, Value};
 use tigadi_tablebase as tb;
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
@@ -121,73 +125,70 @@ fn is_table_solved(dir: &Path, rules: &RuleSet, placing: Option<u8>, sub: Subspa
     }
 }
 
-/// Solves the placing layers, last first, each from the values of the layer after
-/// it (kept in memory from the step before, or read from its files when a run
-/// resumes) or, for the last layer, the moving-phase tables. Layers whose files are
-/// all present and valid are skipped. Prints the empty board's value at the end.
+/// Solves the placing layers, last first, one subspace at a time: each reads only
+/// the one or two tables its placements lead into (from the next layer's files,
+/// or the moving-phase files for the last layer), so memory stays at three tables.
+/// Subspaces whose files are present and valid are skipped (resumable per layer
+/// and subspace). Prints the empty board's value at the end.
 fn solve_placing_phase(dir: &Path, rules: &RuleSet, bars: &Bars) -> Result<(), String> {
     let layers = layer_count(rules);
-    let mut above: Option<(u32, Vec<SolvedSubspace>)> = None;
+    // The successor tables read last: neighbouring subspaces share one.
+    let mut cache: Vec<((Option<u8>, Subspace), Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
-        let subs = layer_subspaces(rules, placed);
-        if subs
-            .iter()
-            .all(|&s| is_table_solved(dir, rules, Some(layer), s))
-        {
+        let todo: Vec<Subspace> = layer_subspaces(rules, placed)
+            .into_iter()
+            .filter(|&s| !is_table_solved(dir, rules, Some(layer), s))
+            .collect();
+        if todo.is_empty() {
             println!("placing layer {placed}: already solved");
-            above = None;
             continue;
         }
         let t0 = Instant::now();
-        let loaded: Vec<(Subspace, Vec<Packed>)> = match above.take() {
-            Some((p, solved)) if p == placed + 1 => solved
+        let next = (placed + 1 < layers).then_some(layer + 1);
+        let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
+        let observer = bars.observer(&format!("placing layer {placed}"));
+        observer.phase("placing", work);
+        for &sub in &todo {
+            let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
                 .into_iter()
-                .map(|s| (s.subspace, s.values))
-                .collect(),
-            _ => {
-                let next = (placed + 1 < layers).then_some(layer + 1);
-                successor_subspaces(rules, placed)
-                    .into_iter()
-                    .map(|s| {
-                        let v = match next {
-                            None => tb::load_values(dir, rules, s),
-                            Some(n) => tb::load_placing_values(dir, rules, n, s),
-                        };
-                        v.map(|v| (s, v)).map_err(|e| format!("{e}"))
-                    })
-                    .collect::<Result<_, _>>()?
+                .map(|s| (next, s))
+                .collect();
+            cache.retain(|(k, _)| needed.contains(k));
+            for &(n, s) in &needed {
+                if cache.iter().any(|(k, _)| *k == (n, s)) {
+                    continue;
+                }
+                let v = match n {
+                    None => tb::load_values(dir, rules, s),
+                    Some(n) => tb::load_placing_values(dir, rules, n, s),
+                }
+                .map_err(|e| format!("{e}"))?;
+                cache.push(((n, s), v));
             }
-        };
-        let tables: Vec<SolvedTable> = loaded
-            .iter()
-            .map(|(s, v)| SolvedTable {
-                subspace: *s,
-                values: v,
-            })
-            .collect();
-        let label = format!("placing layer {placed}");
-        let solved = solve_layer(rules, placed, &tables, &bars.observer(&label))
-            .map_err(|e| e.to_string())?;
-        drop(tables);
-        drop(loaded);
-        for s in &solved {
-            tb::write_placing(dir, rules, layer, s.subspace, &s.values)
-                .map_err(|e| format!("writing placing layer {placed} {}: {e}", s.subspace))?;
+            let tables: Vec<SolvedTable> = cache
+                .iter()
+                .map(|((_, s), v)| SolvedTable {
+                    subspace: *s,
+                    values: v,
+                })
+                .collect();
+            let solved = solve_layer_subspace(rules, placed, sub, &tables, &observer)
+                .map_err(|e| e.to_string())?;
+            tb::write_placing(dir, rules, layer, sub, &solved.values)
+                .map_err(|e| format!("writing placing layer {placed} {sub}: {e}"))?;
         }
         bars.finish();
-        let slots: usize = solved.iter().map(|s| s.values.len()).sum();
         println!(
-            "placing layer {placed}: {} subspaces, {slots} slots, {:.1} s",
-            solved.len(),
+            "placing layer {placed}: {} subspaces, {work} slots, {:.1} s",
+            todo.len(),
             t0.elapsed().as_secs_f64()
         );
-        above = Some((placed, solved));
     }
     let start = tb::load_placing_values(dir, rules, 0, Subspace::new(0, 0))
         .map_err(|e| e.to_string())?;
     if let Some(v) = start.first().and_then(|p| p.get()) {
-        println!("empty board ({}): {v} for Bone, who places first", rules);
+        println!("empty board ({rules}): {v} for Bone, who places first");
     }
     Ok(())
 }
