@@ -73,19 +73,32 @@ fn placing_phase_through_the_cli() {
     // stats: the empty board's value, the same as probe's.
     let (ok, stats, err) = tigadi(dir, &["stats"]);
     assert!(ok, "{err}");
-    let line = stats.lines().find(|l| l.starts_with("empty board")).unwrap();
+    let line = stats
+        .lines()
+        .find(|l| l.starts_with("empty board"))
+        .unwrap();
     let start = ".../.../.../....../.../.../... B 3 3";
     let (ok, probe, err) = tigadi(dir, &["probe", start]);
     assert!(ok, "{err}");
-    let value = probe.lines().nth(1).unwrap().trim_start_matches("Bone to move: ");
-    assert!(line.contains(value.split(' ').next().unwrap()), "{line} / {value}");
+    let value = probe
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim_start_matches("Bone to move: ");
+    assert!(
+        line.contains(value.split(' ').next().unwrap()),
+        "{line} / {value}"
+    );
     // Every empty point is a placement on the empty board.
     assert_eq!(probe.lines().skip(2).count(), 24, "{probe}");
 
     // probe --record from the empty board on, and a capture choice listed per target.
     let (ok, out, err) = tigadi(dir, &["probe", "--json", "--record", "a1 d2 a4 b2"]);
     assert!(ok, "{err}");
-    assert!(out.contains("\"a7xd2\"") && out.contains("\"a7xb2\""), "{out}");
+    assert!(
+        out.contains("\"a7xd2\"") && out.contains("\"a7xb2\""),
+        "{out}"
+    );
     let (ok, out, _) = tigadi(dir, &["probe", "--record", ""]);
     assert!(ok && out.starts_with(start), "{out}");
 

@@ -627,7 +627,6 @@ fn closing_points(rules: &RuleSet, own: Bits, empty: Bits) -> Bits {
     closing & empty
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -233,7 +233,13 @@ mod tests {
         let custom = RuleSet::parse("lines=20,flying=3,pieces=12").unwrap();
         assert_eq!(custom.name(), "lines=20,flying=3,blocked=passes,pieces=12");
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
-        for bad in ["pieces=2", "pieces=13", "pieces=", "pieces=x", "tigadi,pieces=-4"] {
+        for bad in [
+            "pieces=2",
+            "pieces=13",
+            "pieces=",
+            "pieces=x",
+            "tigadi,pieces=-4",
+        ] {
             let e = RuleSet::parse(bad).unwrap_err();
             assert!(e.contains("pieces=3..12"), "{bad}: {e}");
         }

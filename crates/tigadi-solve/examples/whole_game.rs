@@ -11,7 +11,9 @@ use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{solve_up_to, SolvedTable};
 
 fn main() {
-    let arg = std::env::args().nth(1).unwrap_or_else(|| "tigadi,pieces=4".into());
+    let arg = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "tigadi,pieces=4".into());
     let rules = RuleSet::parse(&arg).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)

@@ -218,7 +218,10 @@ pub fn solve_layer_subspace(
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<SolvedSubspace, SolveError> {
-    assert!(placed < layer_count(rules), "layer {placed} is not a placing layer");
+    assert!(
+        placed < layer_count(rules),
+        "layer {placed} is not a placing layer"
+    );
     let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
     let idx = SubspaceIndex::new(sub);
     let mut values = vec![Packed::NONE; idx.slots() as usize];

@@ -81,9 +81,7 @@ impl Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
-            tables: (0..PARTS * PER_PART)
-                .map(|_| OnceLock::new())
-                .collect(),
+            tables: (0..PARTS * PER_PART).map(|_| OnceLock::new()).collect(),
             cache: BlockCache::new(blocks),
         }
     }

@@ -46,7 +46,8 @@ fn placing_tables_round_trip_probe_and_verify() {
     let tb = Tablebase::open(dir.path(), &rules);
     for (placed, layer) in layers.iter().enumerate() {
         for s in layer {
-            let mut read = load_placing_values(dir.path(), &rules, placed as u8, s.subspace).unwrap();
+            let mut read =
+                load_placing_values(dir.path(), &rules, placed as u8, s.subspace).unwrap();
             tigadi_tablebase::mark_padding(s.subspace, &mut read);
             assert_eq!(read, s.values, "layer {placed} {}", s.subspace);
             // The prober agrees slot by slot, and its best placement is the value.
@@ -65,7 +66,13 @@ fn placing_tables_round_trip_probe_and_verify() {
     assert!(report.is_ok(), "{report:?}");
     assert!(report.subspaces.iter().any(|s| s.placing == Some(0)));
     // A position that no game reaches after 2 placements is refused, not answered.
-    let tb_err = tb.probe_placing(2, tigadi_rules::Board { mover: 7, opponent: 0 });
+    let tb_err = tb.probe_placing(
+        2,
+        tigadi_rules::Board {
+            mover: 7,
+            opponent: 0,
+        },
+    );
     assert!(tb_err.is_err());
 }
 

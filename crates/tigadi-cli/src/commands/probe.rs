@@ -4,7 +4,9 @@ use super::CmdResult;
 use crate::ProbeArgs;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
-use tigadi_rules::{parse_position_with, parse_record, Board, Game, Move, Phase, Position, RuleSet, Side};
+use tigadi_rules::{
+    parse_position_with, parse_record, Board, Game, Move, Phase, Position, RuleSet, Side,
+};
 use tigadi_solve::Value;
 use tigadi_tablebase::Tablebase;
 

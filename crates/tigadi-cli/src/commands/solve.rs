@@ -11,8 +11,8 @@ use crate::SolveArgs;
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::Subspace;
-use tigadi_rules::RuleSet;
 use tigadi_index::SubspaceIndex;
+use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
     layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
 };
@@ -185,8 +185,8 @@ fn solve_placing_phase(dir: &Path, rules: &RuleSet, bars: &Bars) -> Result<(), S
             t0.elapsed().as_secs_f64()
         );
     }
-    let start = tb::load_placing_values(dir, rules, 0, Subspace::new(0, 0))
-        .map_err(|e| e.to_string())?;
+    let start =
+        tb::load_placing_values(dir, rules, 0, Subspace::new(0, 0)).map_err(|e| e.to_string())?;
     if let Some(v) = start.first().and_then(|p| p.get()) {
         println!("empty board ({rules}): {v} for Bone, who places first");
     }

@@ -4,12 +4,11 @@
 use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
-use tigadi_rules::RuleSet;
 use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
 use tigadi_rules::{Position, Side};
 use tigadi_tablebase::{
-    list_subspaces, load_placing_values, placing_table_path, read_header, read_manifest,
-    rules_dir,
+    list_subspaces, load_placing_values, placing_table_path, read_header, read_manifest, rules_dir,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
