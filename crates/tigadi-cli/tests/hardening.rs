@@ -428,7 +428,7 @@ fn the_rules_document_is_in_the_repository() {
             "{} cites the rules outside the repository",
             f.display()
         );
-        for (i, _) in text.match_indices("RULES.md") {
+        for (i, _) in text.match_indices("docs/RULES.md") {
             let before = &text[..i];
             assert!(
                 before.ends_with("docs/")

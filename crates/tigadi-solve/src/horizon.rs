@@ -1,4 +1,4 @@
-//! Values under the 100-turn rule (RULES.md §7): DTC₁₀₀ of every position, its value
+//! Values under the 100-turn rule (docs/RULES.md §7): DTC₁₀₀ of every position, its value
 //! at any counter, and the five classes (win, cursed win, draw, blessed loss, loss).
 //!
 //! # Method
@@ -60,6 +60,7 @@ pub fn solve_up_to_horizon(
     each: impl FnMut(Pair, &[SolvedSubspace], f64),
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     chain_pairs(
+        rules.pieces,
         max_gotis,
         |pair, targets| solve_pair_horizon(rules, pair, targets, observer),
         each,
@@ -93,7 +94,7 @@ pub fn evaluate_horizon(
         .expect("counter 0 is within every limit")
 }
 
-/// The five classes of a position at counter 0 (RULES.md §7, the chess tablebases'
+/// The five classes of a position at counter 0 (docs/RULES.md §7, the chess tablebases'
 /// `category`), combining the game-theoretic value and the value under the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {

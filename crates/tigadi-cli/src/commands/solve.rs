@@ -12,7 +12,7 @@ use crate::SolveArgs;
 use std::time::Instant;
 use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_for, pairs_up_to};
+use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
 
 /// Worker threads allowed per core: more only adds switching (the files do not
@@ -49,13 +49,14 @@ fn parse_subspace(text: &str) -> Result<Subspace, String> {
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
+    let all = (2 * rules.pieces as u32).min(23);
+    let max_pieces = args.max_pieces.unwrap_or(all);
     let pairs = match &args.subspace {
         Some(text) => pairs_for(parse_subspace(text)?),
-        None if (6..=18).contains(&args.max_pieces) => pairs_up_to(args.max_pieces),
+        None if (6..=all).contains(&max_pieces) => pairs_up_to_pieces(rules.pieces, max_pieces),
         None => {
             return Err(format!(
-                "--max-pieces {} is out of range (6 to 18 gotis on the board)",
-                args.max_pieces
+                "--max-pieces {max_pieces} is out of range (6 to {all} gotis on the board)"
             ))
         }
     };

@@ -1,4 +1,4 @@
-//! An independent oracle for the values under the 100-turn rule (RULES.md §6, §7):
+//! An independent oracle for the values under the 100-turn rule (docs/RULES.md §6, §7):
 //! win, draw or loss of every raw *state* (position, counter), the counter `0..=N`
 //! part of the state, by plain backward induction over the counter. No DTC₁₀₀, no
 //! horizon shortcut, no symmetry: it shares with the fast solver only the board
