@@ -251,18 +251,21 @@ fn agree(rules: RuleSet) -> (usize, Value) {
 }
 
 #[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn tigadi_4_a_side_agrees_with_naive_solver() {
     let (compared, _) = agree(RuleSet::parse("tigadi,pieces=4").unwrap());
     assert!(compared > 1_000_000);
 }
 
 #[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn navakankari_4_a_side_agrees_with_naive_solver() {
     let (compared, _) = agree(RuleSet::parse("navakankari,pieces=4").unwrap());
     assert!(compared > 1_000_000);
 }
 
 #[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn morris_4_a_side_agrees_with_naive_solver() {
     let (compared, _) = agree(RuleSet::parse("morris,pieces=4").unwrap());
     assert!(compared > 1_000_000);

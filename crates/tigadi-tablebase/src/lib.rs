@@ -19,6 +19,7 @@ pub mod format;
 pub mod job;
 pub mod lock;
 pub mod manifest;
+pub mod placing_job;
 pub mod reader;
 pub mod tablebase;
 pub mod verify;
@@ -36,6 +37,7 @@ pub use lock::DirLock;
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
+pub use placing_job::{is_placing_solved, solve_placing, PlacingObserver};
 pub use reader::table::{
     load_dtc100, load_placing_values, load_values, mark_padding, open_any_table, open_kind,
     read_header, Section, Table,

@@ -4,8 +4,8 @@
 
 use crate::error::TablebaseError;
 use crate::format::{
-    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name,
-    parse_placing_file_name, placing_file_name, placing_table_path, rules_dir, TableKind,
+    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name, parse_placing_file_name,
+    placing_file_name, placing_table_path, rules_dir, TableKind,
 };
 use crate::manifest::{sha256_file, SHA256SUMS};
 use crate::reader::table::{open_any_table, open_kind, Table};
@@ -243,7 +243,8 @@ pub fn verify_with(
                     opened
                         .iter()
                         .any(|(k, present, _)| *k == kind && present.contains(&s))
-                }) || parse_placing_file_name(name).is_some_and(|t| placing.contains(&t));
+                }) || parse_placing_file_name(name)
+                    .is_some_and(|t| placing.contains(&t));
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
                 }
@@ -263,8 +264,11 @@ pub fn verify_with(
         .iter()
         .map(|&(_, s)| SubspaceIndex::new(s).slots())
         .sum();
-    let tables: usize =
-        opened.iter().map(|(_, present, _)| present.len()).sum::<usize>() + placing.len();
+    let tables: usize = opened
+        .iter()
+        .map(|(_, present, _)| present.len())
+        .sum::<usize>()
+        + placing.len();
     observer.planned(tables, total + placing_slots);
 
     let mut journal = Journaled {
@@ -290,7 +294,14 @@ pub fn verify_with(
         };
         context.verify_all(&present, tables, &mut journal, &mut reports);
     }
-    verify_placing(dir, rules, &placing, &listed_sums(&rdir), observer, &mut reports);
+    verify_placing(
+        dir,
+        rules,
+        &placing,
+        &listed_sums(&rdir),
+        observer,
+        &mut reports,
+    );
     Ok(VerifyReport {
         rules: *rules,
         subspaces: reports,

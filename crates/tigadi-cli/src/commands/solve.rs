@@ -10,8 +10,9 @@ use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
-use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex, MAX_GOTIS, MIN_GOTIS};
 use tigadi_rules::RuleSet;
+use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
 
@@ -81,6 +82,27 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
+    // The placing phase reads the whole moving phase: only after a full solve.
+    if !args.no_placing && args.subspace.is_none() && max_pieces == all {
+        let progress = Progress::new("slots");
+        progress.plan(
+            (0..layer_count(&rules))
+                .flat_map(|k| layer_subspaces(&rules, k))
+                .map(|s| SubspaceIndex::new(s).slots())
+                .sum(),
+        );
+        let observer = SolveProgress::new(&progress);
+        let result = pool.install(|| tb::solve_placing(dir, &rules, &observer));
+        progress.finish();
+        if let Some(v) = result.map_err(|e| e.to_string())? {
+            progress.line(&format!(
+                "empty board ({rules}): {v} for Bone, who places first"
+            ));
+        }
+        if let Some(e) = progress.write_failure() {
+            return Err(format!("{e} (the solve itself finished)"));
+        }
+    }
     progress.line(&format!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),

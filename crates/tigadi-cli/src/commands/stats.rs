@@ -5,9 +5,10 @@ use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
 use tigadi_index::Subspace;
-use tigadi_rules::RuleSet;
+use tigadi_rules::{Position, RuleSet, Side};
 use tigadi_tablebase::{
-    list_subspaces, open_kind, read_header, read_manifest, rules_dir, TableKind, TablebaseError,
+    list_subspaces, load_placing_values, open_kind, placing_table_path, read_header, read_manifest,
+    rules_dir, TableKind, TablebaseError,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
