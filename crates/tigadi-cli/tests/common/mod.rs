@@ -97,13 +97,21 @@ pub fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// A directory solved to 7 gotis (3v3, 4v3, 3v4), made once per test binary;
+/// A directory solved to 7 gotis (3v3, 4v3, 3v4; game-theoretic tables only,
+/// `--no-horizon`), made once per test binary;
 /// tests that change files work on a [`copy_of_solved`].
 pub fn solved7() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let d = scratch("solved7");
-        let r = run(&["solve", "--max-pieces", "7", "--dir", d.to_str().unwrap()]);
+        let r = run(&[
+            "solve",
+            "--max-pieces",
+            "7",
+            "--no-horizon",
+            "--dir",
+            d.to_str().unwrap(),
+        ]);
         assert_eq!(r.code, Some(0), "{r:?}");
         d
     })
