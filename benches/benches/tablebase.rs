@@ -10,6 +10,11 @@
 //! - `probe_wdl/warm`: the same through the WDL section only.
 //! - `probe/cold`: a one-block cache, so nearly every probe decompresses a block.
 //! - `probe_moves/warm`: every move of a random 4v4 board.
+//! - `ffi/c_probe`, `ffi/c_wdl`: the warm boards through the C library's
+//!   `tigadi_probe` / `tigadi_probe_wdl` (bone/seed bitmasks and a side: the code a
+//!   C caller runs, with argument checks, panic guard and conversions), against
+//!   `ffi/rust_probe` and `ffi/rust_wdl` (`Tablebase::probe` / `probe_wdl`), all
+//!   four in thread CPU time so that a busy machine does not skew the comparison.
 //!
 //! Before timing it prints the size on disk per class (canonical position) of the
 //! WDL section alone and of the DTC section, per subspace and in all.
@@ -17,6 +22,7 @@
 use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use std::path::PathBuf;
+use tigadi_benches::cpu_time;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{retrograde::Quiet, solve_up_to};
@@ -125,7 +131,68 @@ fn benches(c: &mut Criterion) {
         })
     });
     g.finish();
+    ffi(c, &dir, &warm, &boards);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The C library against the Rust prober on the same warm boards (thread CPU time).
+fn ffi(c: &mut Criterion, dir: &std::path::Path, warm: &Tablebase, boards: &[Board]) {
+    let c_dir = std::ffi::CString::new(dir.to_str().expect("UTF-8 path")).unwrap();
+    let mut c_tb = std::ptr::null_mut();
+    // SAFETY: valid strings and out-pointer; the handle is closed below.
+    let code = unsafe { tigadi::tigadi_open(c_dir.as_ptr(), c"tigadi".as_ptr(), &mut c_tb) };
+    assert_eq!(code, tigadi::TIGADI_OK);
+    let bone = tigadi::TIGADI_BONE;
+    let mut g = c.benchmark_group("ffi");
+    g.throughput(criterion::Throughput::Elements(boards.len() as u64));
+    g.bench_function("rust_probe", |bench| {
+        bench.iter_custom(|iters| {
+            cpu_time(iters, || {
+                for &b in boards {
+                    black_box(warm.probe(b).unwrap());
+                }
+            })
+        })
+    });
+    g.bench_function("c_probe", |bench| {
+        bench.iter_custom(|iters| {
+            cpu_time(iters, || {
+                for &b in boards {
+                    let mut v = tigadi::TigadiValue::default();
+                    // SAFETY: a live handle and a valid out-pointer.
+                    let code =
+                        unsafe { tigadi::tigadi_probe(c_tb, b.mover, b.opponent, bone, &mut v) };
+                    black_box((code, v));
+                }
+            })
+        })
+    });
+    g.bench_function("rust_wdl", |bench| {
+        bench.iter_custom(|iters| {
+            cpu_time(iters, || {
+                for &b in boards {
+                    black_box(warm.probe_wdl(b).unwrap());
+                }
+            })
+        })
+    });
+    g.bench_function("c_wdl", |bench| {
+        bench.iter_custom(|iters| {
+            cpu_time(iters, || {
+                for &b in boards {
+                    let mut wdl = 0;
+                    // SAFETY: as above.
+                    let code = unsafe {
+                        tigadi::tigadi_probe_wdl(c_tb, b.mover, b.opponent, bone, &mut wdl)
+                    };
+                    black_box((code, wdl));
+                }
+            })
+        })
+    });
+    g.finish();
+    // SAFETY: the handle from tigadi_open, no longer used.
+    unsafe { tigadi::tigadi_close(c_tb) };
 }
 
 criterion_group! {

@@ -57,7 +57,11 @@ fn output_is_independent_of_threads_and_survives_kill() {
     solve(&one, 1);
     solve(&two, 2);
     let reference = tables(&one);
-    assert_eq!(reference.len(), 3, "3v3, 4v3 and 3v4");
+    assert_eq!(
+        reference.len(),
+        6,
+        "3v3, 4v3 and 3v4, each with its 100-turn table"
+    );
     assert!(
         reference == tables(&two),
         "files differ between 1 and 2 threads"

@@ -145,18 +145,23 @@ fn solve_in_a_terminal_shows_two_bars_and_one_line_per_pair() {
     assert!(bars <= 2, "{bars} bars left on the screen:\n{text}");
     let pairs = tigadi_solve::pairs_up_to(max);
     for p in &pairs {
-        let lines = shown
-            .iter()
-            .filter(|l| l.starts_with(&format!("{p}: ")))
-            .count();
-        assert_eq!(lines, 1, "{p}:\n{text}");
+        // One result line for the pair and one for its values under the
+        // 100-turn rule.
+        for prefix in [format!("{p}: "), format!("{p} (100-turn): ")] {
+            let lines = shown.iter().filter(|l| l.starts_with(&prefix)).count();
+            assert_eq!(lines, 1, "{prefix}:\n{text}");
+        }
     }
     assert_eq!(
         shown.iter().filter(|l| l.starts_with("done in")).count(),
         1,
         "{text}"
     );
-    assert_eq!(shown.len(), pairs.len() + 1 + bars, "nothing else:\n{text}");
+    assert_eq!(
+        shown.len(),
+        2 * pairs.len() + 1 + bars,
+        "nothing else:\n{text}"
+    );
     // The bars were live while it ran: the overall one counted slots and time left.
     assert!(raw.contains("left") && raw.contains(" round "), "{raw}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -62,7 +62,7 @@ impl std::fmt::Display for Pair {
 
 /// Every pair with both sides between 3 and 9 gotis and at most `max_gotis` on the
 /// board in all, in an order where every pair comes after the pairs its captures
-/// lead into (fewer gotis first): [`pairs_for`] with the standard 9 gotis a side.
+/// lead into (fewer gotis first): [`pairs_up_to_pieces`] with the standard 9 gotis a side.
 pub fn pairs_up_to(max_gotis: u32) -> Vec<Pair> {
     pairs_up_to_pieces(MAX_GOTIS, max_gotis)
 }

@@ -201,6 +201,28 @@ pub fn solve_pairs<O: JobObserver>(
     Ok(())
 }
 
+/// The tables of `pair`'s capture targets, each read by `load`.
+fn load_targets(
+    pair: Pair,
+    load: impl Fn(Subspace) -> Result<Vec<Packed>, TablebaseError>,
+) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
+    pair.capture_targets()
+        .into_iter()
+        .map(|t| load(t).map(|v| (t, v)))
+        .collect()
+}
+
+/// The solver's view of loaded target tables.
+fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
+    targets
+        .iter()
+        .map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: v,
+        })
+        .collect()
+}
+
 /// Solves one pair, writes its files and the manifest.
 fn solve_one<O: JobObserver>(
     dir: &Path,
@@ -209,20 +231,9 @@ fn solve_one<O: JobObserver>(
     observer: &O,
 ) -> Result<PairReport, JobError> {
     let t0 = Instant::now();
-    let targets: Vec<(Subspace, Vec<Packed>)> = pair
-        .capture_targets()
-        .into_iter()
-        .map(|t| load_values(dir, rules, t).map(|v| (t, v)))
-        .collect::<Result<_, _>>()?;
-    let tables: Vec<SolvedTable> = targets
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
-    let solved =
-        solve_pair(rules, pair, &tables, observer).map_err(|e| JobError::Solve(pair, e))?;
+    let targets = load_targets(pair, |t| load_values(dir, rules, t))?;
+    let solved = solve_pair(rules, pair, &as_tables(&targets), observer)
+        .map_err(|e| JobError::Solve(pair, e))?;
     drop(targets);
     let seconds = t0.elapsed().as_secs_f64();
     for s in &solved {
@@ -263,20 +274,9 @@ fn solve_one_horizon<O: JobObserver>(
     observer: &O,
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
-    let targets: Vec<(Subspace, Vec<Packed>)> = pair
-        .capture_targets()
-        .into_iter()
-        .map(|t| load_dtc100(dir, rules, t).map(|v| (t, v)))
-        .collect::<Result<_, _>>()?;
-    let tables: Vec<SolvedTable> = targets
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
-    let solved =
-        solve_pair_horizon(rules, pair, &tables, observer).map_err(|e| JobError::Solve(pair, e))?;
+    let targets = load_targets(pair, |t| load_dtc100(dir, rules, t))?;
+    let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
+        .map_err(|e| JobError::Solve(pair, e))?;
     drop(targets);
     let mut categories = [0u64; 5];
     for s in &solved {

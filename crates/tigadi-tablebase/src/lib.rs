@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod error;
 pub mod format;
 pub mod job;
@@ -25,6 +26,7 @@ pub mod tablebase;
 pub mod verify;
 pub mod writer;
 
+pub use answer::ProbeAnswer;
 pub use error::TablebaseError;
 pub use format::{
     any_table_path, kind_table_path, list_subspaces, placing_table_path, rules_dir, rules_dir_name,

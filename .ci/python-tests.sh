@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The Python package's tests (crates/tigadi-py) from a fresh clone: a virtualenv
+# with maturin and pytest from PyPI, the extension built and installed into it,
+# the `tigadi` CLI built (the tests solve small tablebases with it), then pytest.
+#
+# Needs python3 (3.8 or later, with venv) and the Rust toolchain; nothing else.
+# The virtualenv goes to $TIGADI_VENV (default target/py-venv, ignored by git)
+# and is reused by later runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+venv="${TIGADI_VENV:-target/py-venv}"
+
+python3 --version
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check maturin pytest
+
+cargo build --release -p tigadi-cli
+VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --manifest-path crates/tigadi-py/Cargo.toml
+
+TIGADI_BIN="$PWD/target/release/tigadi" "$venv/bin/python" -m pytest -q crates/tigadi-py/tests

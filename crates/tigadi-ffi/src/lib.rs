@@ -1,0 +1,520 @@
+//! A C library for probing Tigadi tablebases, in the spirit of Fathom: one header
+//! (`include/tigadi.h`), plain integer bitmasks in, small integer codes out.
+//!
+//! - [`tigadi_open`] / [`tigadi_close`]: a tablebase directory for one rule set;
+//! - [`tigadi_probe_wdl`] (reads only the WDL section), [`tigadi_probe`] (value and
+//!   DTC), [`tigadi_probe_root`] (every move with its value, best first) and
+//!   [`tigadi_best_move`];
+//! - [`tigadi_legal_moves`] and [`tigadi_parse_position`], so that a caller needs no
+//!   rules engine of its own;
+//! - [`tigadi_error_message`]: a static message for every status code.
+//!
+//! A position is two point sets, `bone` and `seed` (bit `i` is point `i` in the
+//! numbering of `docs/INDEX.md`: `a7 d7 g7 g4 g1 d1 a1 a4` are bits 0..8, the middle
+//! ring `b6 …` bits 8..16, the inner ring `c5 …` bits 16..24) and the side to move.
+//! Values are from the point of view of the side to move, as in docs/RULES.md §7.
+//!
+//! Every entry point catches panics ([`TIGADI_ERR_INTERNAL`]); nothing unwinds into
+//! C. A `TigadiTablebase` is `Send + Sync`: any number of threads may probe one
+//! handle at once; only [`tigadi_close`] needs exclusive use. Probing the value of a
+//! position allocates nothing (the files are memory-mapped, decompressed blocks are
+//! kept in a shared cache); the move lists are written into caller buffers.
+//!
+//! All logic is the Rust prober's ([`tigadi_tablebase::Tablebase`]) and the rules
+//! engine's; this crate only converts.
+//!
+//! Not here: solving or writing tables (use the `tigadi` CLI).
+
+use std::ffi::{c_char, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+use tigadi_rules::{parse_position, Bits, Board, Move, Phase, Point, Position, RuleSet, Side};
+use tigadi_solve::{Value, Wdl};
+use tigadi_tablebase::{rules_dir, Tablebase, TablebaseError, Turn};
+
+/// Success.
+pub const TIGADI_OK: i32 = 0;
+/// A pointer argument that must not be NULL was NULL.
+pub const TIGADI_ERR_NULL_ARGUMENT: i32 = 1;
+/// A string argument is not valid UTF-8.
+pub const TIGADI_ERR_BAD_STRING: i32 = 2;
+/// The rule set name does not parse (see docs/RULES.md §8 for the names and switches).
+pub const TIGADI_ERR_BAD_RULES: i32 = 3;
+/// The tablebase directory has no folder for this rule set.
+pub const TIGADI_ERR_NO_DIRECTORY: i32 = 4;
+/// The side to move is neither `TIGADI_BONE` nor `TIGADI_SEED`.
+pub const TIGADI_ERR_BAD_SIDE: i32 = 5;
+/// The position cannot be in a moving-phase table: gotis off the board (bits above
+/// 23) or on one point twice, fewer than three gotis for a side (the game is over)
+/// or more than twelve.
+pub const TIGADI_ERR_INVALID_POSITION: i32 = 6;
+/// The table of the position's subspace (or of one that its moves lead to) is not in the
+/// directory.
+pub const TIGADI_ERR_MISSING_TABLE: i32 = 7;
+/// A table file failed a checksum or is malformed.
+pub const TIGADI_ERR_CORRUPT_TABLE: i32 = 8;
+/// A table file belongs to another rule set or subspace.
+pub const TIGADI_ERR_RULES_MISMATCH: i32 = 9;
+/// An I/O error while reading a table file.
+pub const TIGADI_ERR_IO: i32 = 10;
+/// The caller's move buffer is too small; the count written is the number needed.
+pub const TIGADI_ERR_BUFFER_TOO_SMALL: i32 = 11;
+/// The side to move has no legal move (it is blocked where that loses).
+pub const TIGADI_ERR_NO_MOVE: i32 = 12;
+/// A position string does not parse, is not reachable, or is not in the moving
+/// phase.
+pub const TIGADI_ERR_BAD_POSITION_STRING: i32 = 13;
+/// A bug in the library (a caught panic); please report it.
+pub const TIGADI_ERR_INTERNAL: i32 = 14;
+
+/// Side to move: Bone (moves first).
+pub const TIGADI_BONE: u32 = 0;
+/// Side to move: Seed.
+pub const TIGADI_SEED: u32 = 1;
+
+/// Value for the side to move: a loss.
+pub const TIGADI_LOSS: i32 = 0;
+/// Value for the side to move: a draw. (1 and 3 are kept for the blessed loss and
+/// cursed win of the 100-turn values, as in Fathom's numbering.)
+pub const TIGADI_DRAW: i32 = 2;
+/// Value for the side to move: a win.
+pub const TIGADI_WIN: i32 = 4;
+
+/// The `from`, `to` or `capture` of a move that has none (a pass, a slide that
+/// captures nothing).
+pub const TIGADI_NO_POINT: u8 = 255;
+/// A move buffer of this many entries always suffices: at most 63 slides (three
+/// flying gotis, 21 empty points) times at most 12 capture choices is 756; without
+/// flying at most 40 slides (one per connection).
+pub const TIGADI_MAX_MOVES: usize = 1024;
+
+/// A tablebase directory opened for one rule set (opaque).
+pub struct TigadiTablebase {
+    inner: Tablebase,
+}
+
+/// The value of a position for the side to move.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiValue {
+    /// `TIGADI_WIN`, `TIGADI_DRAW` or `TIGADI_LOSS`.
+    pub wdl: i32,
+    /// Depth to capture in turns (docs/RULES.md §7; a capture now is 1, a pass is a
+    /// turn; 0 for a blocked player who loses); 0 for a draw.
+    pub dtc: u32,
+}
+
+/// One turn: a slide (or flight) `from` → `to` capturing `capture`, or a pass.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiMove {
+    /// Point the goti leaves (0..24), `TIGADI_NO_POINT` for a pass.
+    pub from: u8,
+    /// Point the goti arrives on (0..24), `TIGADI_NO_POINT` for a pass.
+    pub to: u8,
+    /// Captured enemy goti (0..24), `TIGADI_NO_POINT` when nothing is captured.
+    pub capture: u8,
+}
+
+/// A move with the value it leads to, counted from the position before it and from
+/// the point of view of the side that makes it (so the best move's value is the
+/// position's value).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiRootMove {
+    /// The move.
+    pub mv: TigadiMove,
+    /// Its value.
+    pub value: TigadiValue,
+}
+
+/// Runs `f`, turning a panic into [`TIGADI_ERR_INTERNAL`]: the one place where
+/// nothing may unwind past.
+fn guard(f: impl FnOnce() -> Result<(), i32>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => TIGADI_OK,
+        Ok(Err(code)) => code,
+        Err(_) => TIGADI_ERR_INTERNAL,
+    }
+}
+
+/// The status code of a prober error.
+fn code_of(e: &TablebaseError) -> i32 {
+    match e {
+        TablebaseError::MissingSubspace { .. } => TIGADI_ERR_MISSING_TABLE,
+        TablebaseError::Corrupt { .. } => TIGADI_ERR_CORRUPT_TABLE,
+        TablebaseError::RulesMismatch { .. } => TIGADI_ERR_RULES_MISMATCH,
+        TablebaseError::InvalidPosition(_) | TablebaseError::NotMovingPhase => {
+            TIGADI_ERR_INVALID_POSITION
+        }
+        TablebaseError::Io { .. } => TIGADI_ERR_IO,
+        TablebaseError::InvalidValues(_) => TIGADI_ERR_INTERNAL,
+    }
+}
+
+/// A required pointer argument as a reference.
+///
+/// # Safety
+/// `p` is NULL or valid for the use the caller makes of it.
+unsafe fn required<'a, T>(p: *mut T) -> Result<&'a mut T, i32> {
+    p.as_mut().ok_or(TIGADI_ERR_NULL_ARGUMENT)
+}
+
+/// A C string argument as `&str`.
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+unsafe fn string<'a>(p: *const c_char) -> Result<&'a str, i32> {
+    if p.is_null() {
+        return Err(TIGADI_ERR_NULL_ARGUMENT);
+    }
+    CStr::from_ptr(p)
+        .to_str()
+        .map_err(|_| TIGADI_ERR_BAD_STRING)
+}
+
+/// The side to move and the board seen from it (the prober checks the board
+/// itself: see [`Tablebase::check_board`]).
+fn board(bone: u32, seed: u32, side: u32) -> Result<(Board, Side), i32> {
+    let side = match side {
+        TIGADI_BONE => Side::Bone,
+        TIGADI_SEED => Side::Seed,
+        _ => return Err(TIGADI_ERR_BAD_SIDE),
+    };
+    let (mover, opponent) = match side {
+        Side::Bone => (bone, seed),
+        Side::Seed => (seed, bone),
+    };
+    Ok((Board { mover, opponent }, side))
+}
+
+fn wdl_code(wdl: Wdl) -> i32 {
+    match wdl {
+        Wdl::Win => TIGADI_WIN,
+        Wdl::Draw => TIGADI_DRAW,
+        Wdl::Loss => TIGADI_LOSS,
+    }
+}
+
+impl From<Value> for TigadiValue {
+    fn from(v: Value) -> TigadiValue {
+        TigadiValue {
+            wdl: wdl_code(v.wdl()),
+            dtc: v.dtc().unwrap_or(0) as u32,
+        }
+    }
+}
+
+fn point_code(p: Option<Point>) -> u8 {
+    p.map_or(TIGADI_NO_POINT, |p| p.index() as u8)
+}
+
+impl From<Turn> for TigadiMove {
+    fn from(t: Turn) -> TigadiMove {
+        match t {
+            Turn::Slide(s) => TigadiMove {
+                from: s.from.index() as u8,
+                to: s.to.index() as u8,
+                capture: point_code(s.capture),
+            },
+            Turn::Pass => TigadiMove::from(Move::Pass),
+        }
+    }
+}
+
+impl From<Move> for TigadiMove {
+    fn from(m: Move) -> TigadiMove {
+        TigadiMove {
+            from: point_code(m.from()),
+            to: point_code(m.to()),
+            capture: point_code(m.capture()),
+        }
+    }
+}
+
+/// Writes `items` into the caller's buffer of `capacity` entries and the count
+/// into `*count`; too small a buffer gets the first `capacity` entries and
+/// [`TIGADI_ERR_BUFFER_TOO_SMALL`], with the count needed in `*count`.
+///
+/// # Safety
+/// `buf` is NULL (then `capacity` must be 0) or valid for `capacity` writes.
+unsafe fn fill<T: Copy>(
+    items: impl Iterator<Item = T>,
+    buf: *mut T,
+    capacity: usize,
+    count: *mut usize,
+) -> Result<(), i32> {
+    let count = required(count)?;
+    if buf.is_null() && capacity != 0 {
+        return Err(TIGADI_ERR_NULL_ARGUMENT);
+    }
+    let mut n = 0;
+    for item in items {
+        if n < capacity {
+            buf.add(n).write(item);
+        }
+        n += 1;
+    }
+    *count = n;
+    if n > capacity {
+        return Err(TIGADI_ERR_BUFFER_TOO_SMALL);
+    }
+    Ok(())
+}
+
+/// Opens the tablebase of rule set `rules` (a name such as `"tigadi"`,
+/// `"navakankari"`, `"morris"` or switches such as `"lines=16,blocked=loses"`,
+/// docs/RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
+/// to `tigadi solve --dir`). Files are opened on first use. On success `*out` holds
+/// a handle to free with `tigadi_close`; on failure `*out` is NULL.
+///
+/// # Safety
+/// `dir` and `rules` are NUL-terminated strings; `out` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_open(
+    dir: *const c_char,
+    rules: *const c_char,
+    out: *mut *mut TigadiTablebase,
+) -> i32 {
+    guard(|| {
+        let out = required(out)?;
+        *out = std::ptr::null_mut();
+        let dir = Path::new(string(dir)?);
+        let rules = RuleSet::parse(string(rules)?).map_err(|_| TIGADI_ERR_BAD_RULES)?;
+        if !rules_dir(dir, &rules).is_dir() {
+            return Err(TIGADI_ERR_NO_DIRECTORY);
+        }
+        let inner = Tablebase::open(dir, &rules);
+        *out = Box::into_raw(Box::new(TigadiTablebase { inner }));
+        Ok(())
+    })
+}
+
+/// Frees a handle from `tigadi_open` (NULL is ignored). No other thread may be
+/// using it.
+///
+/// # Safety
+/// `tb` is NULL or a handle from `tigadi_open` not yet closed.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_close(tb: *mut TigadiTablebase) {
+    if !tb.is_null() {
+        // Dropping frees memory maps and the cache; a panic there is caught too.
+        let _ = guard(|| {
+            drop(Box::from_raw(tb));
+            Ok(())
+        });
+    }
+}
+
+/// The handle as a reference.
+///
+/// # Safety
+/// `tb` is NULL or a live handle.
+unsafe fn handle<'a>(tb: *const TigadiTablebase) -> Result<&'a Tablebase, i32> {
+    tb.as_ref()
+        .map(|t| &t.inner)
+        .ok_or(TIGADI_ERR_NULL_ARGUMENT)
+}
+
+/// Win, draw or loss for the side to move (`TIGADI_BONE` or `TIGADI_SEED`) of the
+/// moving-phase position with Bone's gotis on `bone` and Seed's on `seed`, into
+/// `*wdl`. Reads only the WDL section: the cheap probe for a search.
+///
+/// # Safety
+/// `tb` is a live handle; `wdl` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_probe_wdl(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    wdl: *mut i32,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let out = required(wdl)?;
+        let (board, _) = board(bone, seed, side)?;
+        *out = wdl_code(tb.probe_wdl(board).map_err(|e| code_of(&e))?);
+        Ok(())
+    })
+}
+
+/// The value (win/draw/loss and DTC) of a position for the side to move, into
+/// `*value`.
+///
+/// # Safety
+/// `tb` is a live handle; `value` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_probe(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    value: *mut TigadiValue,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let out = required(value)?;
+        let (board, _) = board(bone, seed, side)?;
+        *out = tb.probe(board).map_err(|e| code_of(&e))?.into();
+        Ok(())
+    })
+}
+
+/// Every legal move of a position with the value it leads to, best first (a
+/// quicker win, a draw before a loss, a slower loss; ties in generation order),
+/// into `moves[0..*count]`. A pass is one move when the side to move is blocked
+/// where blocked players pass; no move where they lose. `TIGADI_MAX_MOVES` entries
+/// always suffice; with `capacity` 0 and `moves` NULL only the count is returned
+/// (as `TIGADI_ERR_BUFFER_TOO_SMALL` when there are moves).
+///
+/// # Safety
+/// `tb` is a live handle; `moves` is NULL or valid for `capacity` writes; `count` is
+/// valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_probe_root(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    moves: *mut TigadiRootMove,
+    capacity: usize,
+    count: *mut usize,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let (board, _) = board(bone, seed, side)?;
+        let turns = tb.probe_moves(board).map_err(|e| code_of(&e))?;
+        let items = turns.into_iter().map(|(t, v)| TigadiRootMove {
+            mv: t.into(),
+            value: v.into(),
+        });
+        fill(items, moves, capacity, count)
+    })
+}
+
+/// The best move of a position (the first of `tigadi_probe_root`) into `*mv`, and
+/// its value, which is the position's value, into `*value` (may be NULL).
+/// `TIGADI_ERR_NO_MOVE` when the side to move is blocked where that loses.
+///
+/// # Safety
+/// `tb` is a live handle; `mv` is valid for one write; `value` is NULL or valid for
+/// one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_best_move(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    mv: *mut TigadiMove,
+    value: *mut TigadiValue,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let out = required(mv)?;
+        let (board, _) = board(bone, seed, side)?;
+        let turns = tb.probe_moves(board).map_err(|e| code_of(&e))?;
+        let (turn, v) = turns.first().ok_or(TIGADI_ERR_NO_MOVE)?;
+        *out = (*turn).into();
+        if let Some(value) = value.as_mut() {
+            *value = (*v).into();
+        }
+        Ok(())
+    })
+}
+
+/// The legal moves of a moving-phase position under the handle's rule set, in
+/// generation order, into `moves[0..*count]` (a pass when blocked where blocked
+/// players pass; none where they lose). Reads no table. Buffer rules as for
+/// `tigadi_probe_root`.
+///
+/// # Safety
+/// `tb` is a live handle; `moves` is NULL or valid for `capacity` writes; `count` is
+/// valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_legal_moves(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    moves: *mut TigadiMove,
+    capacity: usize,
+    count: *mut usize,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let (board, side) = board(bone, seed, side)?;
+        Tablebase::check_board(board).map_err(|e| code_of(&e))?;
+        let mut list = Vec::with_capacity(64);
+        Position::from_board(board, side, 0).for_each_move(tb.rules(), |m| list.push(m));
+        fill(
+            list.into_iter().map(TigadiMove::from),
+            moves,
+            capacity,
+            count,
+        )
+    })
+}
+
+/// Parses a moving-phase position string (docs/RULES.md §9, e.g.
+/// `"BB./S../.../...S../.../.../SB. S"`) into Bone's and Seed's point sets and the
+/// side to move. `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse,
+/// that no game can reach, or that is in the placing phase.
+///
+/// # Safety
+/// `text` is a NUL-terminated string; `bone`, `seed` and `side` are valid for one
+/// write each.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_parse_position(
+    text: *const c_char,
+    bone: *mut u32,
+    seed: *mut u32,
+    side: *mut u32,
+) -> i32 {
+    guard(|| {
+        let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
+        let p = parse_position(string(text)?).map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
+        if p.phase() != Phase::Moving {
+            return Err(TIGADI_ERR_BAD_POSITION_STRING);
+        }
+        let sets: (Bits, Bits) = (p.bone, p.seed);
+        (*bone, *seed) = sets;
+        *side = match p.side {
+            Side::Bone => TIGADI_BONE,
+            Side::Seed => TIGADI_SEED,
+        };
+        Ok(())
+    })
+}
+
+/// A static, NUL-terminated English message for a status code (never NULL; an
+/// unknown code gets "unknown status code").
+#[no_mangle]
+pub extern "C" fn tigadi_error_message(code: i32) -> *const c_char {
+    let text: &'static CStr = match code {
+        TIGADI_OK => c"success",
+        TIGADI_ERR_NULL_ARGUMENT => c"a required pointer argument is NULL",
+        TIGADI_ERR_BAD_STRING => c"a string argument is not valid UTF-8",
+        TIGADI_ERR_BAD_RULES => c"unknown rule set (expected tigadi, navakankari, morris or switches such as lines=16,flying=3,blocked=loses)",
+        TIGADI_ERR_NO_DIRECTORY => c"the tablebase directory has no folder for this rule set",
+        TIGADI_ERR_BAD_SIDE => c"the side to move is neither TIGADI_BONE nor TIGADI_SEED",
+        TIGADI_ERR_INVALID_POSITION => c"not a moving-phase position the tables hold (gotis off the board or on one point twice, fewer than 3 or more than 12 gotis for a side)",
+        TIGADI_ERR_MISSING_TABLE => c"a table this probe needs is not in the directory",
+        TIGADI_ERR_CORRUPT_TABLE => c"a table file failed a checksum or is malformed",
+        TIGADI_ERR_RULES_MISMATCH => c"a table file belongs to another rule set or subspace",
+        TIGADI_ERR_IO => c"an I/O error while reading a table file",
+        TIGADI_ERR_BUFFER_TOO_SMALL => c"the move buffer is too small (the count says how many are needed)",
+        TIGADI_ERR_NO_MOVE => c"the side to move has no legal move",
+        TIGADI_ERR_BAD_POSITION_STRING => c"the position string does not parse, cannot occur in a game, or is in the placing phase",
+        TIGADI_ERR_INTERNAL => c"internal error in the tigadi library (please report it)",
+        _ => c"unknown status code",
+    };
+    text.as_ptr()
+}
+
+/// A handle may be shared between threads (C callers rely on it).
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<TigadiTablebase>()
+};

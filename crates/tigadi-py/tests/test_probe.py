@@ -1,0 +1,176 @@
+"""tigadi.Tablebase against tables the tests solve with the CLI: every probed
+value is checked against its successors by the rules of docs/RULES.md §7 (a naive
+oracle written here), probe_many against probe, and both against
+`tigadi probe --json`."""
+
+import os
+import random
+import shutil
+import threading
+
+import pytest
+
+import tigadi
+import rules_oracle as oracle
+from conftest import MAX_PIECES, cli_probe_json
+
+EXAMPLE = "BB./S../.../...S../.../.../SB. S"
+# Subspaces (mover, opponent) with at most MAX_PIECES gotis.
+SUBSPACES = [(3, 3), (3, 4), (4, 3)]
+assert all(m + o <= MAX_PIECES for m, o in SUBSPACES)
+
+
+def random_positions(count, seed):
+    rng = random.Random(seed)
+    return [
+        oracle.to_string(oracle.random_moving(rng, *rng.choice(SUBSPACES)))
+        for _ in range(count)
+    ]
+
+
+def rank(value, dtc):
+    """Orders outcomes for the player to move (docs/RULES.md §7): quicker wins first,
+    then draws, then slower losses."""
+    return {"win": 1000 - (dtc or 0), "draw": 0, "loss": -1000 + (dtc or 0)}[value]
+
+
+def expected_move_value(tb, position, move):
+    """The value of playing ``move``, from the mover's side, counted from
+    ``position``: a capture is the next capture (DTC 1) and wins outright when it
+    leaves the opponent two gotis; any other turn adds one to the opponent's DTC."""
+    child = position.play(move)
+    if child.winner is not None:
+        return ("win", 1)
+    answer = tb.probe(child)
+    flipped = {"win": "loss", "loss": "win", "draw": "draw"}[answer.value]
+    if answer.value == "draw":
+        return ("draw", None)
+    return (flipped, 1 if "x" in move else answer.dtc + 1)
+
+
+def check_against_successors(tb, text):
+    position = tigadi.Position(text, rules=tb.rules)
+    answer = tb.probe(text)
+    legal = position.legal_moves()
+    moves = [(m.move, m.value, m.dtc) for m in answer.moves]
+    # Every legal move once, with the value its successor implies.
+    assert sorted(m for m, _, _ in moves) == sorted(legal), text
+    for move, value, dtc in moves:
+        assert (value, dtc) == expected_move_value(tb, position, move), (text, move)
+    # Best first; equal values in generation order.
+    ranks = [rank(v, d) for _, v, d in moves]
+    assert ranks == sorted(ranks, reverse=True), text
+    for (a, va, da), (b, vb, db) in zip(moves, moves[1:]):
+        if (va, da) == (vb, db):
+            assert legal.index(a) < legal.index(b), text
+    # The position's value is the best move's, or a loss at once when blocked
+    # where that loses.
+    if moves:
+        assert (answer.value, answer.dtc) == moves[0][1:], text
+    else:
+        assert (answer.value, answer.dtc) == ("loss", 0), text
+    return answer
+
+
+def test_values_agree_with_their_successors(tigadi_tb):
+    tb = tigadi.Tablebase(tigadi_tb)
+    seen = {"win": 0, "draw": 0, "loss": 0}
+    for text in random_positions(300, seed=1):
+        seen[check_against_successors(tb, text).value] += 1
+    # The sample reaches every kind of value (3v4 and 4v3 are mostly decided,
+    # 3v3 over a third drawn).
+    assert all(n > 10 for n in seen.values()), seen
+
+
+def test_blocked_player_loses_where_the_rules_say_so(navakankari_tb, tigadi_tb):
+    # Bone on three corners, each hemmed in by Seed on the 16-line board.
+    blocked = "BS./.../.../S....S/.../.../BSB B"
+    tb = tigadi.Tablebase(navakankari_tb, rules="navakankari")
+    answer = check_against_successors(tb, blocked)
+    assert (answer.value, answer.dtc, answer.moves) == ("loss", 0, [])
+    for text in random_positions(100, seed=2):
+        check_against_successors(tb, text)
+    # With diagonals and passing, the same Bone can slide to b2.
+    assert "a1-b2" in [m.move for m in tigadi.Tablebase(tigadi_tb).probe(blocked).moves]
+
+
+def test_probe_many_agrees_with_probe(tigadi_tb):
+    tb = tigadi.Tablebase(tigadi_tb)
+    texts = random_positions(2000, seed=3)
+    # Strings and Positions mixed, a generator as input.
+    inputs = (tigadi.Position(t) if i % 3 == 0 else t for i, t in enumerate(texts))
+    many = tb.probe_many(inputs)
+    assert [a.to_dict() for a in many] == [tb.probe(t).to_dict() for t in texts]
+    values = tb.probe_many(texts, moves=False)
+    assert [(a.value, a.dtc, a.moves) for a in values] == [(a.value, a.dtc, None) for a in many]
+    assert "moves" not in values[0].to_dict()
+    assert [tb.probe_wdl(t) for t in texts] == [a.value for a in many]
+    assert tb.probe_many([]) == []
+
+
+def test_probe_many_from_threads(tigadi_tb):
+    tb = tigadi.Tablebase(tigadi_tb)
+    texts = random_positions(500, seed=4)
+    expected = [a.to_dict() for a in tb.probe_many(texts)]
+    results = {}
+
+    def work(i):
+        results[i] = [a.to_dict() for a in tb.probe_many(texts)]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results[i] == expected for i in range(4))
+
+
+@pytest.mark.parametrize("rules, fixture", [("tigadi", "tigadi_tb"), ("navakankari", "navakankari_tb")])
+def test_agrees_with_the_cli(rules, fixture, request):
+    directory = request.getfixturevalue(fixture)
+    tb = tigadi.Tablebase(directory, rules=rules)
+    texts = random_positions(500, seed=5) + [EXAMPLE]
+    cli = cli_probe_json(directory, rules, texts)
+    assert [a.to_dict() for a in tb.probe_many(texts)] == cli
+
+
+def test_errors(tigadi_tb, tmp_path):
+    tb = tigadi.Tablebase(tigadi_tb)
+    with pytest.raises(ValueError, match="placing phase"):
+        tb.probe(".../.../.../....../.../.../... B 9 9")
+    with pytest.raises(ValueError, match="side to move 'X'"):
+        tb.probe("BB./S../.../...S../.../.../SB. X")
+    with pytest.raises(TypeError, match="position string"):
+        tb.probe(7)
+    with pytest.raises(ValueError, match="unknown rule set"):
+        tigadi.Tablebase(tigadi_tb, rules="checkers")
+    # 4v4 is beyond the solved tables.
+    with pytest.raises(tigadi.MissingTableError, match="4v4") as e:
+        tb.probe("BBB/S../.../...S../.../.B./SS. S")
+    assert isinstance(e.value, tigadi.TablebaseError)
+    with pytest.raises(tigadi.MissingTableError):
+        tigadi.Tablebase(tmp_path / "nothing-here").probe(EXAMPLE)
+    # A batch names the first failing position by its index.
+    texts = random_positions(5, seed=6)
+    with pytest.raises(ValueError, match=r"positions\[3\]: position 'nonsense'"):
+        tb.probe_many(texts[:3] + ["nonsense"] + texts[3:] + ["also bad"])
+    with pytest.raises(tigadi.MissingTableError, match=r"positions\[1\]"):
+        tb.probe_many([EXAMPLE, "BBB/S../.../...S../.../.B./SS. S"])
+    # A game over (a side with two gotis) is no table position.
+    over = tigadi.Position("S../.../.../S....S/.../.B./B.B B").play("d2-d1xa7")
+    with pytest.raises(ValueError, match="fewer than three"):
+        tb.probe(over)
+
+
+def test_damaged_table_raises_corrupt_table_error(tigadi_tb, tmp_path):
+    copy = tmp_path / "tb"
+    shutil.copytree(tigadi_tb, copy)
+    (path,) = [p for p in (copy / "tigadi").iterdir() if p.name.startswith("3v3")]
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle] ^= 0xFF
+    path.write_bytes(bytes(data))
+    tb = tigadi.Tablebase(copy)
+    with pytest.raises(tigadi.CorruptTableError, match="corrupt"):
+        # Probe every 3v3 position of a sample; at least the damaged block's fail.
+        tb.probe_many(random_positions(3000, seed=7))

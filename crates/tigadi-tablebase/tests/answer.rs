@@ -1,0 +1,66 @@
+//! `ProbeAnswer`: `probe_position` is `probe` plus `probe_moves`, refuses the
+//! placing phase, and serialises to the fields `tigadi probe --json` documents.
+
+mod common;
+
+use common::{boards, solve_and_write, Rng};
+use tigadi_index::Subspace;
+use tigadi_rules::{Position, RuleSet, Side};
+use tigadi_solve::Value;
+use tigadi_tablebase::{Tablebase, TablebaseError};
+
+#[test]
+fn probe_position_is_probe_and_probe_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_and_write(dir.path(), RuleSet::TIGADI, 6);
+    let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
+    let all = boards(Subspace::new(3, 3));
+    let mut rng = Rng(0x5eed);
+    let mut kinds = [0usize; 3];
+    for _ in 0..2000 {
+        let (_, board) = all[(rng.next() % all.len() as u64) as usize];
+        let side = if rng.next().is_multiple_of(2) {
+            Side::Bone
+        } else {
+            Side::Seed
+        };
+        let quiet = (rng.next() % 100) as u16;
+        let answer = tb
+            .probe_position(&Position::from_board(board, side, quiet))
+            .unwrap();
+        assert_eq!(answer.value, tb.probe(board).unwrap());
+        assert_eq!(answer.moves, tb.probe_moves(board).unwrap());
+        assert_eq!(
+            tb.probe_position_value(&Position::from_board(board, side, quiet))
+                .unwrap(),
+            answer.value
+        );
+
+        let json = serde_json::to_value(&answer).unwrap();
+        let name = |v: Value| match v {
+            Value::Win(_) => "win",
+            Value::Draw => "draw",
+            Value::Loss(_) => "loss",
+        };
+        kinds[answer.value.wdl() as usize] += 1;
+        assert_eq!(json["value"], name(answer.value));
+        assert_eq!(json["dtc"], serde_json::json!(answer.value.dtc()));
+        let moves = json["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), answer.moves.len());
+        for (m, (turn, v)) in moves.iter().zip(&answer.moves) {
+            assert_eq!(m["move"], turn.to_string());
+            assert_eq!(m["value"], name(*v));
+            match v {
+                Value::Draw => assert!(m["dtc"].is_null()),
+                Value::Win(d) | Value::Loss(d) => assert_eq!(m["dtc"], *d),
+            }
+        }
+    }
+    assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
+
+    let placing = tigadi_rules::parse_position("BB./S../.../...S../.../.../SB. S 1 2").unwrap();
+    assert!(matches!(
+        tb.probe_position(&placing),
+        Err(TablebaseError::NotMovingPhase)
+    ));
+}
