@@ -60,7 +60,7 @@ fn placing_tables_round_trip_probe_and_verify() {
             }
         }
     }
-    let start = tb.probe_position(&Position::start(&rules)).unwrap();
+    let start = tb.probe_any_phase(&Position::start(&rules)).unwrap();
     assert_eq!(Some(start), start_value(&layers[0]));
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");

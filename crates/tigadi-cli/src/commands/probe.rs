@@ -143,7 +143,7 @@ fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
     }
     if p.phase() == Phase::Placing {
         // Every placement with each capture choice, from the placing tables.
-        let value = tb.probe_position(&p).map_err(|e| e.to_string())?;
+        let value = tb.probe_any_phase(&p).map_err(|e| e.to_string())?;
         let moves = tb
             .probe_placements(p.placements(&rules), board)
             .map_err(|e| e.to_string())?
