@@ -23,6 +23,7 @@ mod oracle;
 use oracle::OracleSolution;
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, Geometry, RuleSet};
 use tigadi_solve::placing::{solve_placing, LayerValues};
@@ -37,8 +38,12 @@ struct Naive<'a> {
     pieces: u32,
     lines: Vec<u32>,
     moving: &'a OracleSolution,
-    /// Value of every placing position met, keyed by [`key`].
-    memo: HashMap<u64, Value>,
+    /// The value of every placing position met, one entry per raw position.
+    memo: Memo,
+    /// The keys ([`key`]) of the positions met with at most this many placements
+    /// made, for the comparison with the toolkit.
+    record_up_to: u32,
+    recorded: Vec<u64>,
 }
 
 /// A placing position: Bone's and Seed's points, who places next, both hands.
@@ -57,6 +62,79 @@ fn key(p: &Raw) -> u64 {
         | (p.bone_to_move as u64) << 48
         | (p.bone_hand as u64) << 49
         | (p.seed_hand as u64) << 54
+}
+
+/// C(n, k) for `n, k <= 24`.
+fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i + 1) as u64)
+}
+
+/// A memo with one entry per raw placing position (no hashing, no symmetry): per
+/// (hands, goti counts) a dense table indexed by the colex rank of Bone's points
+/// times the ranks of Seed's among the points Bone leaves empty. Who is to move
+/// follows from the hands (Bone places first). Entry 0: not met yet.
+struct Memo {
+    groups: HashMap<(u32, u32, u32, u32), Vec<u16>>,
+    binomial: [[u64; 25]; 25],
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo {
+            groups: HashMap::new(),
+            binomial: std::array::from_fn(|n| std::array::from_fn(|k| binomial(n as u32, k as u32))),
+        }
+    }
+
+    /// Colex rank of `set` among the subsets of its size of the points `within`.
+    fn rank_within(&self, set: u32, within: u32) -> u64 {
+        let mut rank = 0;
+        for (i, p) in (0..24).filter(|p| set & (1 << p) != 0).enumerate() {
+            let below = (within & ((1u32 << p) - 1)).count_ones();
+            rank += self.binomial[below as usize][i + 1];
+        }
+        rank
+    }
+
+    fn slot(&mut self, p: &Raw) -> &mut u16 {
+        let (b, s) = (p.bone.count_ones(), p.seed.count_ones());
+        let size = self.binomial[24][b as usize] * self.binomial[24 - b as usize][s as usize];
+        let rank = self.rank_within(p.bone, (1 << 24) - 1) * self.binomial[24 - b as usize][s as usize]
+            + self.rank_within(p.seed, !p.bone & ((1 << 24) - 1));
+        let table = self
+            .groups
+            .entry((p.bone_hand, p.seed_hand, b, s))
+            .or_insert_with(|| vec![0; size as usize]);
+        &mut table[rank as usize]
+    }
+
+    fn get(&mut self, p: &Raw) -> Option<Value> {
+        match *self.slot(p) {
+            0 => None,
+            1 => Some(Value::Draw),
+            x if x % 2 == 0 => Some(Value::Win(x / 2 - 1)),
+            x => Some(Value::Loss(x / 2 - 1)),
+        }
+    }
+
+    fn insert(&mut self, p: &Raw, v: Value) {
+        *self.slot(p) = match v {
+            Value::Draw => 1,
+            Value::Win(d) => 2 * d + 2,
+            Value::Loss(d) => 2 * d + 3,
+        };
+    }
+
+    /// Number of positions met.
+    fn len(&self) -> usize {
+        self.groups
+            .values()
+            .map(|t| t.iter().filter(|&&x| x != 0).count())
+            .sum()
+    }
 }
 
 fn through(next: Value, capture: bool) -> Value {
@@ -108,7 +186,7 @@ impl Naive<'_> {
             }
             return self.moving.value(p.bone, p.seed);
         }
-        if let Some(&v) = self.memo.get(&key(&p)) {
+        if let Some(v) = self.memo.get(&p) {
             return v;
         }
         let (own, enemy, enemy_hand) = if p.bone_to_move {
@@ -159,16 +237,22 @@ impl Naive<'_> {
             }
         }
         let v = best.expect("a placing position has an empty point");
-        self.memo.insert(key(&p), v);
+        self.memo.insert(&p, v);
+        if 2 * self.pieces - p.bone_hand - p.seed_hand <= self.record_up_to {
+            self.recorded.push(key(&p));
+        }
         v
     }
 }
 
-/// Solves `rules` whole both ways and compares every placing position reached from
-/// the empty board; returns (positions compared, the empty board's value).
-fn agree(rules: RuleSet) -> (usize, Value) {
+/// Solves `rules` whole both ways and compares every placing position the naive
+/// solver reaches from the empty board with at most `compare_up_to` placements made
+/// (all of them when that is `2N`), and the empty board itself; returns (positions
+/// compared, positions the naive solver met, the empty board's value).
+fn agree(rules: RuleSet, compare_up_to: u32) -> (usize, usize, Value) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let n = rules.pieces as u32;
+    let t0 = Instant::now();
     // The toolkit: moving phase, then the placing layers.
     let moving = solve_up_to(&rules, 2 * n, &Quiet, |_, _, _| {});
     let tables: Vec<SolvedTable> = moving
@@ -178,16 +262,23 @@ fn agree(rules: RuleSet) -> (usize, Value) {
             values: v,
         })
         .collect();
-    let layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
+    let mut layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
     drop(tables);
     drop(moving);
+    layers.truncate(compare_up_to as usize + 1);
+    let toolkit_seconds = t0.elapsed().as_secs_f64();
     // The naive solver.
+    let t1 = Instant::now();
     let oracle_moving = OracleSolution::solve(rules, n, n);
+    let oracle_seconds = t1.elapsed().as_secs_f64();
+    let t2 = Instant::now();
     let mut naive = Naive {
         pieces: n,
         lines: Geometry::of(rules.board).lines.clone(),
         moving: &oracle_moving,
-        memo: HashMap::new(),
+        memo: Memo::new(),
+        record_up_to: compare_up_to,
+        recorded: Vec::new(),
     };
     let start = naive.value(Raw {
         bone: 0,
@@ -196,6 +287,7 @@ fn agree(rules: RuleSet) -> (usize, Value) {
         bone_hand: n,
         seed_hand: n,
     });
+    let search_seconds = t2.elapsed().as_secs_f64();
     let lookups: Vec<LayerValues> = layers
         .iter()
         .map(|l| {
@@ -211,12 +303,21 @@ fn agree(rules: RuleSet) -> (usize, Value) {
         })
         .collect();
     let mut wrong = 0;
-    for (&k, &expected) in &naive.memo {
+    for &k in &naive.recorded {
         let bone = (k & 0xFF_FFFF) as u32;
         let seed = ((k >> 24) & 0xFF_FFFF) as u32;
         let bone_to_move = (k >> 48) & 1 == 1;
-        let hands = ((k >> 49) & 0x1F) as u32 + ((k >> 54) & 0x1F) as u32;
-        let placed = 2 * naive.pieces - hands;
+        let bone_hand = ((k >> 49) & 0x1F) as u32;
+        let seed_hand = ((k >> 54) & 0x1F) as u32;
+        let raw = Raw {
+            bone,
+            seed,
+            bone_to_move,
+            bone_hand,
+            seed_hand,
+        };
+        let expected = naive.memo.get(&raw).expect("recorded positions were solved");
+        let placed = 2 * naive.pieces - bone_hand - seed_hand;
         let board = if bone_to_move {
             Board {
                 mover: bone,
@@ -243,31 +344,34 @@ fn agree(rules: RuleSet) -> (usize, Value) {
         vec![Packed::new(start)],
         "{rules}: empty board"
     );
+    let met = naive.memo.len();
     eprintln!(
-        "{rules}: {} placing positions agree; empty board {start}",
-        naive.memo.len()
+        "{rules}: empty board {start} both ways; {} placing positions agree (of {met} the \
+         naive solver met); toolkit {toolkit_seconds:.0} s, naive moving phase \
+         {oracle_seconds:.0} s, naive placing search {search_seconds:.0} s",
+        naive.recorded.len()
     );
-    (naive.memo.len(), start)
+    (naive.recorded.len(), met, start)
 }
 
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn tigadi_4_a_side_agrees_with_naive_solver() {
-    let (compared, _) = agree(RuleSet::parse("tigadi,pieces=4").unwrap());
+    let (compared, _, _) = agree(RuleSet::parse("tigadi,pieces=4").unwrap(), 8);
     assert!(compared > 1_000_000);
 }
 
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn navakankari_4_a_side_agrees_with_naive_solver() {
-    let (compared, _) = agree(RuleSet::parse("navakankari,pieces=4").unwrap());
+    let (compared, _, _) = agree(RuleSet::parse("navakankari,pieces=4").unwrap(), 8);
     assert!(compared > 1_000_000);
 }
 
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn morris_4_a_side_agrees_with_naive_solver() {
-    let (compared, _) = agree(RuleSet::parse("morris,pieces=4").unwrap());
+    let (compared, _, _) = agree(RuleSet::parse("morris,pieces=4").unwrap(), 8);
     assert!(compared > 1_000_000);
 }
 
@@ -275,6 +379,67 @@ fn morris_4_a_side_agrees_with_naive_solver() {
 #[test]
 fn three_a_side_agrees_with_naive_solver() {
     for name in ["tigadi", "navakankari", "morris"] {
-        agree(RuleSet::parse(&format!("{name},pieces=3")).unwrap());
+        let (compared, met, _) = agree(RuleSet::parse(&format!("{name},pieces=3")).unwrap(), 6);
+        assert_eq!(compared, met, "{name}: every position met is compared");
+    }
+}
+
+/// Five a side (issue 10's test of the whole game): the empty board's value both
+/// ways, and every position after at most four placements. The naive solver's
+/// moving phase is every raw position up to 5v5 (about a billion, 2 GB), its
+/// placing search a few hundred million positions.
+fn five_a_side(name: &str) {
+    let rules = RuleSet::parse(&format!("{name},pieces=5")).unwrap();
+    let (compared, met, _) = agree(rules, 4);
+    assert!(compared > 100_000, "{compared}");
+    assert!(met > 100_000_000, "{met}");
+}
+
+#[test]
+#[ignore = "an hour or more of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn tigadi_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("tigadi");
+}
+
+#[test]
+#[ignore = "an hour or more of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn navakankari_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("navakankari");
+}
+
+#[test]
+#[ignore = "an hour or more of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn morris_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("morris");
+}
+
+/// The memo's ranking numbers the raw positions of a group 0, 1, 2, ... without
+/// gaps or collisions.
+#[test]
+fn memo_ranks_are_a_bijection() {
+    let memo = Memo::new();
+    for (b, s) in [(2, 2), (3, 1), (0, 3), (1, 0)] {
+        fn sets(k: u32, within: u32) -> Vec<u32> {
+            if k == 0 {
+                return vec![0];
+            }
+            let mut out = Vec::new();
+            for p in (0..24).filter(|p| within & (1 << p) != 0) {
+                let above = within & !((2u32 << p) - 1);
+                out.extend(sets(k - 1, above).into_iter().map(|x| x | 1 << p));
+            }
+            out
+        }
+        let size = binomial(24, b) * binomial(24 - b, s);
+        let mut seen = vec![false; size as usize];
+        for bone in sets(b, (1 << 24) - 1) {
+            let free = !bone & ((1 << 24) - 1);
+            for seed in sets(s, free) {
+                let r = memo.rank_within(bone, (1 << 24) - 1) * binomial(24 - b, s)
+                    + memo.rank_within(seed, free);
+                assert!(!std::mem::replace(&mut seen[r as usize], true), "{b}v{s} {r}");
+            }
+        }
+        assert!(seen.iter().all(|&x| x), "{b}v{s}");
     }
 }
