@@ -85,7 +85,9 @@ impl Memo {
     fn new() -> Memo {
         Memo {
             groups: HashMap::new(),
-            binomial: std::array::from_fn(|n| std::array::from_fn(|k| binomial(n as u32, k as u32))),
+            binomial: std::array::from_fn(|n| {
+                std::array::from_fn(|k| binomial(n as u32, k as u32))
+            }),
         }
     }
 
@@ -102,7 +104,8 @@ impl Memo {
     fn slot(&mut self, p: &Raw) -> &mut u16 {
         let (b, s) = (p.bone.count_ones(), p.seed.count_ones());
         let size = self.binomial[24][b as usize] * self.binomial[24 - b as usize][s as usize];
-        let rank = self.rank_within(p.bone, (1 << 24) - 1) * self.binomial[24 - b as usize][s as usize]
+        let rank = self.rank_within(p.bone, (1 << 24) - 1)
+            * self.binomial[24 - b as usize][s as usize]
             + self.rank_within(p.seed, !p.bone & ((1 << 24) - 1));
         let table = self
             .groups
@@ -316,7 +319,10 @@ fn agree(rules: RuleSet, compare_up_to: u32) -> (usize, usize, Value) {
             bone_hand,
             seed_hand,
         };
-        let expected = naive.memo.get(&raw).expect("recorded positions were solved");
+        let expected = naive
+            .memo
+            .get(&raw)
+            .expect("recorded positions were solved");
         let placed = 2 * naive.pieces - bone_hand - seed_hand;
         let board = if bone_to_move {
             Board {
@@ -437,7 +443,10 @@ fn memo_ranks_are_a_bijection() {
             for seed in sets(s, free) {
                 let r = memo.rank_within(bone, (1 << 24) - 1) * binomial(24 - b, s)
                     + memo.rank_within(seed, free);
-                assert!(!std::mem::replace(&mut seen[r as usize], true), "{b}v{s} {r}");
+                assert!(
+                    !std::mem::replace(&mut seen[r as usize], true),
+                    "{b}v{s} {r}"
+                );
             }
         }
         assert!(seen.iter().all(|&x| x), "{b}v{s}");

@@ -21,6 +21,10 @@ use tigadi_solve::placing::{
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
 
+/// A table read by [`solve_placing`]: its placing layer (`None`: the moving phase)
+/// and subspace.
+type TableKey = (Option<u8>, Subspace);
+
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
 pub trait PlacingObserver: Observer {
@@ -65,7 +69,7 @@ pub fn solve_placing<O: PlacingObserver>(
     }
     let layers = layer_count(rules);
     // The successor tables read last: neighbouring subspaces share one.
-    let mut cache: Vec<((Option<u8>, Subspace), Vec<Packed>)> = Vec::new();
+    let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
         let todo: Vec<Subspace> = layer_subspaces(rules, placed)

@@ -520,7 +520,7 @@ impl KindContext<'_> {
                     Err(e) => report.error = Some(e),
                 }
             }
-            let passed = (report.is_ok() && files.len() == reads.len()).then(|| JournalEntry {
+            let passed = (report.is_ok() && files.len() == reads.len()).then_some(JournalEntry {
                 files,
                 positions: report.checked,
             });
