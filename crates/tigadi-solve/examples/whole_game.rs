@@ -22,13 +22,7 @@ fn main() {
     let moving = solve_up_to(&rules, 2 * rules.pieces as u32, &Quiet, |_, _, _| {});
     let moving_s = t0.elapsed().as_secs_f64();
     let moving_slots: usize = moving.values().map(Vec::len).sum();
-    let tables: Vec<SolvedTable> = moving
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
+    let tables = SolvedTable::views(&moving);
     let t1 = Instant::now();
     let mut sizes = Vec::new();
     let layers = solve_placing(&rules, &tables, &Quiet, |placed, solved| {

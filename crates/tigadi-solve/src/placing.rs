@@ -281,20 +281,8 @@ pub fn solve_placing(
     let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
     for placed in (0..layer_count(rules)).rev() {
         let next: Vec<SolvedTable> = match layers.last() {
-            None => moving
-                .iter()
-                .map(|t| SolvedTable {
-                    subspace: t.subspace,
-                    values: t.values,
-                })
-                .collect(),
-            Some(l) => l
-                .iter()
-                .map(|s| SolvedTable {
-                    subspace: s.subspace,
-                    values: &s.values,
-                })
-                .collect(),
+            None => moving.to_vec(),
+            Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
         };
         let solved = solve_layer(rules, placed, &next, observer)?;
         each(placed, &solved);

@@ -60,11 +60,28 @@ const CHUNK: usize = 1 << 12;
 
 /// Values of an already solved subspace, as the solver reads them: only
 /// win/draw/loss matters for capture targets.
+#[derive(Clone, Copy)]
 pub struct SolvedTable<'a> {
     /// The subspace.
     pub subspace: Subspace,
     /// One value per slot.
     pub values: &'a [Packed],
+}
+
+impl<'a> SolvedTable<'a> {
+    /// Views of owned tables, one per (subspace, values): of [`solve_up_to`]'s map,
+    /// of tables read from files, of [`SolvedSubspace`]s.
+    pub fn views<V: AsRef<[Packed]> + 'a>(
+        tables: impl IntoIterator<Item = (&'a Subspace, &'a V)>,
+    ) -> Vec<SolvedTable<'a>> {
+        tables
+            .into_iter()
+            .map(|(s, v)| SolvedTable {
+                subspace: *s,
+                values: v.as_ref(),
+            })
+            .collect()
+    }
 }
 
 /// Receives progress reports while a pair is solved. Every method has a no-op

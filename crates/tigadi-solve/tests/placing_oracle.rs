@@ -270,13 +270,7 @@ fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, V
     let t0 = Instant::now();
     // The toolkit: moving phase, then the placing layers.
     let moving = solve_up_to(&rules, 2 * n, &Quiet, |_, _, _| {});
-    let tables: Vec<SolvedTable> = moving
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
+    let tables = SolvedTable::views(&moving);
     let mut layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
     layers.truncate(compare_up_to as usize + 1);
     let toolkit_seconds = t0.elapsed().as_secs_f64();
@@ -325,13 +319,7 @@ fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, V
     let lookups: Vec<LayerValues> = layers
         .iter()
         .map(|l| {
-            let t: Vec<SolvedTable> = l
-                .iter()
-                .map(|s| SolvedTable {
-                    subspace: s.subspace,
-                    values: &s.values,
-                })
-                .collect();
+            let t = SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values)));
             let subs: Vec<Subspace> = l.iter().map(|s| s.subspace).collect();
             LayerValues::new(&t, &subs).unwrap()
         })

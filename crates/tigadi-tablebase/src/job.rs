@@ -214,13 +214,7 @@ fn load_targets(
 
 /// The solver's view of loaded target tables.
 fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
-    targets
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect()
+    SolvedTable::views(targets.iter().map(|(s, v)| (s, v)))
 }
 
 /// Solves one pair, writes its files and the manifest.

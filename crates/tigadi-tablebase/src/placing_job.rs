@@ -100,13 +100,7 @@ pub fn solve_placing<O: PlacingObserver>(
                 };
                 cache.push(((n, s), v));
             }
-            let tables: Vec<SolvedTable> = cache
-                .iter()
-                .map(|((_, s), v)| SolvedTable {
-                    subspace: *s,
-                    values: v,
-                })
-                .collect();
+            let tables = SolvedTable::views(cache.iter().map(|((_, s), v)| (s, v)));
             let solved = solve_layer_subspace(rules, placed, sub, &tables, observer)
                 .map_err(|e| JobError::Placing(layer, sub, e))?;
             write_placing(dir, rules, layer, sub, &solved.values)?;

@@ -665,7 +665,36 @@ fn check_placing(
         .iter()
         .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
         .collect();
-    let slots = own.len() as u64;
+    sweep_slots(&index, own.len() as u64, report, observer, |slot, board| {
+        let stored = own[slot as usize]
+            .get()
+            .expect("decode_values rejects NONE");
+        let lookup = |b: Board| {
+            let sub = Subspace::of(b);
+            let (_, index, values) = lookups
+                .iter()
+                .find(|l| l.0 == sub)
+                .expect("successors stay in the loaded subspaces");
+            values[index.index(b) as usize]
+                .get()
+                .expect("decode_values rejects NONE")
+        };
+        let recomputed = evaluate_placing(rules, placed as u32, board, lookup);
+        (stored, recomputed, wdl[slot as usize] != stored.wdl())
+    });
+}
+
+/// Checks every slot of a table in parallel chunks: `check(slot, board)` gives the
+/// stored value, the value recomputed from the successors and whether the WDL (or
+/// category) section disagrees with the stored value. Fills in `report`'s counts
+/// and first mismatches.
+fn sweep_slots(
+    index: &SubspaceIndex,
+    slots: u64,
+    report: &mut SubspaceReport,
+    observer: &dyn VerifyObserver,
+    check: impl Fn(u64, Board) -> (Value, Value, bool) + Sync,
+) {
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
@@ -674,21 +703,7 @@ fn check_placing(
         let (mut n_checked, mut n_bad) = (0, 0);
         for (slot, board) in index.boards(start..end) {
             n_checked += 1;
-            let stored = own[slot as usize]
-                .get()
-                .expect("decode_values rejects NONE");
-            let lookup = |b: Board| {
-                let sub = Subspace::of(b);
-                let (_, index, values) = lookups
-                    .iter()
-                    .find(|l| l.0 == sub)
-                    .expect("successors stay in the loaded subspaces");
-                values[index.index(b) as usize]
-                    .get()
-                    .expect("decode_values rejects NONE")
-            };
-            let recomputed = evaluate_placing(rules, placed as u32, board, lookup);
-            let wdl_bad = wdl[slot as usize] != stored.wdl();
+            let (stored, recomputed, wdl_bad) = check(slot, board);
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
                     n_bad += 1;
@@ -758,15 +773,12 @@ fn check_subspace(
         .iter()
         .find(|l| l.0 == own.0.flipped())
         .expect("the flipped subspace is loaded with its twin");
-    let slots = own.2.len() as u64;
-    let checked = AtomicU64::new(0);
-    let mismatches = AtomicU64::new(0);
-    let examples = Mutex::new(Vec::new());
-    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
-        let (mut n_checked, mut n_bad) = (0, 0);
-        for (slot, board) in own.1.boards(start..end) {
-            n_checked += 1;
+    sweep_slots(
+        &own.1,
+        own.2.len() as u64,
+        report,
+        observer,
+        |slot, board| {
             let stored = own.2[slot as usize]
                 .get()
                 .expect("decode_values rejects NONE");
@@ -787,30 +799,7 @@ fn check_subspace(
                 TableKind::GameTheoretic => evaluate(rules, board, lookup),
                 TableKind::Horizon => evaluate_horizon(rules, board, lookup),
             };
-            let wdl_bad = !summary_agrees(slot as usize, stored);
-            for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
-                if bad {
-                    n_bad += 1;
-                    let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-                    if ex.len() < MAX_EXAMPLES {
-                        ex.push(Mismatch {
-                            slot,
-                            board,
-                            stored,
-                            recomputed,
-                            wdl_section,
-                        });
-                    }
-                }
-            }
-        }
-        checked.fetch_add(n_checked, Ordering::Relaxed);
-        mismatches.fetch_add(n_bad, Ordering::Relaxed);
-        observer.advance(end - start);
-    });
-    report.checked = checked.into_inner();
-    report.mismatches = mismatches.into_inner();
-    let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
-    ex.sort_by_key(|m| m.slot);
-    report.examples = ex;
+            (stored, recomputed, !summary_agrees(slot as usize, stored))
+        },
+    );
 }

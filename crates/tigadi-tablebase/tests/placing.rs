@@ -21,13 +21,7 @@ fn solve_and_write_all(
     rules: RuleSet,
 ) -> Vec<Vec<tigadi_solve::SolvedSubspace>> {
     let moving = common::solve_and_write(dir, rules, 2 * rules.pieces as u32);
-    let tables: Vec<SolvedTable> = moving
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
+    let tables = SolvedTable::views(&moving);
     let layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
     for (placed, layer) in layers.iter().enumerate() {
         for s in layer {
