@@ -70,14 +70,7 @@ fn every_command_reports_a_full_stdout() {
 #[test]
 fn solve_to_a_full_stdout_finishes_its_tables() {
     let dir = scratch("full-solve");
-    let args = [
-        "solve",
-        "--max-pieces",
-        "7",
-        "--no-horizon",
-        "--dir",
-        s(&dir),
-    ];
+    let args = ["solve", "--max-pieces", "7", "--dir", s(&dir)];
     assert_write_error(&args, &run_to_full(&args));
     let r = run(&["verify", "--dir", s(&dir)]);
     assert_eq!(r.code, Some(0), "{r:?}");
