@@ -6,7 +6,9 @@
 //! docs/RULES.md §3 and §5, written here from the rules text. It shares only the board's
 //! lines with the toolkit. Where the last placement leads into the moving phase it
 //! asks the naive moving-phase oracle (`tests/oracle`: forward value iteration over
-//! raw positions with its own move generator), never the fast solver.
+//! raw positions with its own move generator), never the fast solver, except in the
+//! five-a-side tests marked `Leaves::Toolkit`, which check the placing phase alone
+//! over the toolkit's moving-phase tables (the naive 5v5 is too big for two cores).
 //!
 //! Every placing position the naive solver reaches from the empty board (all of
 //! them that a game can reach) is then compared, value and depth, with the
