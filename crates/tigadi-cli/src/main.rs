@@ -119,13 +119,18 @@ pub struct DirJsonArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Solve only subspaces with at most this many gotis on the board in all (6..=18).
-    #[arg(long, default_value_t = 18)]
-    pub max_pieces: u32,
+    /// Solve only subspaces with at most this many gotis on the board in all (6 to
+    /// twice the gotis a side, at most 23; default: all of them). The placing
+    /// phase is solved only when the whole moving phase is.
+    #[arg(long)]
+    pub max_pieces: Option<u32>,
     /// Solve only the pair containing this subspace (e.g. 7v6: 7 gotis for the
     /// player to move, 6 for the other) and every pair its captures lead to.
     #[arg(long, conflicts_with = "max_pieces")]
     pub subspace: Option<String>,
+    /// Skip the placing phase (solved by default after the moving phase).
+    #[arg(long)]
+    pub no_placing: bool,
     /// Worker threads (default: all cores; at most four per core). The output does
     /// not depend on it.
     #[arg(long)]

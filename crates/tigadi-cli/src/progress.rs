@@ -12,7 +12,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tigadi_index::Subspace;
 use tigadi_solve::{Observer, Pair};
-use tigadi_tablebase::{HorizonReport, JobObserver, PairReport, SubspaceReport, VerifyObserver};
+use tigadi_tablebase::{
+    HorizonReport, JobObserver, PairReport, PlacingObserver, SubspaceReport, VerifyObserver,
+};
 
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);
@@ -235,6 +237,26 @@ impl JobObserver for SolveProgress<'_> {
         ));
     }
     fn warning(&self, message: &str) {
+        self.progress.warn(message);
+    }
+}
+
+impl PlacingObserver for SolveProgress<'_> {
+    fn layer_skipped(&self, placed: u32) {
+        self.progress
+            .line(&format!("placing layer {placed}: already solved"));
+    }
+    fn layer_started(&self, placed: u32, _subspaces: usize, _slots: u64) {
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(format!("placing layer {placed}"));
+    }
+    fn layer_solved(&self, placed: u32, subspaces: usize, slots: u64, seconds: f64) {
+        self.progress.done(slots);
+        self.progress.line(&format!(
+            "placing layer {placed}: {subspaces} subspaces, {slots} slots, {seconds:.1} s"
+        ));
+    }
+    fn placing_warning(&self, message: &str) {
         self.progress.warn(message);
     }
 }

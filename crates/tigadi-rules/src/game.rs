@@ -296,16 +296,17 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game from the empty board, Bone to place.
+    /// A new game from the empty board, Bone to place, `rules.pieces` gotis in each
+    /// hand.
     pub fn new(rules: RuleSet) -> Game {
-        Game::from_position(rules, Position::START)
+        Game::from_position(rules, Position::start(&rules))
             .unwrap_or_else(|e| unreachable!("the start position is valid: {e}"))
     }
 
     /// A game that starts at `position` (its first occurrence for the repetition
     /// rule, when in the moving phase). Refuses positions no game can reach.
     pub fn from_position(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
-        position.validate()?;
+        position.validate_with(&rules)?;
         if position.quiet_turns > rules.quiet {
             return Err(InvalidPosition::QuietTurnsAboveLimit {
                 quiet_turns: position.quiet_turns,

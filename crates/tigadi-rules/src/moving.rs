@@ -40,6 +40,15 @@ pub struct Slide {
     pub capture: Option<Point>,
 }
 
+/// One placement and its capture, for callers that need to name the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The empty point the goti is placed on.
+    pub to: Point,
+    /// Captured enemy goti, if the placement closed a tigadi.
+    pub capture: Option<Point>,
+}
+
 impl Board {
     /// The board with the other player to move.
     #[inline]
@@ -150,6 +159,71 @@ impl Board {
         if !any && !rules.blocked_loses {
             f(Successor::Pass(self.flipped()));
         }
+    }
+
+    /// Is every point occupied? Only with 12 gotis a side and no capture while
+    /// placing; nobody can move, and docs/RULES.md §8 makes the game a draw whatever the
+    /// blocked switch says.
+    #[inline]
+    pub fn is_full(self) -> bool {
+        self.empty() == 0
+    }
+
+    /// Calls `f` with every placement of the player to move (who must hold a goti in
+    /// hand; docs/RULES.md §3 and §5): one per empty point, and for a point that
+    /// completes a tigadi one per capture choice (none when the opponent has no goti
+    /// on the board: the placement is then quiet). The board that follows has the
+    /// other player to move. Whether a capture ends the game depends on the hands:
+    /// see [`Board::placing_game_over`]. Order: points ascending, captures
+    /// ascending.
+    #[inline]
+    pub fn for_each_placement(self, rules: &RuleSet, mut f: impl FnMut(Placement, Successor)) {
+        let g = rules.geometry();
+        let targets = g.capturable(self.opponent);
+        let mut empty = self.empty();
+        while empty != 0 {
+            let to = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let after = self.mover | (1 << to);
+            let at = Point::new(to).unwrap();
+            if self.opponent != 0 && g.in_line(after, to) {
+                let mut c = targets;
+                while c != 0 {
+                    let x = c.trailing_zeros() as usize;
+                    c &= c - 1;
+                    let next = Board {
+                        mover: self.opponent ^ (1 << x),
+                        opponent: after,
+                    };
+                    f(
+                        Placement {
+                            to: at,
+                            capture: Point::new(x),
+                        },
+                        Successor::Capture(next),
+                    );
+                }
+            } else {
+                f(
+                    Placement {
+                        to: at,
+                        capture: None,
+                    },
+                    Successor::Quiet(Board {
+                        mover: self.opponent,
+                        opponent: after,
+                    }),
+                );
+            }
+        }
+    }
+
+    /// After a placement that captured, has the player now to move (who holds
+    /// `hand` gotis in hand) fallen below three gotis in all, so the capturing
+    /// placement won (docs/RULES.md §6)?
+    #[inline]
+    pub fn placing_game_over(self, hand: u8) -> bool {
+        self.mover.count_ones() + (hand as u32) < crate::position::MIN_GOTIS
     }
 
     /// Calls `f` with every board from which one non-capturing turn (a quiet slide or

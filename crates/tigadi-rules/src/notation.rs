@@ -6,6 +6,7 @@
 
 use crate::geometry::{BoardKind, Geometry, Point, POINTS};
 use crate::position::{InvalidPosition, Move, Position, Side};
+use crate::rules::RuleSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -189,8 +190,16 @@ pub fn format_record(moves: &[Move]) -> String {
 }
 
 /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
-/// (docs/RULES.md §9) and checks that a game can reach it ([`Position::validate`]).
+/// (docs/RULES.md §9) and checks that a standard game (9 gotis a side) can reach it
+/// ([`Position::validate`]); [`parse_position_with`] for other `pieces=N`.
 pub fn parse_position(text: &str) -> Result<Position, NotationError> {
+    parse_position_with(&RuleSet::default(), text)
+}
+
+/// Parses a position string as [`parse_position`] does and checks that a game
+/// under `rules` can reach it ([`Position::validate_with`]: hands up to
+/// `rules.pieces`).
+pub fn parse_position_with(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
     let bad = |reason: String| NotationError::BadPosition { reason };
     let fields: Vec<&str> = text.split_whitespace().collect();
     match fields.len() {
@@ -265,8 +274,9 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     };
     let (mut bone_hand, mut seed_hand, mut quiet_turns) = (0, 0, 0);
     if fields.len() >= 4 {
-        bone_hand = number("BONE_HAND", fields[2], 9)? as u8;
-        seed_hand = number("SEED_HAND", fields[3], 9)? as u8;
+        let most = rules.pieces as u16;
+        bone_hand = number("BONE_HAND", fields[2], most)? as u8;
+        seed_hand = number("SEED_HAND", fields[3], most)? as u8;
     }
     if fields.len() == 5 {
         quiet_turns = number("QUIET_TURNS", fields[4], crate::position::QUIET_TURN_LIMIT)?;
@@ -279,7 +289,7 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
         seed_hand,
         quiet_turns,
     };
-    p.validate()?;
+    p.validate_with(rules)?;
     Ok(p)
 }
 

@@ -12,8 +12,9 @@ use crate::moving::Board;
 use crate::rules::RuleSet;
 use std::fmt;
 
-/// Gotis each player starts with (docs/RULES.md §2).
-pub const GOTIS: u8 = 9;
+/// Gotis each player starts with in the standard game (docs/RULES.md §2); a rule set's
+/// own count is [`RuleSet::pieces`].
+pub const GOTIS: u8 = crate::rules::DEFAULT_PIECES;
 
 /// A player whose gotis on board plus in hand fall below this has lost (docs/RULES.md §6).
 pub const MIN_GOTIS: u32 = 3;
@@ -174,15 +175,20 @@ pub enum InvalidPosition {
     },
     /// A set of gotis uses bits beyond the 24 points.
     OffBoard,
-    /// A hand larger than 9.
+    /// A hand larger than the gotis a player starts with.
     HandTooLarge {
         /// Whose hand.
         side: Side,
         /// The hand.
         hand: u8,
+        /// Gotis a player starts with under the rule set.
+        pieces: u8,
     },
-    /// More gotis of one colour than were ever placed (counting the hand, more than 9).
+    /// More gotis of one colour than were ever placed (counting the hand, more than
+    /// the gotis a player starts with).
     TooManyGotis {
+        /// Gotis a player starts with under the rule set.
+        pieces: u8,
         /// Whose gotis.
         side: Side,
         /// On the board.
@@ -232,20 +238,21 @@ impl fmt::Display for InvalidPosition {
                 write!(f, "{point} holds both a Bone and a Seed goti")
             }
             InvalidPosition::OffBoard => f.write_str("gotis on points beyond the 24 of the board"),
-            InvalidPosition::HandTooLarge { side, hand } => {
+            InvalidPosition::HandTooLarge { side, hand, pieces } => {
                 write!(
                     f,
-                    "{side} holds {hand} gotis in hand; a player has only {GOTIS}"
+                    "{side} holds {hand} gotis in hand; a player has only {pieces}"
                 )
             }
             InvalidPosition::TooManyGotis {
+                pieces,
                 side,
                 on_board,
                 in_hand,
             } => write!(
                 f,
                 "{side} has {on_board} gotis on the board and {in_hand} in hand, more than \
-                 the {GOTIS} a player has"
+                 the {pieces} a player has"
             ),
             InvalidPosition::HandOrder {
                 side,
@@ -294,7 +301,8 @@ pub enum WinReason {
 }
 
 impl Position {
-    /// The empty board at the start of a game: Bone to place, 9 gotis in each hand.
+    /// The empty board at the start of a standard game: Bone to place, 9 gotis in
+    /// each hand (see [`Position::start`] for other `pieces=N`).
     pub const START: Position = Position {
         bone: 0,
         seed: 0,
@@ -303,6 +311,22 @@ impl Position {
         seed_hand: GOTIS,
         quiet_turns: 0,
     };
+
+    /// The empty board at the start of a game under `rules`: Bone to place,
+    /// `rules.pieces` gotis in each hand.
+    pub fn start(rules: &RuleSet) -> Position {
+        Position {
+            bone_hand: rules.pieces,
+            seed_hand: rules.pieces,
+            ..Position::START
+        }
+    }
+
+    /// Placements made so far (0 on the empty board, `2 * pieces` in the moving
+    /// phase), from the hands; meaningful for positions that pass validation.
+    pub fn placements(&self, rules: &RuleSet) -> u32 {
+        2 * rules.pieces as u32 - self.bone_hand as u32 - self.seed_hand as u32
+    }
 
     /// The moving-phase position of `board` with `side` to move (`board.mover` are
     /// `side`'s gotis), empty hands and the given 100-turn counter.
@@ -383,11 +407,19 @@ impl Position {
         }
     }
 
-    /// Checks that a game can reach this position (docs/RULES.md §9): no overlap, hands
-    /// of at most 9 that fit the order of placing, at most 9 gotis of a colour
-    /// counting the hand, at least 3 in all for each player, and a 100-turn counter
-    /// that is 0 while placing and at most 100.
+    /// Checks that a standard game (9 gotis a side) can reach this position; see
+    /// [`Position::validate_with`].
     pub fn validate(&self) -> Result<(), InvalidPosition> {
+        self.validate_with(&RuleSet::default())
+    }
+
+    /// Checks that a game under `rules` can reach this position (docs/RULES.md §9): no
+    /// overlap, hands of at most `rules.pieces` that fit the order of placing, at
+    /// most `rules.pieces` gotis of a colour counting the hand, at least 3 in all
+    /// for each player, and a 100-turn counter that is 0 while placing and at most
+    /// 100. Only the goti count of the rule set matters here.
+    pub fn validate_with(&self, rules: &RuleSet) -> Result<(), InvalidPosition> {
+        let pieces = rules.pieces;
         if (self.bone | self.seed) & !ALL != 0 {
             return Err(InvalidPosition::OffBoard);
         }
@@ -396,8 +428,8 @@ impl Position {
         }
         for side in [Side::Bone, Side::Seed] {
             let hand = self.hand(side);
-            if hand > GOTIS {
-                return Err(InvalidPosition::HandTooLarge { side, hand });
+            if hand > pieces {
+                return Err(InvalidPosition::HandTooLarge { side, hand, pieces });
             }
         }
         let (bh, sh) = (self.bone_hand, self.seed_hand);
@@ -416,8 +448,9 @@ impl Position {
         for side in [Side::Bone, Side::Seed] {
             let on_board = self.gotis(side).count_ones();
             let in_hand = self.hand(side);
-            if on_board + in_hand as u32 > GOTIS as u32 {
+            if on_board + in_hand as u32 > pieces as u32 {
                 return Err(InvalidPosition::TooManyGotis {
+                    pieces,
                     side,
                     on_board,
                     in_hand,
@@ -474,39 +507,12 @@ impl Position {
             return;
         }
         match self.phase() {
-            Phase::Placing => {
-                let g = rules.geometry();
-                let own = self.mover();
-                let enemy = self.opponent();
-                let closing = if enemy == 0 {
-                    0
-                } else {
-                    closing_points(rules, own, self.empty())
-                };
-                let targets = if closing == 0 { 0 } else { g.capturable(enemy) };
-                let mut empty = self.empty();
-                while empty != 0 {
-                    let to = empty.trailing_zeros() as usize;
-                    empty &= empty - 1;
-                    let to_point = point(to);
-                    if closing & (1 << to) != 0 {
-                        let mut c = targets;
-                        while c != 0 {
-                            let x = c.trailing_zeros() as usize;
-                            c &= c - 1;
-                            f(Move::Place {
-                                to: to_point,
-                                capture: Some(point(x)),
-                            });
-                        }
-                    } else {
-                        f(Move::Place {
-                            to: to_point,
-                            capture: None,
-                        });
-                    }
-                }
-            }
+            Phase::Placing => self.to_board().for_each_placement(rules, |p, _| {
+                f(Move::Place {
+                    to: p.to,
+                    capture: p.capture,
+                })
+            }),
             Phase::Moving => {
                 let mut any = false;
                 self.to_board().for_each_slide(rules, |s, _| {
@@ -631,12 +637,6 @@ fn closing_points(rules: &RuleSet, own: Bits, empty: Bits) -> Bits {
         }
     }
     closing & empty
-}
-
-#[inline(always)]
-fn point(index: usize) -> Point {
-    // Indices come from bits of 24-bit sets, so always < 24.
-    Point::new(index).unwrap_or_else(|| unreachable!("bit index {index} off the board"))
 }
 
 #[cfg(test)]

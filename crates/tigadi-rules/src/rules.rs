@@ -1,10 +1,12 @@
-//! Rule sets: the switches of docs/RULES.md §8 and the named presets.
+//! Rule sets: the switches of docs/RULES.md §8 (board, flying, blocked player, gotis per
+//! side, turn limit) and the named presets.
 
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;
 
 /// A rule set: the board, whether a player with exactly three gotis (none in hand)
-/// may fly, and what happens to a player with no legal move.
+/// may fly, what happens to a player with no legal move, and how many gotis each
+/// player starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {
     /// 20 lines (with the corner diagonals) or 16.
@@ -18,12 +20,24 @@ pub struct RuleSet {
     /// consecutive turns without a capture draw the game, and it is the horizon of
     /// the values under the rule (§7). 1..=[`MAX_QUIET`], [`DEFAULT_QUIET`] by default.
     pub quiet: u16,
+    /// Gotis each player starts with (`pieces=N`, [`MIN_PIECES`]`..=`[`MAX_PIECES`];
+    /// [`DEFAULT_PIECES`] unless a switch says otherwise). The placing phase has
+    /// twice this many placements.
+    pub pieces: u8,
 }
 
 /// The default turn limit of the 100-turn rule (docs/RULES.md §6).
 pub const DEFAULT_QUIET: u16 = 100;
 /// The largest turn limit `quiet=N` accepts (docs/RULES.md §8).
 pub const MAX_QUIET: u16 = 100;
+
+/// Gotis per side in the standard game (docs/RULES.md §2); rule sets with this count
+/// keep their names without a `pieces=` switch.
+pub const DEFAULT_PIECES: u8 = 9;
+/// Fewest gotis per side a rule set may have (`pieces=3`: any capture wins).
+pub const MIN_PIECES: u8 = 3;
+/// Most gotis per side a rule set may have: 2 × 12 fills the 24 points.
+pub const MAX_PIECES: u8 = 12;
 
 impl Default for RuleSet {
     fn default() -> Self {
@@ -41,6 +55,7 @@ impl RuleSet {
         flying: false,
         blocked_loses: false,
         quiet: DEFAULT_QUIET,
+        pieces: DEFAULT_PIECES,
     };
     /// `navakankari`: 16 lines, never flying, a blocked player loses.
     pub const NAVAKANKARI: RuleSet = RuleSet {
@@ -48,6 +63,7 @@ impl RuleSet {
         flying: false,
         blocked_loses: true,
         quiet: DEFAULT_QUIET,
+        pieces: DEFAULT_PIECES,
     };
     /// `morris`: 16 lines, flying at three, a blocked player loses (nine men's morris).
     pub const MORRIS: RuleSet = RuleSet {
@@ -55,6 +71,7 @@ impl RuleSet {
         flying: true,
         blocked_loses: true,
         quiet: DEFAULT_QUIET,
+        pieces: DEFAULT_PIECES,
     };
 
     /// The named presets.
@@ -76,22 +93,27 @@ impl RuleSet {
     }
 
     /// The canonical name: a preset name, or the switches written out as
-    /// `lines=20|16,flying=never|3,blocked=passes|loses`, followed by `,quiet=N`
-    /// when the turn limit is not the default (`tigadi,quiet=10`); the default
-    /// limit is not written, so `tigadi` stays `tigadi`.
+    /// `lines=20|16,flying=never|3,blocked=passes|loses`, followed by `,pieces=N`
+    /// when the gotis per side are not the default 9 (`morris,pieces=4`) and by
+    /// `,quiet=N` when the turn limit is not the default (`tigadi,quiet=10`).
+    /// Defaults are never written, so `tigadi` stays `tigadi` (and the table
+    /// directories named after rule sets keep their names).
     pub fn name(&self) -> String {
-        let base = self.without_quiet_limit();
+        let base = RuleSet {
+            pieces: DEFAULT_PIECES,
+            ..self.without_quiet_limit()
+        };
         let name = match RuleSet::PRESETS.iter().find(|(_, r)| *r == base) {
             Some((n, _)) => n.to_string(),
             None => base.board_switches(),
         };
-        name + &self.quiet_switch()
+        name + &self.extra_switches()
     }
 
     /// The switches written out, e.g. `lines=20,flying=never,blocked=passes`
-    /// (with `,quiet=N` when the turn limit is not the default).
+    /// (with `,pieces=N` and `,quiet=N` when not the defaults).
     pub fn switches(&self) -> String {
-        self.board_switches() + &self.quiet_switch()
+        self.board_switches() + &self.extra_switches()
     }
 
     /// This rule set with the default turn limit: the part of the rules that the
@@ -103,16 +125,19 @@ impl RuleSet {
         }
     }
 
-    /// `,quiet=N`, or nothing for the default limit.
-    fn quiet_switch(&self) -> String {
-        if self.quiet == DEFAULT_QUIET {
-            String::new()
-        } else {
-            format!(",quiet={}", self.quiet)
+    /// `,pieces=N` and `,quiet=N`, each only when not the default.
+    fn extra_switches(&self) -> String {
+        let mut s = String::new();
+        if self.pieces != DEFAULT_PIECES {
+            s.push_str(&format!(",pieces={}", self.pieces));
         }
+        if self.quiet != DEFAULT_QUIET {
+            s.push_str(&format!(",quiet={}", self.quiet));
+        }
+        s
     }
 
-    /// The three switches other than the turn limit.
+    /// The three switches of the moving rules, without `pieces` and `quiet`.
     fn board_switches(&self) -> String {
         format!(
             "lines={},flying={},blocked={}",
@@ -132,8 +157,9 @@ impl RuleSet {
 
     /// Parses a preset name (`tigadi`, `navakankari`, `morris`) or a comma-separated
     /// list of switches applied on top of `tigadi`: `lines=20|16`,
-    /// `flying=never|3`, `blocked=passes|loses`, `quiet=1..100`; a preset may come
-    /// first, as in `morris,lines=20` or `tigadi,quiet=10`.
+    /// `flying=never|3`, `blocked=passes|loses`, `pieces=3..12`, `quiet=1..100`; a
+    /// preset may come first, as in `morris,lines=20`, `morris,pieces=4` or
+    /// `tigadi,quiet=10`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
         let mut seen = std::collections::HashSet::new();
@@ -180,9 +206,22 @@ impl RuleSet {
                         }
                     }
                 }
+                ("pieces", n) => {
+                    rules.pieces = n
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| (MIN_PIECES..=MAX_PIECES).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "bad rule switch '{}' (pieces={MIN_PIECES}..{MAX_PIECES}, \
+                                 gotis per side)",
+                                crate::notation::shown(part)
+                            )
+                        })?
+                }
                 _ => {
                     return Err(format!(
-                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses, quiet=1..100)",
+                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses, pieces=3..12, quiet=1..100)",
                         crate::notation::shown(part)
                     ))
                 }
@@ -224,6 +263,7 @@ mod tests {
                 flying: true,
                 blocked_loses: false,
                 quiet: DEFAULT_QUIET,
+                pieces: DEFAULT_PIECES,
             }
         );
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
@@ -249,5 +289,40 @@ mod tests {
             let e = RuleSet::parse(bad).unwrap_err();
             assert!(e.contains("quiet=N"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn pieces_switch() {
+        let r = RuleSet::parse("morris,pieces=4").unwrap();
+        assert_eq!(r.pieces, 4);
+        assert_eq!(RuleSet { pieces: 9, ..r }, RuleSet::MORRIS);
+        assert_eq!(r.name(), "morris,pieces=4");
+        assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+        assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+        // Nine a side is the default and never named.
+        assert_eq!(RuleSet::parse("tigadi,pieces=9").unwrap().name(), "tigadi");
+        let custom = RuleSet::parse("lines=20,flying=3,pieces=12").unwrap();
+        assert_eq!(custom.name(), "lines=20,flying=3,blocked=passes,pieces=12");
+        assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
+        for bad in [
+            "pieces=2",
+            "pieces=13",
+            "pieces=",
+            "pieces=x",
+            "tigadi,pieces=-4",
+        ] {
+            let e = RuleSet::parse(bad).unwrap_err();
+            assert!(e.contains("pieces=3..12"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn pieces_and_turn_limit_together() {
+        let r = RuleSet::parse("morris,quiet=12,pieces=4").unwrap();
+        assert_eq!((r.pieces, r.quiet), (4, 12));
+        assert_eq!(r.name(), "morris,pieces=4,quiet=12");
+        assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+        assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+        assert!(RuleSet::parse("pieces=4,pieces=5").is_err());
     }
 }

@@ -19,6 +19,7 @@ const RULE_SETS: [RuleSet; 4] = [
         flying: true,
         blocked_loses: false,
         quiet: tigadi_rules::DEFAULT_QUIET,
+        pieces: 9,
     },
 ];
 

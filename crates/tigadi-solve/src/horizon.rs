@@ -60,6 +60,7 @@ pub fn solve_up_to_horizon(
     each: impl FnMut(Pair, &[SolvedSubspace], f64),
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     chain_pairs(
+        rules.pieces,
         max_gotis,
         |pair, targets| solve_pair_horizon(rules, pair, targets, observer),
         each,

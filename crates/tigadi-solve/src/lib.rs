@@ -1,11 +1,13 @@
 //! Parallel retrograde analysis of the moving phase: win/draw/loss and DTC for
 //! every position of a pair of subspaces, given the solved subspaces its captures
-//! lead to.
+//! lead to; and backward induction over the placing phase, one layer of
+//! placements at a time, down to the empty board.
 //!
 //! - [`plan`]: which pairs of subspaces to solve, in dependency order;
 //! - [`retrograde`]: the solver for one pair;
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
 //!   the same solver with the rounds stopped at the turn limit;
+//! - [`placing`]: the placing layers and their solver;
 //! - [`value`]: values, DTC and their 16-bit packing;
 //! - [`evaluate`]: one position's value from its successors' values (the
 //!   consistency check that `verify` runs over finished tables).
@@ -15,6 +17,7 @@
 
 pub mod horizon;
 pub mod memory;
+pub mod placing;
 pub mod plan;
 pub mod retrograde;
 pub mod value;
@@ -22,7 +25,7 @@ pub mod value;
 pub use horizon::{
     evaluate_horizon, solve_pair_horizon, solve_up_to_horizon, value_at_counter, Category,
 };
-pub use plan::{pairs_for, pairs_up_to, Pair};
+pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,
     SolvedTable,

@@ -1,6 +1,7 @@
 //! Which subspaces to solve, and in what order.
 
 use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
+use tigadi_rules::geometry::POINTS;
 
 /// A pair of subspaces solved together: quiet moves and passes lead from one to the
 /// other (`(m, o)` and `(o, m)`), so they depend on each other. When `m == o` the
@@ -61,11 +62,21 @@ impl std::fmt::Display for Pair {
 
 /// Every pair with both sides between 3 and 9 gotis and at most `max_gotis` on the
 /// board in all, in an order where every pair comes after the pairs its captures
-/// lead into (fewer gotis first).
+/// lead into (fewer gotis first): [`pairs_up_to_pieces`] with the standard 9 gotis a side.
 pub fn pairs_up_to(max_gotis: u32) -> Vec<Pair> {
+    pairs_up_to_pieces(MAX_GOTIS, max_gotis)
+}
+
+/// Every pair of the moving phase of a game with `pieces` gotis a side (`pieces=N`):
+/// both sides between 3 and `pieces` gotis, at most `max_gotis` on the board in all,
+/// in dependency order (fewer gotis first). A full board (24 gotis, only with 12 a
+/// side) is left out: no goti can move there and docs/RULES.md §8 makes it a draw, which
+/// the placing phase applies itself ([`crate::placing`]).
+pub fn pairs_up_to_pieces(pieces: u8, max_gotis: u32) -> Vec<Pair> {
     let mut pairs = Vec::new();
-    for total in (2 * MIN_GOTIS as u32)..=max_gotis.min(2 * MAX_GOTIS as u32) {
-        for m in (MIN_GOTIS..=MAX_GOTIS).rev() {
+    let most = max_gotis.min(2 * pieces as u32).min(POINTS as u32 - 1);
+    for total in (2 * MIN_GOTIS as u32)..=most {
+        for m in (MIN_GOTIS..=pieces).rev() {
             let o = total as i32 - m as i32;
             if o >= MIN_GOTIS as i32 && o <= m as i32 {
                 pairs.push(Pair {
@@ -119,6 +130,25 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["3v3", "4v3+3v4"]
         );
+        assert_eq!(pairs_up_to_pieces(9, 18), pairs);
+    }
+
+    #[test]
+    fn plans_for_other_goti_counts() {
+        let names = |p: Vec<Pair>| p.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(pairs_up_to_pieces(3, 24)), ["3v3"]);
+        assert_eq!(names(pairs_up_to_pieces(4, 24)), ["3v3", "4v3+3v4", "4v4"]);
+        let twelve = pairs_up_to_pieces(12, 24);
+        let subs: Vec<Subspace> = twelve.iter().flat_map(|p| p.subspaces()).collect();
+        // 10 × 10 subspaces less the full board.
+        assert_eq!(subs.len(), 99);
+        assert!(subs.contains(&Subspace::new(12, 11)));
+        for (i, p) in twelve.iter().enumerate() {
+            for t in p.capture_targets() {
+                let j = twelve.iter().position(|q| *q == Pair::of(t)).unwrap();
+                assert!(j < i, "{p} needs {t}, solved later");
+            }
+        }
     }
 
     #[test]

@@ -61,11 +61,28 @@ const CHUNK: usize = 1 << 12;
 
 /// Values of an already solved subspace, as the solver reads them: only
 /// win/draw/loss matters for capture targets.
+#[derive(Clone, Copy)]
 pub struct SolvedTable<'a> {
     /// The subspace.
     pub subspace: Subspace,
     /// One value per slot.
     pub values: &'a [Packed],
+}
+
+impl<'a> SolvedTable<'a> {
+    /// Views of owned tables, one per (subspace, values): of [`solve_up_to`]'s map,
+    /// of tables read from files, of [`SolvedSubspace`]s.
+    pub fn views<V: AsRef<[Packed]> + 'a>(
+        tables: impl IntoIterator<Item = (&'a Subspace, &'a V)>,
+    ) -> Vec<SolvedTable<'a>> {
+        tables
+            .into_iter()
+            .map(|(s, v)| SolvedTable {
+                subspace: *s,
+                values: v.as_ref(),
+            })
+            .collect()
+    }
 }
 
 /// Receives progress reports while a pair is solved. Every method has a no-op
@@ -498,7 +515,7 @@ pub(crate) fn solve_pair_capped(
 }
 
 /// Solves every pair with at most `max_gotis` on the board in memory, in dependency
-/// order ([`crate::pairs_up_to`]), and returns every subspace's values. `each` is
+/// order ([`crate::pairs_up_to_pieces`] for `rules.pieces`), and returns every subspace's values. `each` is
 /// called after every pair with its results and the seconds it took (for writing
 /// files or printing as the work goes). For tests, benchmarks and experiments;
 /// `tigadi solve` keeps only the tables it still needs and writes the rest.
@@ -509,23 +526,25 @@ pub fn solve_up_to(
     each: impl FnMut(Pair, &[SolvedSubspace], f64),
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     chain_pairs(
+        rules.pieces,
         max_gotis,
         |pair, targets| solve_pair(rules, pair, targets, observer),
         each,
     )
 }
 
-/// Runs `solve` over every pair with at most `max_gotis` on the board, in
-/// dependency order, handing each the tables of its capture targets from the pairs
+/// Runs `solve` over every pair of a game with `pieces` gotis a side with at most
+/// `max_gotis` on the board, in dependency order, handing each the tables of its capture targets from the pairs
 /// before; `each` sees every pair's results and seconds. Returns every table.
 pub(crate) fn chain_pairs(
+    pieces: u8,
     max_gotis: u32,
     solve: impl Fn(Pair, &[SolvedTable<'_>]) -> Result<Vec<SolvedSubspace>, SolveError>,
     mut each: impl FnMut(Pair, &[SolvedSubspace], f64),
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
         std::collections::HashMap::new();
-    for pair in crate::pairs_up_to(max_gotis) {
+    for pair in crate::pairs_up_to_pieces(pieces, max_gotis) {
         let start = std::time::Instant::now();
         let targets: Vec<SolvedTable> = pair
             .capture_targets()

@@ -24,6 +24,7 @@ const PLAIN_PASSING: RuleSet = RuleSet {
     flying: false,
     blocked_loses: false,
     quiet: tigadi_rules::DEFAULT_QUIET,
+    pieces: 9,
 };
 
 /// The set of the named points, e.g. `set("a1 d1 g4")`.

@@ -30,13 +30,7 @@ fn main() {
             (t, v)
         })
         .collect();
-    let targets: Vec<SolvedTable> = loaded
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect();
+    let targets = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
     let timer = Timer::default();
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let solved = solve_pair(&RuleSet::TIGADI, pair, &targets, &timer).unwrap();

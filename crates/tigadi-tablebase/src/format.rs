@@ -7,6 +7,7 @@
 use crate::error::TablebaseError;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
+use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
 use tigadi_rules::{BoardKind, RuleSet};
 
 /// The first eight bytes of every tablebase file.
@@ -162,6 +163,9 @@ pub struct Header {
     pub rules_name: String,
     /// The subspace (goti counts of the player to move and the other player).
     pub subspace: Subspace,
+    /// `None` for a moving-phase table; `Some(placed)` for a table of placing
+    /// layer `placed` (placements made; the hands follow from it).
+    pub placing: Option<u8>,
     /// Slots of the subspace index (classes plus padding).
     pub slots: u64,
     /// Class counts and largest DTCs; in a horizon table, the values under the rule
@@ -336,8 +340,21 @@ impl Header {
         b[19] = self.subspace.mover;
         b[20] = self.subspace.opponent;
         b[21] = self.kind.value_encoding();
-        if self.kind == TableKind::Horizon {
-            b[22..24].copy_from_slice(&self.rules.quiet.to_le_bytes());
+        match self.kind {
+            // Version 2: bytes 22..24 are the turn limit; the gotis per side are
+            // carried by the rule set name only.
+            TableKind::Horizon => b[22..24].copy_from_slice(&self.rules.quiet.to_le_bytes()),
+            // Version 1: byte 22 the gotis per side, 0 for the default 9, and byte 23
+            // the placing layer + 1, 0 for the moving phase, so those files are
+            // those of milestone 1.
+            TableKind::GameTheoretic => {
+                b[22] = if self.rules.pieces == DEFAULT_PIECES {
+                    0
+                } else {
+                    self.rules.pieces
+                };
+                b[23] = self.placing.map_or(0, |placed| placed + 1);
+            }
         }
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
@@ -405,26 +422,6 @@ impl Header {
             1 => true,
             n => return bad(format!("blocked-player code {n}")),
         };
-        let quiet = match kind {
-            TableKind::GameTheoretic => tigadi_rules::DEFAULT_QUIET,
-            TableKind::Horizon => match u16_at(bytes, 22) {
-                q @ 1..=tigadi_rules::MAX_QUIET => q,
-                q => return bad(format!("turn limit {q}")),
-            },
-        };
-        let rules = RuleSet {
-            board,
-            flying,
-            blocked_loses,
-            quiet,
-        };
-        let (mover, opponent) = (bytes[19], bytes[20]);
-        if !(3..=12).contains(&mover) || !(3..=12).contains(&opponent) || mover + opponent > 24 {
-            return bad(format!("subspace {mover}v{opponent}"));
-        }
-        if bytes[21] != kind.value_encoding() {
-            return bad(format!("value encoding {}", bytes[21]));
-        }
         let name_len = bytes[60] as usize;
         if name_len > RULES_NAME_MAX {
             return bad(format!("rule set name of {name_len} bytes"));
@@ -432,11 +429,61 @@ impl Header {
         let Ok(rules_name) = std::str::from_utf8(&bytes[61..61 + name_len]) else {
             return bad("rule set name is not UTF-8".into());
         };
+        // Bytes 22..24 depend on the version (docs/FORMAT.md).
+        let (quiet, pieces, placing) = match kind {
+            TableKind::GameTheoretic => {
+                let pieces = match bytes[22] {
+                    0 => DEFAULT_PIECES,
+                    n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
+                    n => return bad(format!("gotis-per-side code {n}")),
+                };
+                let placing = match bytes[23] {
+                    0 => None,
+                    n if (n as u32) <= 2 * pieces as u32 => Some(n - 1),
+                    n => return bad(format!("placing layer code {n}")),
+                };
+                (tigadi_rules::DEFAULT_QUIET, pieces, placing)
+            }
+            TableKind::Horizon => {
+                let quiet = match u16_at(bytes, 22) {
+                    q @ 1..=tigadi_rules::MAX_QUIET => q,
+                    q => return bad(format!("turn limit {q}")),
+                };
+                // The gotis per side of a version 2 file are in its rule set name only.
+                let pieces = match RuleSet::parse(rules_name) {
+                    Ok(r) => r.pieces,
+                    Err(_) => return bad(format!("rule set name {rules_name:?}")),
+                };
+                (quiet, pieces, None)
+            }
+        };
+        let rules = RuleSet {
+            board,
+            flying,
+            blocked_loses,
+            quiet,
+            pieces,
+        };
+        let (mover, opponent) = (bytes[19], bytes[20]);
+        // Placing layers hold positions with fewer than three gotis a side (and
+        // fewer than 24 gotis in all).
+        let least = if placing.is_some() { 0 } else { 3 };
+        if !(least..=12).contains(&mover)
+            || !(least..=12).contains(&opponent)
+            || mover + opponent > 24
+            || (placing.is_some() && mover + opponent >= 24)
+        {
+            return bad(format!("subspace {mover}v{opponent}"));
+        }
+        if bytes[21] != kind.value_encoding() {
+            return bad(format!("value encoding {}", bytes[21]));
+        }
         let header = Header {
             kind,
             rules,
             rules_name: rules_name.to_string(),
             subspace: Subspace::new(mover, opponent),
+            placing,
             slots: u64_at(bytes, 24),
             counts: ClassCounts {
                 wins: u64_at(bytes, 32),
@@ -464,7 +511,7 @@ impl Header {
         self.dtc.data_offset + self.dtc.data_len + 8
     }
 
-    /// Checks that the section descriptors describe the one layout FORMAT.md allows.
+    /// Checks that the section descriptors describe the one layout docs/FORMAT.md allows.
     fn check_layout(&self, file: &Path) -> Result<(), TablebaseError> {
         let bad = |what: String| Err(TablebaseError::corrupt(file, what));
         if self.counts.classes() > self.slots {
@@ -556,6 +603,38 @@ pub fn kind_table_path(
     subspace: Subspace,
 ) -> PathBuf {
     rules_dir(dir, rules).join(kind_file_name(kind, subspace))
+}
+
+/// The file name of a placing-layer table: `p<placed>-<mover>v<opponent>.tgtb`.
+pub fn placing_file_name(placed: u8, subspace: Subspace) -> String {
+    format!("p{placed}-{}", file_name(subspace))
+}
+
+/// The path of a placing-layer table inside tablebase directory `dir`.
+pub fn placing_table_path(dir: &Path, rules: &RuleSet, placed: u8, subspace: Subspace) -> PathBuf {
+    rules_dir(dir, rules).join(placing_file_name(placed, subspace))
+}
+
+/// The path of a moving-phase (`placing == None`) or placing-layer table.
+pub fn any_table_path(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> PathBuf {
+    match placing {
+        None => table_path(dir, rules, subspace),
+        Some(placed) => placing_table_path(dir, rules, placed, subspace),
+    }
+}
+
+/// Parses a placing table's file name `p<placed>-<m>v<o>.tgtb` back into its layer
+/// and subspace.
+pub fn parse_placing_file_name(name: &str) -> Option<(u8, Subspace)> {
+    let (layer, rest) = name.strip_prefix('p')?.split_once('-')?;
+    let placed: u8 = layer.parse().ok()?;
+    (placed.to_string() == layer).then_some(())?;
+    Some((placed, parse_file_name(rest)?))
 }
 
 /// Parses a table file name `<m>v<o>.tgtb` back into its subspace.

@@ -88,6 +88,8 @@ pub enum JobError {
     Tablebase(TablebaseError),
     /// The solver refused a pair.
     Solve(Pair, SolveError),
+    /// The solver refused a subspace of a placing layer.
+    Placing(u8, Subspace, SolveError),
 }
 
 impl fmt::Display for JobError {
@@ -95,6 +97,9 @@ impl fmt::Display for JobError {
         match self {
             JobError::Tablebase(e) => e.fmt(f),
             JobError::Solve(pair, e) => write!(f, "solving {pair}: {e}"),
+            JobError::Placing(placed, sub, e) => {
+                write!(f, "solving placing layer {placed} {sub}: {e}")
+            }
         }
     }
 }
@@ -209,13 +214,7 @@ fn load_targets(
 
 /// The solver's view of loaded target tables.
 fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
-    targets
-        .iter()
-        .map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: v,
-        })
-        .collect()
+    SolvedTable::views(targets.iter().map(|(s, v)| (s, v)))
 }
 
 /// Solves one pair, writes its files and the manifest.

@@ -1,8 +1,9 @@
 //! The collection of tables a prober holds: [`Tablebase`] opens files lazily and
-//! answers value, WDL and per-move queries for moving-phase boards.
+//! answers value, WDL and per-move queries for moving-phase boards, and value and
+//! per-placement queries for placing positions.
 
 use crate::error::TablebaseError;
-use crate::format::{kind_table_path, TableKind};
+use crate::format::{any_table_path, kind_table_path, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
@@ -10,11 +11,16 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
-use tigadi_rules::{Board, RuleSet, Slide, Successor};
+use tigadi_rules::{Board, Phase, Placement, Position, RuleSet, Slide, Successor};
+use tigadi_solve::placing::{for_each_placement_value, layer_count, layer_subspaces};
 use tigadi_solve::{value_at_counter, Category, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
 const MAX_SIDE: usize = 12;
+/// Tables per phase part: one per subspace `(m, o)`, `m, o <= MAX_SIDE`.
+const PER_PART: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
+/// The moving phase and at most 24 placing layers.
+const PARTS: usize = 1 + 2 * MAX_SIDE;
 
 /// One turn of the player to move: a slide (with its capture, if any) or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,12 +99,8 @@ impl Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
-            tables: (0..(MAX_SIDE + 1) * (MAX_SIDE + 1))
-                .map(|_| OnceLock::new())
-                .collect(),
-            horizon: (0..(MAX_SIDE + 1) * (MAX_SIDE + 1))
-                .map(|_| OnceLock::new())
-                .collect(),
+            tables: (0..PARTS * PER_PART).map(|_| OnceLock::new()).collect(),
+            horizon: (0..PER_PART).map(|_| OnceLock::new()).collect(),
             cache: BlockCache::new(blocks),
         }
     }
@@ -114,15 +116,32 @@ impl Tablebase {
     }
 
     fn key(sub: Subspace) -> usize {
-        sub.mover as usize * (MAX_SIDE + 1) + sub.opponent as usize
+        Tablebase::key_of(None, sub)
+    }
+
+    /// The table number of a moving-phase (`None`) or placing-layer table.
+    fn key_of(placing: Option<u8>, sub: Subspace) -> usize {
+        placing.map_or(0, |p| p as usize + 1) * PER_PART
+            + sub.mover as usize * (MAX_SIDE + 1)
+            + sub.opponent as usize
     }
 
     fn loaded(&self, kind: TableKind, sub: Subspace) -> Result<&Loaded, TablebaseError> {
-        let cells = match kind {
-            TableKind::GameTheoretic => &self.tables,
-            TableKind::Horizon => &self.horizon,
+        self.loaded_table(kind, None, sub)
+    }
+
+    /// A game-theoretic (moving-phase when `placing` is `None`, else placing-layer)
+    /// or horizon table, opened on first use.
+    fn loaded_table(
+        &self,
+        kind: TableKind,
+        placing: Option<u8>,
+        sub: Subspace,
+    ) -> Result<&Loaded, TablebaseError> {
+        let cell = match kind {
+            TableKind::GameTheoretic => &self.tables[Tablebase::key_of(placing, sub)],
+            TableKind::Horizon => &self.horizon[Tablebase::key(sub)],
         };
-        let cell = &cells[Tablebase::key(sub)];
         if let Some(l) = cell.get() {
             return match l {
                 Ok(l) => Ok(l),
@@ -131,7 +150,7 @@ impl Tablebase {
                     .expect("only permanent errors are kept")),
             };
         }
-        match self.open_subspace(kind, sub) {
+        match self.open_subspace(kind, placing, sub) {
             // Another thread may have won the race; either copy is fine.
             Ok(l) => {
                 let _ = cell.set(Ok(l));
@@ -155,15 +174,26 @@ impl Tablebase {
         }
     }
 
-    fn open_subspace(&self, kind: TableKind, sub: Subspace) -> Result<Loaded, TablebaseError> {
-        let path = kind_table_path(&self.dir, &self.rules, kind, sub);
+    fn open_subspace(
+        &self,
+        kind: TableKind,
+        placing: Option<u8>,
+        sub: Subspace,
+    ) -> Result<Loaded, TablebaseError> {
+        let path = match placing {
+            None => kind_table_path(&self.dir, &self.rules, kind, sub),
+            Some(_) => any_table_path(&self.dir, &self.rules, placing, sub),
+        };
         if crate::reader::table::is_missing(&path) {
             return Err(TablebaseError::MissingSubspace {
                 subspace: sub,
                 path,
             });
         }
-        let table = crate::reader::table::open_kind(&self.dir, &self.rules, kind, sub)?;
+        let table = match placing {
+            None => crate::reader::table::open_kind(&self.dir, &self.rules, kind, sub)?,
+            Some(_) => crate::reader::table::open_any_table(&self.dir, &self.rules, placing, sub)?,
+        };
         let index = SubspaceIndex::new(sub);
         if index.slots() != table.header().slots {
             return Err(TablebaseError::corrupt(
@@ -228,6 +258,83 @@ impl Tablebase {
         )
     }
 
+    /// The value of the placing position `board` (seen from the player to move) of
+    /// layer `placed` (placements made) for the player to move.
+    pub fn probe_placing(&self, placed: u32, board: Board) -> Result<Value, TablebaseError> {
+        let sub = self.check_placing(placed, board)?;
+        let l = self.loaded_table(TableKind::GameTheoretic, Some(placed as u8), sub)?;
+        let key = Tablebase::key_of(Some(placed as u8), sub) as u32;
+        l.table.value(&self.cache, key, l.index.index(board))
+    }
+
+    /// The value of a position of either phase for the player to move: placing
+    /// positions from the placing tables, moving-phase ones from the moving-phase
+    /// tables (game-theoretic, so the 100-turn counter is not used). The
+    /// bindings' [`Tablebase::probe_position`] takes moving-phase positions only.
+    pub fn probe_any_phase(&self, position: &Position) -> Result<Value, TablebaseError> {
+        match position.phase() {
+            Phase::Moving => self.probe(position.to_board()),
+            Phase::Placing => {
+                self.probe_placing(position.placements(&self.rules), position.to_board())
+            }
+        }
+    }
+
+    /// Every placement (with each capture choice) of the placing position `board` of
+    /// layer `placed`, with the value it leads to from the placer's point of view
+    /// (so the best equals `probe_placing`), best first; equal values in
+    /// move-generation order.
+    pub fn probe_placements(
+        &self,
+        placed: u32,
+        board: Board,
+    ) -> Result<Vec<(Placement, Value)>, TablebaseError> {
+        self.check_placing(placed, board)?;
+        let last = placed + 1 == layer_count(&self.rules);
+        let mut error = None;
+        let mut out = Vec::new();
+        let lookup = |b: Board| {
+            let v = if last {
+                self.probe(b)
+            } else {
+                self.probe_placing(placed + 1, b)
+            };
+            v.unwrap_or_else(|e| {
+                error.get_or_insert(e);
+                Value::Draw
+            })
+        };
+        for_each_placement_value(&self.rules, placed, board, lookup, |p, v| out.push((p, v)));
+        if let Some(e) = error {
+            return Err(e);
+        }
+        sort_best_first(&mut out);
+        Ok(out)
+    }
+
+    /// Checks that `board` can be a position of placing layer `placed`; its subspace.
+    fn check_placing(&self, placed: u32, board: Board) -> Result<Subspace, TablebaseError> {
+        if placed >= layer_count(&self.rules) {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "{placed} placements made: the placing phase has {} under {}",
+                layer_count(&self.rules),
+                self.rules
+            )));
+        }
+        if (board.mover | board.opponent) & !ALL != 0 || board.mover & board.opponent != 0 {
+            return Err(TablebaseError::InvalidPosition(
+                "gotis off the board or two on one point".into(),
+            ));
+        }
+        let sub = Subspace::of(board);
+        if !layer_subspaces(&self.rules, placed).contains(&sub) {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "no game reaches {sub} after {placed} placements"
+            )));
+        }
+        Ok(sub)
+    }
+
     /// Every legal turn of the player to move with the value it leads to, from the
     /// player to move's point of view and counted from `board` (so the best turn's
     /// value equals `probe(board)`), best first. A capture that leaves the
@@ -236,15 +343,7 @@ impl Tablebase {
     pub fn probe_moves(&self, board: Board) -> Result<Vec<(Turn, Value)>, TablebaseError> {
         let mut turns = self.turn_values(board, |n| self.probe(n))?;
         // Stable: equal values keep move-generation order.
-        turns.sort_by(|a, b| {
-            if a.1.better_than(b.1) {
-                std::cmp::Ordering::Less
-            } else if b.1.better_than(a.1) {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        });
+        sort_best_first(&mut turns);
         Ok(turns)
     }
 
@@ -394,4 +493,18 @@ impl Tablebase {
         }
         Ok(move |v| value_at_counter(v, counter, quiet).expect("counter checked"))
     }
+}
+
+/// Sorts moves best first for the player to move; stable, so equal values keep
+/// move-generation order.
+fn sort_best_first<T>(moves: &mut [(T, Value)]) {
+    moves.sort_by(|a, b| {
+        if a.1.better_than(b.1) {
+            std::cmp::Ordering::Less
+        } else if b.1.better_than(a.1) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
 }

@@ -4,10 +4,11 @@
 
 use crate::error::TablebaseError;
 use crate::format::{
-    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name, rules_dir, TableKind,
+    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name, parse_placing_file_name,
+    placing_file_name, placing_table_path, rules_dir, TableKind,
 };
 use crate::manifest::{sha256_file, SHA256SUMS};
-use crate::reader::table::{open_kind, Table};
+use crate::reader::table::{open_any_table, open_kind, Table};
 use crate::writer::write_atomically;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_solve::placing::{evaluate_placing, successor_subspaces};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
 
@@ -50,6 +52,9 @@ pub struct SubspaceReport {
     pub subspace: Subspace,
     /// Which of its tables: game-theoretic values or values under the 100-turn rule.
     pub kind: TableKind,
+    /// `None` for a moving-phase table, `Some(placed)` for a table of placing layer
+    /// `placed` (always game-theoretic).
+    pub placing: Option<u8>,
     /// Its file.
     pub path: PathBuf,
     /// Positions (canonical classes) recomputed.
@@ -113,7 +118,8 @@ impl VerifyReport {
     }
 }
 
-/// Verifies every table of rule set `rules` in tablebase directory `dir`:
+/// Verifies every table of rule set `rules` in tablebase directory `dir`, moving
+/// phase first, then the placing layers from the last to the first:
 /// the head, block and whole-file checksums of every file, agreement of the WDL
 /// and DTC sections, and `evaluate(board) == stored(board)` for every position
 /// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
@@ -197,7 +203,10 @@ pub fn verify_with(
 ) -> Result<VerifyReport, TablebaseError> {
     let mut subs = list_subspaces(dir, rules)?;
     let rdir = rules_dir(dir, rules);
-    if subs.is_empty() {
+    let mut placing = list_placing_tables(dir, rules)?;
+    // Placing layers last first: each needs only the one after it.
+    placing.sort_by_key(|&(p, s)| (std::cmp::Reverse(p), s));
+    if subs.is_empty() && placing.is_empty() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
         return Err(TablebaseError::io(&rdir, e));
     }
@@ -235,7 +244,8 @@ pub fn verify_with(
                     opened
                         .iter()
                         .any(|(k, present, _)| *k == kind && present.contains(&s))
-                });
+                }) || parse_placing_file_name(name)
+                    .is_some_and(|t| placing.contains(&t));
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
                 }
@@ -251,8 +261,16 @@ pub fn verify_with(
             problems: vec![problem],
         }),
     };
-    let tables: usize = opened.iter().map(|(_, present, _)| present.len()).sum();
-    observer.planned(tables, total);
+    let placing_slots: u64 = placing
+        .iter()
+        .map(|&(_, s)| SubspaceIndex::new(s).slots())
+        .sum();
+    let tables: usize = opened
+        .iter()
+        .map(|(_, present, _)| present.len())
+        .sum::<usize>()
+        + placing.len();
+    observer.planned(tables, total + placing_slots);
 
     let mut journal = Journaled {
         path: rdir.join(JOURNAL),
@@ -277,6 +295,14 @@ pub fn verify_with(
         };
         context.verify_all(&present, tables, &mut journal, &mut reports);
     }
+    verify_placing(
+        dir,
+        rules,
+        &placing,
+        &listed_sums(&rdir),
+        observer,
+        &mut reports,
+    );
     Ok(VerifyReport {
         rules: *rules,
         subspaces: reports,
@@ -382,6 +408,7 @@ impl KindContext<'_> {
             let mut report = SubspaceReport {
                 subspace: s,
                 kind,
+                placing: None,
                 path: kind_table_path(dir, rules, kind, s),
                 checked: 0,
                 mismatches: 0,
@@ -494,7 +521,7 @@ impl KindContext<'_> {
                     Err(e) => report.error = Some(e),
                 }
             }
-            let passed = (report.is_ok() && files.len() == reads.len()).then(|| JournalEntry {
+            let passed = (report.is_ok() && files.len() == reads.len()).then_some(JournalEntry {
                 files,
                 positions: report.checked,
             });
@@ -538,6 +565,209 @@ fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
     Ok(sums)
 }
 
+/// `SHA256SUMS` as read by [`read_sums`], or an empty list when it is missing or
+/// unreadable (its problems are reported once, with the moving-phase tables).
+fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
+    read_sums(rdir).unwrap_or_default()
+}
+
+/// Verifies the placing tables `placing` (last layer first): checksums, size,
+/// SHA-256 against `SHA256SUMS`, and `evaluate_placing(board) == stored(board)`
+/// over the stored values of the next layer (or, for the last layer, of the moving
+/// phase), and the WDL section against the DTC section. One report per table,
+/// naming its layer.
+fn verify_placing(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: &[(u8, Subspace)],
+    listed: &BTreeMap<String, String>,
+    observer: &dyn VerifyObserver,
+    reports: &mut Vec<SubspaceReport>,
+) {
+    let mut decoded: HashMap<(Option<u8>, Subspace), Arc<Vec<Packed>>> = HashMap::new();
+    for &(placed, s) in placing {
+        let path = placing_table_path(dir, rules, placed, s);
+        let mut report = SubspaceReport {
+            subspace: s,
+            kind: TableKind::GameTheoretic,
+            placing: Some(placed),
+            path: path.clone(),
+            checked: 0,
+            mismatches: 0,
+            examples: Vec::new(),
+            error: None,
+            earlier: false,
+        };
+        let slots = SubspaceIndex::new(s).slots();
+        observer.started(s, slots);
+        let result = (|| -> Result<(), TablebaseError> {
+            let table = open_any_table(dir, rules, Some(placed), s)?;
+            table.check_file_checksum()?;
+            if slots != table.header().slots {
+                return Err(TablebaseError::corrupt(
+                    &path,
+                    "slot count differs from the index",
+                ));
+            }
+            let hash = sha256_file(table.path())?;
+            if let Some(h) = listed.get(&placing_file_name(placed, s)) {
+                if *h != hash {
+                    return Err(TablebaseError::corrupt(
+                        &path,
+                        format!("its SHA-256 {hash} differs from {h} in {SHA256SUMS}"),
+                    ));
+                }
+            }
+            let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
+            let needed: Vec<(Option<u8>, Subspace)> = successor_subspaces(rules, placed as u32)
+                .into_iter()
+                .map(|n| (next, n))
+                .collect();
+            decoded.retain(|k, _| needed.contains(k));
+            let mut arrays = Vec::new();
+            for &(p, n) in &needed {
+                if let Some(v) = decoded.get(&(p, n)) {
+                    arrays.push((n, v.clone()));
+                    continue;
+                }
+                let v = Arc::new(open_any_table(dir, rules, p, n)?.decode_values()?);
+                decoded.insert((p, n), v.clone());
+                arrays.push((n, v));
+            }
+            let own = table.decode_values()?;
+            let wdl = table.decode_wdl()?;
+            check_placing(rules, placed, s, &own, &wdl, &arrays, &mut report, observer);
+            Ok(())
+        })();
+        if let Err(e) = result {
+            report.error = Some(e);
+            observer.advance(slots.saturating_sub(report.checked));
+        }
+        observer.finished(&report);
+        reports.push(report);
+    }
+}
+
+/// Recomputes every position of placing table `placed`/`s` from its successors'
+/// values (`arrays`) and compares with the stored values and WDL section.
+#[allow(clippy::too_many_arguments)]
+fn check_placing(
+    rules: &RuleSet,
+    placed: u8,
+    s: Subspace,
+    own: &[Packed],
+    wdl: &[tigadi_solve::Wdl],
+    arrays: &[(Subspace, Arc<Vec<Packed>>)],
+    report: &mut SubspaceReport,
+    observer: &dyn VerifyObserver,
+) {
+    let index = SubspaceIndex::new(s);
+    let lookups: Vec<(Subspace, SubspaceIndex, &[Packed])> = arrays
+        .iter()
+        .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
+        .collect();
+    sweep_slots(&index, own.len() as u64, report, observer, |slot, board| {
+        let stored = own[slot as usize]
+            .get()
+            .expect("decode_values rejects NONE");
+        let lookup = |b: Board| {
+            let sub = Subspace::of(b);
+            let (_, index, values) = lookups
+                .iter()
+                .find(|l| l.0 == sub)
+                .expect("successors stay in the loaded subspaces");
+            values[index.index(b) as usize]
+                .get()
+                .expect("decode_values rejects NONE")
+        };
+        let recomputed = evaluate_placing(rules, placed as u32, board, lookup);
+        (stored, recomputed, wdl[slot as usize] != stored.wdl())
+    });
+}
+
+/// What a check reports for one position: its slot and board, the stored value,
+/// the value recomputed from the successors, and whether the WDL (or category)
+/// section disagrees with the stored value.
+type Record<'a> = &'a mut dyn FnMut(u64, Board, Value, Value, bool);
+
+/// Checks every slot of a table in parallel chunks: `chunk(slots, record)` checks
+/// the positions in a range of slots and calls `record` for each. Fills in
+/// `report`'s counts and first mismatches.
+fn sweep_chunks(
+    slots: u64,
+    report: &mut SubspaceReport,
+    observer: &dyn VerifyObserver,
+    chunk: impl Fn(std::ops::Range<u64>, Record) + Sync,
+) {
+    let checked = AtomicU64::new(0);
+    let mismatches = AtomicU64::new(0);
+    let examples = Mutex::new(Vec::new());
+    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
+        let (mut n_checked, mut n_bad) = (0, 0);
+        chunk(start..end, &mut |slot, board, stored, recomputed, wdl_bad| {
+            n_checked += 1;
+            for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
+                if bad {
+                    n_bad += 1;
+                    let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+                    if ex.len() < MAX_EXAMPLES {
+                        ex.push(Mismatch {
+                            slot,
+                            board,
+                            stored,
+                            recomputed,
+                            wdl_section,
+                        });
+                    }
+                }
+            }
+        });
+        checked.fetch_add(n_checked, Ordering::Relaxed);
+        mismatches.fetch_add(n_bad, Ordering::Relaxed);
+        observer.advance(end - start);
+    });
+    report.checked = checked.into_inner();
+    report.mismatches = mismatches.into_inner();
+    let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
+    ex.sort_by_key(|m| m.slot);
+    report.examples = ex;
+}
+
+/// [`sweep_chunks`] one position at a time: `check(slot, board)` gives the stored
+/// value, the recomputed value and whether the WDL section disagrees.
+fn sweep_slots(
+    index: &SubspaceIndex,
+    slots: u64,
+    report: &mut SubspaceReport,
+    observer: &dyn VerifyObserver,
+    check: impl Fn(u64, Board) -> (Value, Value, bool) + Sync,
+) {
+    sweep_chunks(slots, report, observer, |range, record| {
+        for (slot, board) in index.boards(range) {
+            let (stored, recomputed, wdl_bad) = check(slot, board);
+            record(slot, board, stored, recomputed, wdl_bad);
+        }
+    });
+}
+
+/// The placing tables in the rule set's directory, as (layer, subspace).
+fn list_placing_tables(dir: &Path, rules: &RuleSet) -> Result<Vec<(u8, Subspace)>, TablebaseError> {
+    let rdir = rules_dir(dir, rules);
+    let entries = match std::fs::read_dir(&rdir) {
+        Ok(e) => e,
+        Err(e) => return Err(TablebaseError::io(&rdir, e)),
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
+        if let Some(t) = e.file_name().to_str().and_then(parse_placing_file_name) {
+            out.push(t);
+        }
+    }
+    Ok(out)
+}
+
 /// Where captures from subspace `s` lead, unless every capture ends the game.
 fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
@@ -571,18 +801,12 @@ fn check_subspace(
         .iter()
         .find(|l| l.0 == own.0.flipped())
         .expect("the flipped subspace is loaded with its twin");
-    let slots = own.2.len() as u64;
-    let checked = AtomicU64::new(0);
-    let mismatches = AtomicU64::new(0);
-    let examples = Mutex::new(Vec::new());
     // Index of the quiet successors' table in `lookups`.
     let quiet_table = lookups
         .iter()
         .position(|l| l.0 == own.0.flipped())
         .expect("found above");
-    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
-        let (mut n_checked, mut n_bad) = (0, 0);
+    sweep_chunks(own.2.len() as u64, report, observer, |range, record| {
         // A two-stage pipeline, as in the solver: the successors' values of one
         // position are prefetched while those of the position before it are read
         // (they are random reads over tables of up to gigabytes).
@@ -590,7 +814,6 @@ fn check_subspace(
         let mut succs: [Vec<Succ>; 2] = [Vec::new(), Vec::new()];
         let mut cur = 0;
         let mut finish = |slot: u64, board: Board, succ: &[Succ]| {
-            n_checked += 1;
             let stored = own.2[slot as usize]
                 .get()
                 .expect("decode_values rejects NONE");
@@ -613,24 +836,15 @@ fn check_subspace(
                 TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
                     .expect("counter 0 is within every limit"),
             };
-            let wdl_bad = !summary_agrees(slot as usize, stored);
-            for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
-                if bad {
-                    n_bad += 1;
-                    let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
-                    if ex.len() < MAX_EXAMPLES {
-                        ex.push(Mismatch {
-                            slot,
-                            board,
-                            stored,
-                            recomputed,
-                            wdl_section,
-                        });
-                    }
-                }
-            }
+            record(
+                slot,
+                board,
+                stored,
+                recomputed,
+                !summary_agrees(slot as usize, stored),
+            );
         };
-        for (slot, board) in own.1.boards(start..end) {
+        for (slot, board) in own.1.boards(range) {
             let class = quiet.1.mover_class(board.opponent);
             let succ = &mut succs[cur];
             succ.clear();
@@ -667,13 +881,5 @@ fn check_subspace(
         if let Some((slot, board)) = pending[cur ^ 1].take() {
             finish(slot, board, &succs[cur ^ 1]);
         }
-        checked.fetch_add(n_checked, Ordering::Relaxed);
-        mismatches.fetch_add(n_bad, Ordering::Relaxed);
-        observer.advance(end - start);
     });
-    report.checked = checked.into_inner();
-    report.mismatches = mismatches.into_inner();
-    let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
-    ex.sort_by_key(|m| m.slot);
-    report.examples = ex;
 }

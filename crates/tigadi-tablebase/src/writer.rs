@@ -26,6 +26,28 @@ pub fn write_subspace(
     subspace: Subspace,
     values: &[Packed],
 ) -> Result<PathBuf, TablebaseError> {
+    write_table(dir, rules, None, subspace, values)
+}
+
+/// Writes the table of `subspace` of placing layer `placed` (placements made) as
+/// `dir/<rules>/p<placed>-<m>v<o>.tgtb`, atomically, as [`write_subspace`] does.
+pub fn write_placing(
+    dir: &Path,
+    rules: &RuleSet,
+    placed: u8,
+    subspace: Subspace,
+    values: &[Packed],
+) -> Result<PathBuf, TablebaseError> {
+    write_table(dir, rules, Some(placed), subspace, values)
+}
+
+fn write_table(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+    values: &[Packed],
+) -> Result<PathBuf, TablebaseError> {
     let slots = SubspaceIndex::new(subspace).slots();
     if values.len() as u64 != slots {
         return Err(TablebaseError::InvalidValues(format!(
@@ -33,8 +55,17 @@ pub fn write_subspace(
             values.len()
         )));
     }
-    let bytes = encode_table(rules, subspace, values)?;
-    write_table_file(dir, rules, TableKind::GameTheoretic, subspace, &bytes)
+    let bytes = encode_table_with(rules, placing, subspace, values)?;
+    match placing {
+        None => write_table_file(dir, rules, TableKind::GameTheoretic, subspace, &bytes),
+        Some(placed) => {
+            let rdir = rules_dir(dir, rules);
+            fs::create_dir_all(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
+            let path = placing_table_path(dir, rules, placed, subspace);
+            write_atomically(&path, &bytes)?;
+            Ok(path)
+        }
+    }
 }
 
 /// Writes the horizon table (values under the 100-turn rule of `rules`, turn limit
@@ -145,6 +176,17 @@ pub fn encode_table(
     subspace: Subspace,
     values: &[Packed],
 ) -> Result<Vec<u8>, TablebaseError> {
+    encode_table_with(rules, None, subspace, values)
+}
+
+/// [`encode_table`] for a moving-phase table (`placing == None`) or a table of
+/// placing layer `placing`.
+pub fn encode_table_with(
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+    values: &[Packed],
+) -> Result<Vec<u8>, TablebaseError> {
     if values.is_empty() {
         return Err(TablebaseError::InvalidValues("no slots".into()));
     }
@@ -195,6 +237,7 @@ pub fn encode_table(
         rules: rules.without_quiet_limit(),
         rules_name: rules.name(),
         subspace,
+        placing,
         slots: values.len() as u64,
         counts,
         wdl: first.desc(SECTION_WDL, ENCODING_WDL_2BIT, WDL_ZSTD_LEVEL),
@@ -289,6 +332,7 @@ pub fn encode_horizon_table(
         rules: *rules,
         rules_name: rules.name(),
         subspace,
+        placing: None,
         slots: game.len() as u64,
         counts,
         wdl: first.desc(SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, WDL_ZSTD_LEVEL),

@@ -7,7 +7,7 @@ use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
-    parse_position, parse_record, Board, Game, GameResult, Phase, Position, RuleSet, Side,
+    parse_position_with, parse_record, Game, GameResult, Move, Phase, Position, RuleSet, Side,
 };
 use tigadi_solve::Value;
 use tigadi_tablebase::{RuleValues, Tablebase, TablebaseError};
@@ -112,10 +112,16 @@ struct Probed {
     /// The game is already over in this position (e.g. drawn by the turn limit):
     /// `value` says how, and there are no moves.
     over: Option<GameResult>,
+    /// A placing-phase position (values from the placing tables; no 100-turn
+    /// values there).
+    placing: bool,
 }
 
 fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
-    let (p, board) = parse_moving_position(text)?;
+    let rules = *tb.rules();
+    let p = parse_position_with(&rules, text)
+        .map_err(|e| format!("position '{}': {e}", shown(text)))?;
+    let board = p.to_board();
     let (side, counter) = (p.side, p.quiet_turns);
     let result = standing(tb.rules(), &p);
     if result.is_over() {
@@ -132,6 +138,33 @@ fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
             rule: None,
             moves: Vec::new(),
             over: Some(result),
+            placing: p.phase() == Phase::Placing,
+        });
+    }
+    if p.phase() == Phase::Placing {
+        // Every placement with each capture choice, from the placing tables.
+        let value = tb.probe_any_phase(&p).map_err(|e| e.to_string())?;
+        let moves = tb
+            .probe_placements(p.placements(&rules), board)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(m, v)| {
+                let mv = Move::Place {
+                    to: m.to,
+                    capture: m.capture,
+                };
+                (mv.to_string(), v, None)
+            })
+            .collect();
+        return Ok(Probed {
+            position: text.to_string(),
+            side,
+            counter,
+            value,
+            rule: None,
+            moves,
+            over: None,
+            placing: true,
         });
     }
     let value = tb.probe(board).map_err(|e| e.to_string())?;
@@ -161,6 +194,7 @@ fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
         rule,
         moves,
         over: None,
+        placing: false,
     })
 }
 
@@ -245,6 +279,9 @@ impl Probed {
                 describe_rule(r.rule_value),
                 r.category
             )),
+            None if self.placing => {
+                s.push_str("placing phase: game-theoretic values (placing tables)\n")
+            }
             None => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
         }
         if self.moves.is_empty() {
@@ -283,8 +320,13 @@ fn describe_rule(v: Value) -> String {
 
 /// Parses a position string (docs/RULES.md §9) that must be in the moving phase, into
 /// the position and the board seen from the player to move.
-fn parse_moving_position(text: &str) -> Result<(Position, Board), String> {
-    let p = parse_position(text).map_err(|e| format!("position '{}': {e}", shown(text)))?;
+#[cfg(test)]
+fn parse_moving_position(
+    rules: &RuleSet,
+    text: &str,
+) -> Result<(Position, tigadi_rules::Board), String> {
+    let p =
+        parse_position_with(rules, text).map_err(|e| format!("position '{}': {e}", shown(text)))?;
     if p.phase() != Phase::Moving {
         return Err(format!(
             "position '{}': {}",
@@ -302,6 +344,7 @@ mod tests {
 
     #[test]
     fn parses_the_rules_example() {
+        let parse_moving_position = |t| parse_moving_position(&RuleSet::TIGADI, t);
         let (p, b) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
         assert_eq!(p.side, Side::Seed);
         let bit = |n| Point::parse(n).unwrap().bit();

@@ -10,9 +10,10 @@ use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
-use tigadi_index::{Subspace, MAX_GOTIS, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex, MAX_GOTIS, MIN_GOTIS};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_for, pairs_up_to};
+use tigadi_solve::placing::{layer_count, layer_subspaces};
+use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
 
 /// Worker threads allowed per core: more only adds switching (the files do not
@@ -49,13 +50,14 @@ fn parse_subspace(text: &str) -> Result<Subspace, String> {
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
+    let all = (2 * rules.pieces as u32).min(23);
+    let max_pieces = args.max_pieces.unwrap_or(all);
     let pairs = match &args.subspace {
         Some(text) => pairs_for(parse_subspace(text)?),
-        None if (6..=18).contains(&args.max_pieces) => pairs_up_to(args.max_pieces),
+        None if (6..=all).contains(&max_pieces) => pairs_up_to_pieces(rules.pieces, max_pieces),
         None => {
             return Err(format!(
-                "--max-pieces {} is out of range (6 to 18 gotis on the board)",
-                args.max_pieces
+                "--max-pieces {max_pieces} is out of range (6 to {all} gotis on the board)"
             ))
         }
     };
@@ -80,6 +82,27 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
+    // The placing phase reads the whole moving phase: only after a full solve.
+    if !args.no_placing && args.subspace.is_none() && max_pieces == all {
+        let progress = Progress::new("slots");
+        progress.plan(
+            (0..layer_count(&rules))
+                .flat_map(|k| layer_subspaces(&rules, k))
+                .map(|s| SubspaceIndex::new(s).slots())
+                .sum(),
+        );
+        let observer = SolveProgress::new(&progress);
+        let result = pool.install(|| tb::solve_placing(dir, &rules, &observer));
+        progress.finish();
+        if let Some(v) = result.map_err(|e| e.to_string())? {
+            progress.line(&format!(
+                "empty board ({rules}): {v} for Bone, who places first"
+            ));
+        }
+        if let Some(e) = progress.write_failure() {
+            return Err(format!("{e} (the solve itself finished)"));
+        }
+    }
     progress.line(&format!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),

@@ -1,11 +1,14 @@
-//! `tigadi stats`: win/draw/loss counts of the solved subspaces.
+//! `tigadi stats`: win/draw/loss counts of the solved subspaces, and the value of
+//! the empty board when the placing phase is solved.
 
 use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
-use tigadi_rules::RuleSet;
+use tigadi_index::Subspace;
+use tigadi_rules::{Position, RuleSet, Side};
 use tigadi_tablebase::{
-    list_subspaces, open_kind, read_header, read_manifest, rules_dir, TableKind, TablebaseError,
+    list_subspaces, load_placing_values, open_kind, placing_table_path, read_header, read_manifest,
+    rules_dir, TableKind, TablebaseError,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
@@ -93,6 +96,38 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
             );
         }
+    }
+    print_empty_board(rules, args)
+}
+
+/// The empty board's value (game-theoretic, for Bone, who places first), when the
+/// first placing layer is solved.
+fn print_empty_board(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
+    let dir = &args.dir.dir;
+    let start = Subspace::new(0, 0);
+    if !placing_table_path(dir, &rules, 0, start).is_file() {
+        if !args.json {
+            println!("empty board: placing phase not solved");
+        }
+        return Ok(0);
+    }
+    let values = load_placing_values(dir, &rules, 0, start).map_err(|e| e.to_string())?;
+    let value = values
+        .first()
+        .and_then(|p| p.get())
+        .ok_or("the empty board's table holds no value")?;
+    let position = Position::start(&rules).to_string();
+    if args.json {
+        let row = json!({
+            "rules": rules.name(),
+            "position": position,
+            "side": Side::Bone.name(),
+            "value": value.wdl().to_string(),
+            "dtc": value.dtc(),
+        });
+        println!("{row}");
+    } else {
+        println!("empty board ({position}): {value} for Bone, who places first (game-theoretic)");
     }
     Ok(0)
 }

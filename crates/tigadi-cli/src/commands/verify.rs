@@ -13,8 +13,12 @@ use tigadi_tablebase::SubspaceReport;
 fn report_lines(s: &SubspaceReport) -> Vec<String> {
     let mut lines = Vec::new();
     let (name, first) = match s.kind {
+        // `4v3` for the moving phase, `p5-2v3` for placing layer 5 (as the files).
         tigadi_tablebase::TableKind::GameTheoretic => (
-            s.subspace.to_string(),
+            match s.placing {
+                None => s.subspace.to_string(),
+                Some(p) => format!("p{p}-{}", s.subspace),
+            },
             "WDL section disagrees with DTC section",
         ),
         tigadi_tablebase::TableKind::Horizon => (

@@ -171,6 +171,17 @@ impl Table {
     /// table the turn limit does not matter (the values ignore it); a horizon table
     /// must have been solved under the same limit.
     pub fn expect(&self, rules: &RuleSet, subspace: Subspace) -> Result<(), TablebaseError> {
+        self.expect_table(rules, None, subspace)
+    }
+
+    /// Checks that this is the table of `subspace` of placing layer `placing`
+    /// (`None`: the moving phase) under `rules`.
+    pub fn expect_table(
+        &self,
+        rules: &RuleSet,
+        placing: Option<u8>,
+        subspace: Subspace,
+    ) -> Result<(), TablebaseError> {
         let h = &self.header;
         if h.kind == TableKind::Horizon && h.rules.quiet != rules.quiet {
             return Err(TablebaseError::RulesMismatch {
@@ -179,6 +190,18 @@ impl Table {
                     "the values under the 100-turn rule were solved with turn limit quiet={}, \
                      not quiet={} as asked",
                     h.rules.quiet, rules.quiet
+                ),
+            });
+        }
+        let layer = |p: Option<u8>| p.map_or(String::new(), |p| format!("placing layer {p} "));
+        if h.placing != placing {
+            return Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!(
+                    "expected {}{subspace}, the file holds {}{}",
+                    layer(placing),
+                    layer(h.placing),
+                    h.subspace
                 ),
             });
         }
@@ -538,6 +561,41 @@ pub fn load_dtc100(
     subspace: Subspace,
 ) -> Result<Vec<Packed>, TablebaseError> {
     open_kind(dir, rules, TableKind::Horizon, subspace)?.decode_dtc100()
+}
+
+/// Opens the table of `subspace` of placing layer `placing` (`None`: the moving
+/// phase) and checks that it is the one asked for.
+pub fn open_any_table(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> Result<Table, TablebaseError> {
+    let path = any_table_path(dir, rules, placing, subspace);
+    if is_missing(&path) {
+        return Err(TablebaseError::MissingSubspace { subspace, path });
+    }
+    let table = Table::open(&path)?;
+    if table.header.kind != TableKind::GameTheoretic {
+        return Err(table.corrupt(format!(
+            "format version {} is a {:?} table, expected a game-theoretic one",
+            table.header.kind.version(),
+            table.header.kind
+        )));
+    }
+    table.expect_table(rules, placing, subspace)?;
+    Ok(table)
+}
+
+/// Reads every value of the table of `subspace` of placing layer `placed`, as
+/// [`load_values`] does for the moving phase.
+pub fn load_placing_values(
+    dir: &Path,
+    rules: &RuleSet,
+    placed: u8,
+    subspace: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    open_any_table(dir, rules, Some(placed), subspace)?.decode_values()
 }
 
 /// Reads and checks just the header of a table (header, layout and head checksum).

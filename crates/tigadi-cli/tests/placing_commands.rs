@@ -1,0 +1,119 @@
+//! The placing phase end to end through the binary, on a whole small game
+//! (`morris,pieces=3`): `solve` does the placing layers after the moving phase and
+//! resumes them byte-identically, `stats` prints the empty board's value, `probe`
+//! lists every placement of a placing position (also from a game record), `verify`
+//! checks the placing files, and `--no-placing` skips them.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+const RULES: &str = "morris,pieces=3";
+
+fn tigadi(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tigadi"))
+        .args(["--rules", RULES])
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn placing_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir.join("morris_pieces-3"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with('p'))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn placing_phase_through_the_cli() {
+    let tmp = std::env::temp_dir().join(format!("tigadi-placing-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    let dir = tmp.as_path();
+    let (ok, out, err) = tigadi(dir, &["solve", "--no-placing"]);
+    assert!(ok, "{err}");
+    assert!(!out.contains("placing layer"), "{out}");
+    assert!(placing_files(dir).is_empty());
+
+    let (ok, out, err) = tigadi(dir, &["solve", "--threads", "2"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("placing layer 0"), "{out}");
+    let files = placing_files(dir);
+    // 6 layers; p0-0v0 holds the empty board.
+    assert!(files.iter().any(|(n, _)| n == "p0-0v0.tgtb"));
+    assert!(files.iter().any(|(n, _)| n.starts_with("p5-")));
+
+    // Resume: lost layers are solved again, byte for byte, on one thread.
+    for (n, _) in &files {
+        if n.starts_with("p1-") || n.starts_with("p4-") {
+            fs::remove_file(dir.join("morris_pieces-3").join(n)).unwrap();
+        }
+    }
+    let (ok, out, err) = tigadi(dir, &["solve", "--threads", "1"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("placing layer 5: already solved"), "{out}");
+    assert_eq!(placing_files(dir), files);
+
+    // stats: the empty board's value, the same as probe's.
+    let (ok, stats, err) = tigadi(dir, &["stats"]);
+    assert!(ok, "{err}");
+    let line = stats
+        .lines()
+        .find(|l| l.starts_with("empty board"))
+        .unwrap();
+    let start = ".../.../.../....../.../.../... B 3 3";
+    let (ok, probe, err) = tigadi(dir, &["probe", start]);
+    assert!(ok, "{err}");
+    let value = probe
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim_start_matches("Bone to move: ");
+    assert!(
+        line.contains(value.split(' ').next().unwrap()),
+        "{line} / {value}"
+    );
+    // Every empty point is a placement on the empty board (one indented line each,
+    // after the position, its value and the line naming the tables).
+    assert_eq!(
+        probe.lines().filter(|l| l.starts_with("  ")).count(),
+        24,
+        "{probe}"
+    );
+    assert_eq!(probe.lines().count(), 24 + 3, "{probe}");
+
+    // probe --record from the empty board on, and a capture choice listed per target.
+    let (ok, out, err) = tigadi(dir, &["probe", "--json", "--record", "a1 d2 a4 b2"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("\"a7xd2\"") && out.contains("\"a7xb2\""),
+        "{out}"
+    );
+    let (ok, out, _) = tigadi(dir, &["probe", "--record", ""]);
+    assert!(ok && out.starts_with(start), "{out}");
+
+    // A placing position no game reaches is refused.
+    let (ok, _, err) = tigadi(dir, &["probe", ".../.../.../....../.../.../... B 2 3"]);
+    assert!(!ok && err.contains("order of placing"), "{err}");
+
+    let (ok, out, err) = tigadi(dir, &["verify"]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("p0-0v0  ok"), "{out}");
+    let _ = fs::remove_dir_all(&tmp);
+}

@@ -1,0 +1,333 @@
+//! The placing phase (docs/RULES.md §3): the value of every placing position, from the
+//! last placement back to the empty board.
+//!
+//! # Layers
+//!
+//! A placing position is the board, the player to move and the two hands. The hands
+//! follow from the number of placements made, `placed` (`0` on the empty board,
+//! `2N - 1` before the last placement under `pieces=N`): the player to move has
+//! placed `placed / 2` gotis and holds `N - placed / 2`, the other player has placed
+//! `(placed + 1) / 2`. So the positions with `placed` placements made form one
+//! *layer*, and a layer is a set of moving-phase-style boards (mover's and
+//! opponent's gotis), split by goti counts into [`Subspace`]s and indexed by the
+//! same symmetry-reduced [`SubspaceIndex`] as the moving phase. Only goti counts that
+//! some sequence of placements reaches get a subspace ([`layer_subspaces`]); counts
+//! with fewer than three gotis on a side are normal while placing.
+//!
+//! Every placement leads from layer `placed` to layer `placed + 1`, so the layers are
+//! solved one at a time, backwards, each by one pass over its slots (no cycles, no
+//! rounds): the last layer's placements lead into the moving phase at counter 0,
+//! whose values come from the moving-phase tables.
+//!
+//! # Values
+//!
+//! Game-theoretic win/draw/loss for the player to move (docs/RULES.md §7), with a depth
+//! that extends the moving phase's DTC backwards through the placing phase: the
+//! number of turns (placements count as turns) to the next capture under optimal
+//! play, a capture counting 1, the winner keeping the win and capturing as soon as
+//! possible, the loser as late as possible. A placing line without a capture reaches
+//! the moving phase after `2N - placed` placements and then adds that position's DTC;
+//! a capture while placing restarts the count as it does in the moving phase. So the
+//! one [`Value`] type, its packing and its `before_turn` step serve both phases, and
+//! the placing depth is exactly the DTC a moving-phase reader already knows. The
+//! 100-turn classes of docs/RULES.md §7 plug in the same way once the moving phase has
+//! them: a placing position's class is the best of its placements' classes, with the
+//! leaves' classes read at counter 0 (the lookup passed to [`evaluate_placing`]).
+//!
+//! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
+
+use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
+use crate::value::{Packed, Value};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::{Board, Placement, RuleSet, Successor};
+
+/// Slots one worker evaluates at a time.
+const CHUNK: u64 = 1 << 14;
+
+/// Number of placing layers under `rules`: `2 * pieces` (layer `placed` for
+/// `placed` in `0..layers`).
+pub fn layer_count(rules: &RuleSet) -> u32 {
+    2 * rules.pieces as u32
+}
+
+/// The hands in layer `placed`: gotis still held by the player to move and by the
+/// other player.
+pub fn hands(rules: &RuleSet, placed: u32) -> (u8, u8) {
+    let n = rules.pieces as u32;
+    ((n - placed / 2) as u8, (n - placed.div_ceil(2)) as u8)
+}
+
+/// The goti counts (player to move, other player) that positions of layer `placed`
+/// can have: those reached from the empty board by placements, each a quiet one or
+/// (when the placer then has three gotis or more and the other player has one on the
+/// board) a capture that leaves the captured side three gotis or more in all. Sorted.
+pub fn layer_subspaces(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
+    let mut layer = BTreeSet::from([Subspace::new(0, 0)]);
+    for k in 0..placed {
+        let (_, opponent_hand) = hands(rules, k);
+        let mut next = BTreeSet::new();
+        for s in layer {
+            let placer = s.mover + 1;
+            next.insert(Subspace::new(s.opponent, placer));
+            if placer >= MIN_GOTIS
+                && s.opponent > 0
+                && (s.opponent - 1 + opponent_hand) >= MIN_GOTIS
+            {
+                next.insert(Subspace::new(s.opponent - 1, placer));
+            }
+        }
+        layer = next;
+    }
+    layer.into_iter().collect()
+}
+
+/// The subspaces the placements of layer `placed` lead into: those of layer
+/// `placed + 1`, or for the last layer the moving-phase subspaces (both sides three
+/// or more) of the boards after the last placement, Bone to move, the full board
+/// left out (a draw by docs/RULES.md §8; see [`evaluate_placing`]).
+pub fn successor_subspaces(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
+    let next = layer_subspaces(rules, placed + 1);
+    if placed + 1 < layer_count(rules) {
+        return next;
+    }
+    next.into_iter()
+        .filter(|s| s.mover >= MIN_GOTIS && s.opponent >= MIN_GOTIS)
+        .filter(|s| (s.mover + s.opponent) as usize != tigadi_rules::POINTS)
+        .collect()
+}
+
+/// The value of the placing position `board` of layer `placed` for the player to
+/// move, from the values of the positions its placements lead to: `lookup(next)` is
+/// the value of `next` for *its* player to move, a position of layer `placed + 1`
+/// or, after the last placement, a moving-phase position at counter 0. A capture
+/// that leaves the other player two gotis in all (board and hand) wins at once
+/// (depth 1); after the last placement a full board is a draw (docs/RULES.md §8) and is
+/// not looked up.
+///
+/// The solver's results satisfy `evaluate_placing(b) == stored(b)` everywhere; this
+/// is what `verify` checks on placing tables.
+pub fn evaluate_placing(
+    rules: &RuleSet,
+    placed: u32,
+    board: Board,
+    lookup: impl FnMut(Board) -> Value,
+) -> Value {
+    let mut best: Option<Value> = None;
+    for_each_placement_value(rules, placed, board, lookup, |_, v| {
+        if best.is_none_or(|b| v.better_than(b)) {
+            best = Some(v);
+        }
+    });
+    // Fewer than 24 gotis stand on the board while anyone holds one in hand, so
+    // there is always an empty point.
+    best.unwrap_or_else(|| unreachable!("a placing position with no empty point"))
+}
+
+/// Calls `f` with every placement (and capture choice) of the placing position
+/// `board` of layer `placed` and its value for the player to move, computed as
+/// [`evaluate_placing`] does from `lookup`; in move-generation order. The one
+/// definition of a placement's value, shared by the solver, `verify` and probers.
+pub fn for_each_placement_value(
+    rules: &RuleSet,
+    placed: u32,
+    board: Board,
+    mut lookup: impl FnMut(Board) -> Value,
+    mut f: impl FnMut(Placement, Value),
+) {
+    let (_, opponent_hand) = hands(rules, placed);
+    board.for_each_placement(rules, |p, s| {
+        let v = match s {
+            Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
+            Successor::Capture(next) => next_value(next, &mut lookup).before_turn(true),
+            Successor::Quiet(next) | Successor::Pass(next) => {
+                next_value(next, &mut lookup).before_turn(false)
+            }
+        };
+        f(p, v)
+    });
+}
+
+fn next_value(next: Board, lookup: &mut impl FnMut(Board) -> Value) -> Value {
+    if next.is_full() {
+        Value::Draw
+    } else {
+        lookup(next)
+    }
+}
+
+/// Solved tables of one layer (or of the moving phase), looked up by board.
+pub struct LayerValues<'a> {
+    tables: Vec<(SubspaceIndex, &'a [Packed])>,
+}
+
+impl<'a> LayerValues<'a> {
+    /// The tables `tables`, each with one value per slot of its subspace's index.
+    /// Checks that every subspace of `needed` is there with the right slot count.
+    pub fn new(tables: &[SolvedTable<'a>], needed: &[Subspace]) -> Result<Self, SolveError> {
+        let mut out = Vec::new();
+        for &sub in needed {
+            let t = tables
+                .iter()
+                .find(|t| t.subspace == sub)
+                .ok_or(SolveError::MissingTarget(sub))?;
+            let idx = SubspaceIndex::new(sub);
+            if idx.slots() != t.values.len() as u64 {
+                return Err(SolveError::WrongSize(sub));
+            }
+            out.push((idx, t.values));
+        }
+        Ok(LayerValues { tables: out })
+    }
+
+    /// The value of `board` for its player to move; `None` when its subspace is not
+    /// among the tables or its slot holds no value.
+    #[inline]
+    pub fn value(&self, board: Board) -> Option<Value> {
+        let sub = Subspace::of(board);
+        let (idx, values) = self.tables.iter().find(|(i, _)| i.subspace() == sub)?;
+        values[idx.index(board) as usize].get()
+    }
+}
+
+/// The subspaces that the placements from subspace `sub` of layer `placed` lead
+/// into (a subset of [`successor_subspaces`]): `(o, m + 1)` for quiet placements
+/// and `(o - 1, m + 1)` for captures, when those exist. Solving one subspace needs
+/// only these two tables, which bounds the memory of a layer-by-layer solve.
+pub fn subspace_successors(rules: &RuleSet, placed: u32, sub: Subspace) -> Vec<Subspace> {
+    let placer = sub.mover + 1;
+    let mut out = vec![Subspace::new(sub.opponent, placer)];
+    if sub.opponent > 0 {
+        out.push(Subspace::new(sub.opponent - 1, placer));
+    }
+    let all = successor_subspaces(rules, placed);
+    out.retain(|s| all.contains(s));
+    out
+}
+
+/// Solves subspace `sub` of layer `placed` given the values of what its placements
+/// lead to (`next`: at least the tables of [`subspace_successors`]), and returns
+/// one value per slot, [`Packed::NONE`] for padding. One pass, in parallel on the
+/// current rayon pool; the result does not depend on the number of threads.
+/// Reports progress in slots to `observer` (no phase of its own).
+pub fn solve_layer_subspace(
+    rules: &RuleSet,
+    placed: u32,
+    sub: Subspace,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<SolvedSubspace, SolveError> {
+    assert!(
+        placed < layer_count(rules),
+        "layer {placed} is not a placing layer"
+    );
+    let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
+    let idx = SubspaceIndex::new(sub);
+    let mut values = vec![Packed::NONE; idx.slots() as usize];
+    values
+        .par_chunks_mut(CHUNK as usize)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let start = c as u64 * CHUNK;
+            for (slot, board) in idx.boards(start..start + chunk.len() as u64) {
+                let v = evaluate_placing(rules, placed, board, |b| {
+                    next.value(b).unwrap_or_else(|| {
+                        unreachable!("successor {b:?} of layer {placed} has no value")
+                    })
+                });
+                chunk[(slot - start) as usize] = Packed::new(v);
+            }
+            observer.advance(chunk.len() as u64);
+        });
+    Ok(SolvedSubspace {
+        subspace: sub,
+        values,
+        rounds: 0,
+    })
+}
+
+/// Solves layer `placed` given the values of what its placements lead to (`next`:
+/// the tables of [`successor_subspaces`]), and returns one table per subspace of
+/// [`layer_subspaces`] ([`solve_layer_subspace`] for each). Reports one phase
+/// `"layer <placed>"` to `observer`, its work in slots.
+pub fn solve_layer(
+    rules: &RuleSet,
+    placed: u32,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    let subs = layer_subspaces(rules, placed);
+    observer.phase(
+        &format!("layer {placed}"),
+        subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum(),
+    );
+    subs.into_iter()
+        .map(|s| solve_layer_subspace(rules, placed, s, next, observer))
+        .collect()
+}
+
+/// Solves every placing layer in memory, last first, from the solved moving phase
+/// (`moving`: at least the subspaces of [`successor_subspaces`] of the last
+/// layer), calling `each(placed, tables)` after each layer. Returns all layers,
+/// index `placed`. For tests and small games; `tigadi solve` keeps only the layer it
+/// needs and writes the rest.
+pub fn solve_placing(
+    rules: &RuleSet,
+    moving: &[SolvedTable],
+    observer: &dyn Observer,
+    mut each: impl FnMut(u32, &[SolvedSubspace]),
+) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
+    let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
+    for placed in (0..layer_count(rules)).rev() {
+        let next: Vec<SolvedTable> = match layers.last() {
+            None => moving.to_vec(),
+            Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
+        };
+        let solved = solve_layer(rules, placed, &next, observer)?;
+        each(placed, &solved);
+        layers.push(solved);
+    }
+    layers.reverse();
+    Ok(layers)
+}
+
+/// The value of the empty board (Bone to place first) from the solved layer 0.
+pub fn start_value(layer0: &[SolvedSubspace]) -> Option<Value> {
+    layer0
+        .iter()
+        .find(|s| s.subspace == Subspace::new(0, 0))?
+        .values
+        .first()?
+        .get()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_and_hands() {
+        let r = RuleSet::parse("tigadi,pieces=4").unwrap();
+        assert_eq!(layer_count(&r), 8);
+        assert_eq!(hands(&r, 0), (4, 4));
+        assert_eq!(hands(&r, 1), (4, 3));
+        assert_eq!(hands(&r, 7), (1, 0));
+        assert_eq!(layer_subspaces(&r, 0), [Subspace::new(0, 0)]);
+        assert_eq!(layer_subspaces(&r, 1), [Subspace::new(0, 1)]);
+        // No capture before a side's third placement.
+        assert_eq!(layer_subspaces(&r, 4), [Subspace::new(2, 2)]);
+        // Bone's third placement (the 5th) may capture one of Seed's two.
+        assert_eq!(
+            layer_subspaces(&r, 5),
+            [Subspace::new(1, 3), Subspace::new(2, 3)]
+        );
+        // Every count reached is closed under placements.
+        for placed in 0..layer_count(&r) - 1 {
+            let next = layer_subspaces(&r, placed + 1);
+            for s in layer_subspaces(&r, placed) {
+                assert!(next.contains(&Subspace::new(s.opponent, s.mover + 1)));
+            }
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! The whole game against a deliberately naive, independent full-game solver.
+//!
+//! The naive solver is plain minimax with memoisation over raw placing positions
+//! (Bone's and Seed's point sets, the player to move, both hands; no symmetry, no
+//! layers, no index), recursing from the empty board through every placement of
+//! docs/RULES.md §3 and §5, written here from the rules text. It shares only the board's
+//! lines with the toolkit. Where the last placement leads into the moving phase it
+//! asks the naive moving-phase oracle (`tests/oracle`: forward value iteration over
+//! raw positions with its own move generator), never the fast solver, except in the
+//! five-a-side tests marked `Leaves::Toolkit`, which check the placing phase alone
+//! over the toolkit's moving-phase tables (the naive 5v5 is too big for two cores).
+//!
+//! Every placing position the naive solver reaches from the empty board (all of
+//! them that a game can reach) is then compared, value and depth, with the
+//! toolkit's placing tables, which are solved from the toolkit's own moving-phase
+//! tables.
+//!
+//! Values (docs/RULES.md §7, extended to placing as `tigadi_solve::placing` documents):
+//! win/draw/loss for the player to move with the depth to the next capture in turns;
+//! a placement that captures counts 1, any other adds 1 to what follows; the winner
+//! takes the quickest win, the loser the slowest loss.
+
+mod oracle;
+
+use oracle::OracleSolution;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_rules::{Board, Geometry, RuleSet};
+use tigadi_solve::placing::{solve_placing, LayerValues};
+use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::{solve_up_to, Packed, SolvedTable, Value};
+
+/// One whole-game comparison at a time: each holds a few hundred MB.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The naive full-game solver of one rule set.
+struct Naive<'a> {
+    pieces: u32,
+    lines: Vec<u32>,
+    /// The moving-phase value of (Bone's points, Seed's points), Bone to move at
+    /// counter 0: the naive oracle's, or in [`Leaves::Toolkit`] the toolkit's.
+    moving: &'a dyn Fn(u32, u32) -> Value,
+    /// The value of every placing position met, one entry per raw position.
+    memo: Memo,
+    /// The keys ([`key`]) of the positions met with at most this many placements
+    /// made, for the comparison with the toolkit.
+    record_up_to: u32,
+    recorded: Vec<u64>,
+}
+
+/// A placing position: Bone's and Seed's points, who places next, both hands.
+#[derive(Clone, Copy, Debug)]
+struct Raw {
+    bone: u32,
+    seed: u32,
+    bone_to_move: bool,
+    bone_hand: u32,
+    seed_hand: u32,
+}
+
+fn key(p: &Raw) -> u64 {
+    p.bone as u64
+        | (p.seed as u64) << 24
+        | (p.bone_to_move as u64) << 48
+        | (p.bone_hand as u64) << 49
+        | (p.seed_hand as u64) << 54
+}
+
+/// C(n, k) for `n, k <= 24`.
+fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i + 1) as u64)
+}
+
+/// A memo with one entry per raw placing position (no hashing, no symmetry): per
+/// (hands, goti counts) a dense table indexed by the colex rank of Bone's points
+/// times the ranks of Seed's among the points Bone leaves empty. Who is to move
+/// follows from the hands (Bone places first). Entry 0: not met yet.
+struct Memo {
+    groups: HashMap<(u32, u32, u32, u32), Vec<u16>>,
+    binomial: [[u64; 25]; 25],
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo {
+            groups: HashMap::new(),
+            binomial: std::array::from_fn(|n| {
+                std::array::from_fn(|k| binomial(n as u32, k as u32))
+            }),
+        }
+    }
+
+    /// Colex rank of `set` among the subsets of its size of the points `within`.
+    fn rank_within(&self, set: u32, within: u32) -> u64 {
+        let mut rank = 0;
+        for (i, p) in (0..24).filter(|p| set & (1 << p) != 0).enumerate() {
+            let below = (within & ((1u32 << p) - 1)).count_ones();
+            rank += self.binomial[below as usize][i + 1];
+        }
+        rank
+    }
+
+    fn slot(&mut self, p: &Raw) -> &mut u16 {
+        let (b, s) = (p.bone.count_ones(), p.seed.count_ones());
+        let size = self.binomial[24][b as usize] * self.binomial[24 - b as usize][s as usize];
+        let rank = self.rank_within(p.bone, (1 << 24) - 1)
+            * self.binomial[24 - b as usize][s as usize]
+            + self.rank_within(p.seed, !p.bone & ((1 << 24) - 1));
+        let table = self
+            .groups
+            .entry((p.bone_hand, p.seed_hand, b, s))
+            .or_insert_with(|| vec![0; size as usize]);
+        &mut table[rank as usize]
+    }
+
+    fn get(&mut self, p: &Raw) -> Option<Value> {
+        match *self.slot(p) {
+            0 => None,
+            1 => Some(Value::Draw),
+            x if x % 2 == 0 => Some(Value::Win(x / 2 - 1)),
+            x => Some(Value::Loss(x / 2 - 1)),
+        }
+    }
+
+    fn insert(&mut self, p: &Raw, v: Value) {
+        *self.slot(p) = match v {
+            Value::Draw => 1,
+            Value::Win(d) => 2 * d + 2,
+            Value::Loss(d) => 2 * d + 3,
+        };
+    }
+
+    /// Number of positions met.
+    fn len(&self) -> usize {
+        self.groups
+            .values()
+            .map(|t| t.iter().filter(|&&x| x != 0).count())
+            .sum()
+    }
+}
+
+fn through(next: Value, capture: bool) -> Value {
+    let d = |d: u16| if capture { 1 } else { d + 1 };
+    match next {
+        Value::Win(x) => Value::Loss(d(x)),
+        Value::Loss(x) => Value::Win(d(x)),
+        Value::Draw => Value::Draw,
+    }
+}
+
+fn score(v: Value) -> i64 {
+    match v {
+        Value::Win(d) => 1_000_000 - d as i64,
+        Value::Draw => 0,
+        Value::Loss(d) => -1_000_000 + d as i64,
+    }
+}
+
+impl Naive<'_> {
+    /// Does the goti just placed on `p` complete a line of `own` (which holds it)?
+    fn completes(&self, own: u32, p: u32) -> bool {
+        self.lines
+            .iter()
+            .any(|&l| l & (1 << p) != 0 && own & l == l)
+    }
+
+    /// The enemy gotis a capture may take (docs/RULES.md §5).
+    fn takeable(&self, enemy: u32) -> Vec<u32> {
+        let on_line = |x: u32| {
+            self.lines
+                .iter()
+                .any(|&l| l & (1 << x) != 0 && enemy & l == l)
+        };
+        let all: Vec<u32> = (0..24).filter(|x| enemy & (1 << x) != 0).collect();
+        let free: Vec<u32> = all.iter().copied().filter(|&x| !on_line(x)).collect();
+        if free.is_empty() {
+            all
+        } else {
+            free
+        }
+    }
+
+    fn value(&mut self, p: Raw) -> Value {
+        if p.bone_hand == 0 && p.seed_hand == 0 {
+            // The moving phase: Bone moves first, counter 0.
+            if (p.bone | p.seed).count_ones() == 24 {
+                return Value::Draw; // the full board (docs/RULES.md §8)
+            }
+            return (self.moving)(p.bone, p.seed);
+        }
+        if let Some(v) = self.memo.get(&p) {
+            return v;
+        }
+        let (own, enemy, enemy_hand) = if p.bone_to_move {
+            (p.bone, p.seed, p.seed_hand)
+        } else {
+            (p.seed, p.bone, p.bone_hand)
+        };
+        let mut best: Option<Value> = None;
+        for point in 0..24 {
+            if (own | enemy) & (1 << point) != 0 {
+                continue;
+            }
+            let own2 = own | 1 << point;
+            let mut outcomes = Vec::new();
+            if enemy != 0 && self.completes(own2, point) {
+                for x in self.takeable(enemy) {
+                    outcomes.push((enemy & !(1 << x), true));
+                }
+            } else {
+                outcomes.push((enemy, false));
+            }
+            for (enemy2, capture) in outcomes {
+                let v = if enemy2.count_ones() + enemy_hand < 3 {
+                    Value::Win(1)
+                } else {
+                    let next = if p.bone_to_move {
+                        Raw {
+                            bone: own2,
+                            seed: enemy2,
+                            bone_to_move: false,
+                            bone_hand: p.bone_hand - 1,
+                            seed_hand: p.seed_hand,
+                        }
+                    } else {
+                        Raw {
+                            bone: enemy2,
+                            seed: own2,
+                            bone_to_move: true,
+                            bone_hand: p.bone_hand,
+                            seed_hand: p.seed_hand - 1,
+                        }
+                    };
+                    through(self.value(next), capture)
+                };
+                if best.is_none_or(|b| score(v) > score(b)) {
+                    best = Some(v);
+                }
+            }
+        }
+        let v = best.expect("a placing position has an empty point");
+        self.memo.insert(&p, v);
+        if 2 * self.pieces - p.bone_hand - p.seed_hand <= self.record_up_to {
+            self.recorded.push(key(&p));
+        }
+        v
+    }
+}
+
+/// Where the naive placing search takes the values after the last placement from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Leaves {
+    /// The naive moving-phase oracle: the whole game naive.
+    Oracle,
+    /// The toolkit's moving-phase tables: checks the placing phase alone, where the
+    /// naive moving phase is too big for the machine (every raw position of 5v5).
+    Toolkit,
+}
+
+/// Solves `rules` whole both ways and compares every placing position the naive
+/// solver reaches from the empty board with at most `compare_up_to` placements made
+/// (all of them when that is `2N`), and the empty board itself; returns (positions
+/// compared, positions the naive solver met, the empty board's value).
+fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, Value) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let n = rules.pieces as u32;
+    let t0 = Instant::now();
+    // The toolkit: moving phase, then the placing layers.
+    let moving = solve_up_to(&rules, 2 * n, &Quiet, |_, _, _| {});
+    let tables = SolvedTable::views(&moving);
+    let mut layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
+    layers.truncate(compare_up_to as usize + 1);
+    let toolkit_seconds = t0.elapsed().as_secs_f64();
+    // The naive solver.
+    let t1 = Instant::now();
+    let oracle_moving;
+    let toolkit_moving;
+    let moving_value: &dyn Fn(u32, u32) -> Value = match leaves {
+        Leaves::Oracle => {
+            drop(tables);
+            drop(moving);
+            oracle_moving = OracleSolution::solve(rules, n, n);
+            &|bone, seed| oracle_moving.value(bone, seed)
+        }
+        Leaves::Toolkit => {
+            let subs: Vec<Subspace> = tables.iter().map(|t| t.subspace).collect();
+            toolkit_moving = LayerValues::new(&tables, &subs).unwrap();
+            &|bone, seed| {
+                toolkit_moving
+                    .value(Board {
+                        mover: bone,
+                        opponent: seed,
+                    })
+                    .expect("a moving-phase position after the last placement")
+            }
+        }
+    };
+    let oracle_seconds = t1.elapsed().as_secs_f64();
+    let t2 = Instant::now();
+    let mut naive = Naive {
+        pieces: n,
+        lines: Geometry::of(rules.board).lines.clone(),
+        moving: moving_value,
+        memo: Memo::new(),
+        record_up_to: compare_up_to,
+        recorded: Vec::new(),
+    };
+    let start = naive.value(Raw {
+        bone: 0,
+        seed: 0,
+        bone_to_move: true,
+        bone_hand: n,
+        seed_hand: n,
+    });
+    let search_seconds = t2.elapsed().as_secs_f64();
+    let lookups: Vec<LayerValues> = layers
+        .iter()
+        .map(|l| {
+            let t = SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values)));
+            let subs: Vec<Subspace> = l.iter().map(|s| s.subspace).collect();
+            LayerValues::new(&t, &subs).unwrap()
+        })
+        .collect();
+    let mut wrong = 0;
+    for &k in &naive.recorded {
+        let bone = (k & 0xFF_FFFF) as u32;
+        let seed = ((k >> 24) & 0xFF_FFFF) as u32;
+        let bone_to_move = (k >> 48) & 1 == 1;
+        let bone_hand = ((k >> 49) & 0x1F) as u32;
+        let seed_hand = ((k >> 54) & 0x1F) as u32;
+        let raw = Raw {
+            bone,
+            seed,
+            bone_to_move,
+            bone_hand,
+            seed_hand,
+        };
+        let expected = naive
+            .memo
+            .get(&raw)
+            .expect("recorded positions were solved");
+        let placed = 2 * naive.pieces - bone_hand - seed_hand;
+        let board = if bone_to_move {
+            Board {
+                mover: bone,
+                opponent: seed,
+            }
+        } else {
+            Board {
+                mover: seed,
+                opponent: bone,
+            }
+        };
+        let got = lookups[placed as usize].value(board);
+        if got != Some(expected) {
+            wrong += 1;
+            if wrong <= 10 {
+                eprintln!("{rules} layer {placed} {board:?}: toolkit {got:?}, naive {expected:?}");
+            }
+        }
+    }
+    assert_eq!(wrong, 0, "{rules}: toolkit and naive solver disagree");
+    // The toolkit's empty board, read the way `stats` reads it.
+    assert_eq!(
+        layers[0][0].values,
+        vec![Packed::new(start)],
+        "{rules}: empty board"
+    );
+    let met = naive.memo.len();
+    eprintln!(
+        "{rules}: empty board {start} both ways; {} placing positions agree (of {met} the \
+         naive solver met); leaves from {leaves:?}; toolkit {toolkit_seconds:.0} s, \
+         naive moving phase {oracle_seconds:.0} s, naive placing search {search_seconds:.0} s",
+        naive.recorded.len()
+    );
+    (naive.recorded.len(), met, start)
+}
+
+#[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
+fn tigadi_4_a_side_agrees_with_naive_solver() {
+    let (compared, _, _) = agree(
+        RuleSet::parse("tigadi,pieces=4").unwrap(),
+        8,
+        Leaves::Oracle,
+    );
+    assert!(compared > 1_000_000);
+}
+
+#[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
+fn navakankari_4_a_side_agrees_with_naive_solver() {
+    let (compared, _, _) = agree(
+        RuleSet::parse("navakankari,pieces=4").unwrap(),
+        8,
+        Leaves::Oracle,
+    );
+    assert!(compared > 1_000_000);
+}
+
+#[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
+fn morris_4_a_side_agrees_with_naive_solver() {
+    let (compared, _, _) = agree(
+        RuleSet::parse("morris,pieces=4").unwrap(),
+        8,
+        Leaves::Oracle,
+    );
+    assert!(compared > 1_000_000);
+}
+
+/// Three a side: any capture while placing wins at once; the whole game is tiny.
+#[test]
+fn three_a_side_agrees_with_naive_solver() {
+    for name in ["tigadi", "navakankari", "morris"] {
+        let (compared, met, _) = agree(
+            RuleSet::parse(&format!("{name},pieces=3")).unwrap(),
+            6,
+            Leaves::Oracle,
+        );
+        assert_eq!(compared, met, "{name}: every position met is compared");
+    }
+}
+
+/// Five a side (issue 10's test of the whole game): the empty board's value both
+/// ways, and every position after at most four placements. The naive solver's
+/// moving phase is every raw position up to 5v5 (about a billion, 2 GB); on two
+/// shared cores its value iteration would take hours (3v3 alone took 30 s wall,
+/// 5v5 with 4v5 and 5v4 is 300 times bigger), so the `Leaves::Oracle` tests are
+/// for a bigger machine and the `Leaves::Toolkit` ones check the placing phase
+/// (naive search over raw positions, the toolkit's moving phase as leaves).
+fn five_a_side(name: &str, leaves: Leaves) {
+    let rules = RuleSet::parse(&format!("{name},pieces=5")).unwrap();
+    let (compared, met, _) = agree(rules, 4, leaves);
+    assert!(compared > 100_000, "{compared}");
+    assert!(met > 100_000_000, "{met}");
+}
+
+#[test]
+#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn tigadi_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("tigadi", Leaves::Oracle);
+}
+
+#[test]
+#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn navakankari_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("navakankari", Leaves::Oracle);
+}
+
+#[test]
+#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn morris_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("morris", Leaves::Oracle);
+}
+
+#[test]
+#[ignore = "many minutes of CPU and about 1 GB (naive placing search); run with -- --ignored"]
+fn tigadi_5_a_side_placing_agrees_with_naive_search() {
+    five_a_side("tigadi", Leaves::Toolkit);
+}
+
+#[test]
+#[ignore = "many minutes of CPU and about 1 GB (naive placing search); run with -- --ignored"]
+fn navakankari_5_a_side_placing_agrees_with_naive_search() {
+    five_a_side("navakankari", Leaves::Toolkit);
+}
+
+#[test]
+#[ignore = "many minutes of CPU and about 1 GB (naive placing search); run with -- --ignored"]
+fn morris_5_a_side_placing_agrees_with_naive_search() {
+    five_a_side("morris", Leaves::Toolkit);
+}
+
+/// The memo's ranking numbers the raw positions of a group 0, 1, 2, ... without
+/// gaps or collisions.
+#[test]
+fn memo_ranks_are_a_bijection() {
+    let memo = Memo::new();
+    for (b, s) in [(2, 2), (3, 1), (0, 3), (1, 0)] {
+        fn sets(k: u32, within: u32) -> Vec<u32> {
+            if k == 0 {
+                return vec![0];
+            }
+            let mut out = Vec::new();
+            for p in (0..24).filter(|p| within & (1 << p) != 0) {
+                let above = within & !((2u32 << p) - 1);
+                out.extend(sets(k - 1, above).into_iter().map(|x| x | 1 << p));
+            }
+            out
+        }
+        let size = binomial(24, b) * binomial(24 - b, s);
+        let mut seen = vec![false; size as usize];
+        for bone in sets(b, (1 << 24) - 1) {
+            let free = !bone & ((1 << 24) - 1);
+            for seed in sets(s, free) {
+                let r = memo.rank_within(bone, (1 << 24) - 1) * binomial(24 - b, s)
+                    + memo.rank_within(seed, free);
+                assert!(
+                    !std::mem::replace(&mut seen[r as usize], true),
+                    "{b}v{s} {r}"
+                );
+            }
+        }
+        assert!(seen.iter().all(|&x| x), "{b}v{s}");
+    }
+}

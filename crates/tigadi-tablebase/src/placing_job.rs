@@ -1,0 +1,112 @@
+//! The resumable solve of the placing phase: every placing layer, last first, one
+//! subspace at a time, into a tablebase directory whose moving phase is solved.
+//! Each subspace reads only the one or two tables its placements lead into (the
+//! next layer's files, or the moving-phase files for the last layer), so memory
+//! stays at about three tables. Subspaces whose files are present and valid are not
+//! solved again (resumable per layer and subspace). Like [`crate::solve_pairs`]
+//! it holds the directory's [`DirLock`] while it runs, so `tigadi solve`, a server
+//! or a binding can all run this one loop after the moving phase.
+
+use crate::format::{any_table_path, rules_dir};
+use crate::job::JobError;
+use crate::lock::DirLock;
+use crate::reader::table::{load_placing_values, load_values, Table};
+use crate::writer::{remove_stale_temporaries, write_placing};
+use std::path::Path;
+use std::time::Instant;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_solve::placing::{
+    layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
+};
+use tigadi_solve::{Observer, Packed, SolvedTable, Value};
+
+/// A table read by [`solve_placing`]: its placing layer (`None`: the moving phase)
+/// and subspace.
+type TableKey = (Option<u8>, Subspace);
+
+/// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
+/// calls); every method has a no-op default.
+pub trait PlacingObserver: Observer {
+    /// Layer `placed` has every table already: nothing to solve.
+    fn layer_skipped(&self, _placed: u32) {}
+    /// Layer `placed` begins: `subspaces` tables to solve, `slots` in all.
+    fn layer_started(&self, _placed: u32, _subspaces: usize, _slots: u64) {}
+    /// Layer `placed` is written.
+    fn layer_solved(&self, _placed: u32, _subspaces: usize, _slots: u64, _seconds: f64) {}
+    /// Something the caller should show (a removed temporary file).
+    fn placing_warning(&self, _message: &str) {}
+}
+
+/// Is the table of `sub` of placing layer `placed` present, for these rules, with
+/// every checksum right? Then it is not solved again.
+pub fn is_placing_solved(dir: &Path, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
+    let path = any_table_path(dir, rules, Some(placed), sub);
+    match Table::open(&path) {
+        Ok(t) => {
+            t.expect_table(rules, Some(placed), sub).is_ok() && t.check_file_checksum().is_ok()
+        }
+        Err(_) => false,
+    }
+}
+
+/// Solves the placing phase of `rules` into `dir`, whose moving-phase tables (all
+/// of them, as [`tigadi_solve::pairs_up_to_pieces`] lists them) must be solved
+/// there; returns the empty board's value for Bone, who places first.
+///
+/// Runs on the current rayon pool; holds the directory's [`DirLock`] throughout.
+pub fn solve_placing<O: PlacingObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    observer: &O,
+) -> Result<Option<Value>, JobError> {
+    let rdir = rules_dir(dir, rules);
+    let _lock = DirLock::acquire(&rdir)?;
+    for name in remove_stale_temporaries(&rdir) {
+        observer.placing_warning(&format!(
+            "removed {name}, left half-written by a stopped run"
+        ));
+    }
+    let layers = layer_count(rules);
+    // The successor tables read last: neighbouring subspaces share one.
+    let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
+    for placed in (0..layers).rev() {
+        let layer = placed as u8;
+        let todo: Vec<Subspace> = layer_subspaces(rules, placed)
+            .into_iter()
+            .filter(|&s| !is_placing_solved(dir, rules, layer, s))
+            .collect();
+        if todo.is_empty() {
+            observer.layer_skipped(placed);
+            continue;
+        }
+        let t0 = Instant::now();
+        let next = (placed + 1 < layers).then_some(layer + 1);
+        let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
+        observer.layer_started(placed, todo.len(), work);
+        for &sub in &todo {
+            let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
+                .into_iter()
+                .map(|s| (next, s))
+                .collect();
+            cache.retain(|(k, _)| needed.contains(k));
+            for &(n, s) in &needed {
+                if cache.iter().any(|(k, _)| *k == (n, s)) {
+                    continue;
+                }
+                let v = match n {
+                    None => load_values(dir, rules, s)?,
+                    Some(n) => load_placing_values(dir, rules, n, s)?,
+                };
+                cache.push(((n, s), v));
+            }
+            let tables = SolvedTable::views(cache.iter().map(|((_, s), v)| (s, v)));
+            let solved = solve_layer_subspace(rules, placed, sub, &tables, observer)
+                .map_err(|e| JobError::Placing(layer, sub, e))?;
+            write_placing(dir, rules, layer, sub, &solved.values)?;
+        }
+        observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
+    }
+    let start = load_placing_values(dir, rules, 0, Subspace::new(0, 0))?;
+    Ok(start.first().and_then(|p| p.get()))
+}

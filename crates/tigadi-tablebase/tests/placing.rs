@@ -1,0 +1,152 @@
+//! Placing tables: written, read back, probed and verified; `verify` fails on an
+//! altered placing value; version-1 moving-phase headers of the standard game are
+//! unchanged by the new header fields.
+
+mod common;
+
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Position, RuleSet};
+use tigadi_solve::placing::{evaluate_placing, layer_count, solve_placing, start_value};
+use tigadi_solve::{retrograde::Quiet, Packed, SolvedTable, Value};
+use tigadi_tablebase::{
+    encode_table, load_placing_values, verify, write_placing, write_subspace, Header, Tablebase,
+};
+
+fn no_progress(_: u64, _: u64) {}
+
+/// Solves the whole game of `rules` in memory and writes every table into `dir`;
+/// returns the placing layers.
+fn solve_and_write_all(
+    dir: &std::path::Path,
+    rules: RuleSet,
+) -> Vec<Vec<tigadi_solve::SolvedSubspace>> {
+    let moving = common::solve_and_write(dir, rules, 2 * rules.pieces as u32);
+    let tables = SolvedTable::views(&moving);
+    let layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
+    for (placed, layer) in layers.iter().enumerate() {
+        for s in layer {
+            write_placing(dir, &rules, placed as u8, s.subspace, &s.values).unwrap();
+        }
+    }
+    layers
+}
+
+#[test]
+fn placing_tables_round_trip_probe_and_verify() {
+    let rules = RuleSet::parse("morris,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layers = solve_and_write_all(dir.path(), rules);
+    assert_eq!(layers.len() as u32, layer_count(&rules));
+    let tb = Tablebase::open(dir.path(), &rules);
+    for (placed, layer) in layers.iter().enumerate() {
+        for s in layer {
+            let mut read =
+                load_placing_values(dir.path(), &rules, placed as u8, s.subspace).unwrap();
+            tigadi_tablebase::mark_padding(s.subspace, &mut read);
+            assert_eq!(read, s.values, "layer {placed} {}", s.subspace);
+            // The prober agrees slot by slot, and its best placement is the value.
+            let idx = SubspaceIndex::new(s.subspace);
+            for (slot, board) in idx.boards(0..idx.slots()).step_by(7) {
+                let v = tb.probe_placing(placed as u32, board).unwrap();
+                assert_eq!(Some(v), s.values[slot as usize].get());
+                let moves = tb.probe_placements(placed as u32, board).unwrap();
+                assert_eq!(moves[0].1, v);
+            }
+        }
+    }
+    let start = tb.probe_any_phase(&Position::start(&rules)).unwrap();
+    assert_eq!(Some(start), start_value(&layers[0]));
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    assert!(report.subspaces.iter().any(|s| s.placing == Some(0)));
+    // A position that no game reaches after 2 placements is refused, not answered.
+    let tb_err = tb.probe_placing(
+        2,
+        tigadi_rules::Board {
+            mover: 7,
+            opponent: 0,
+        },
+    );
+    assert!(tb_err.is_err());
+}
+
+#[test]
+fn verify_catches_an_altered_placing_value() {
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layers = solve_and_write_all(dir.path(), rules);
+    // Change one value of a middle layer to another value and rewrite the file
+    // with good checksums: only recomputation can notice.
+    let placed = 3u8;
+    let table = &layers[placed as usize][0];
+    let mut values = table.values.clone();
+    let slot = values.iter().position(|v| v.is_some()).unwrap();
+    let altered = match values[slot].get().unwrap() {
+        Value::Win(_) => Value::Draw,
+        _ => Value::Win(1),
+    };
+    values[slot] = Packed::new(altered);
+    write_placing(dir.path(), &rules, placed, table.subspace, &values).unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(!report.is_ok());
+    let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
+    // The altered table itself, and the layer before it reads the altered value.
+    assert!(bad
+        .iter()
+        .any(|s| s.placing == Some(placed) && s.subspace == table.subspace && s.mismatches == 1));
+    let ex = &bad
+        .iter()
+        .find(|s| s.placing == Some(placed))
+        .unwrap()
+        .examples[0];
+    assert_eq!(ex.stored, altered);
+    assert_eq!(ex.slot, slot as u64);
+    assert_ne!(ex.recomputed, altered);
+}
+
+#[test]
+fn evaluate_placing_matches_the_solver() {
+    let rules = RuleSet::parse("navakankari,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layers = solve_and_write_all(dir.path(), rules);
+    let tb = Tablebase::open(dir.path(), &rules);
+    let last = layer_count(&rules) - 1;
+    for (placed, layer) in layers.iter().enumerate() {
+        let placed = placed as u32;
+        for s in layer {
+            let idx = SubspaceIndex::new(s.subspace);
+            for (slot, board) in idx.boards(0..idx.slots()) {
+                let v = evaluate_placing(&rules, placed, board, |b| {
+                    if placed == last {
+                        tb.probe(b).unwrap()
+                    } else {
+                        tb.probe_placing(placed + 1, b).unwrap()
+                    }
+                });
+                assert_eq!(Some(v), s.values[slot as usize].get());
+            }
+        }
+    }
+}
+
+/// The default rule sets' moving-phase headers keep the reserved bytes 22 and 23
+/// at 0 (pieces 9, moving phase): files of milestone 1 are byte-identical.
+#[test]
+fn standard_moving_headers_are_unchanged() {
+    let rules = RuleSet::TIGADI;
+    let tables = common::solve(rules, 6);
+    let sub = Subspace::new(3, 3);
+    let bytes = encode_table(&rules, sub, &tables[&sub]).unwrap();
+    assert_eq!(&bytes[22..24], &[0, 0]);
+    let h = Header::parse(&bytes, std::path::Path::new("3v3.tgtb")).unwrap();
+    assert_eq!((h.placing, h.rules), (None, rules));
+    // pieces=4 is recorded, and read back.
+    let four = RuleSet::parse("tigadi,pieces=4").unwrap();
+    let bytes = encode_table(&four, sub, &tables[&sub]).unwrap();
+    assert_eq!(bytes[22], 4);
+    let h = Header::parse(&bytes, std::path::Path::new("3v3.tgtb")).unwrap();
+    assert_eq!(h.rules, four);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_subspace(dir.path(), &four, sub, &tables[&sub]).unwrap();
+    assert!(path.to_string_lossy().contains("tigadi_pieces-4"));
+}
