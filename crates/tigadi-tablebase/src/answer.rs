@@ -3,10 +3,14 @@
 //! server) hand this on rather than assembling it themselves.
 
 use crate::error::TablebaseError;
-use crate::tablebase::{Tablebase, Turn};
+use crate::tablebase::{RuleValues, Tablebase, Turn};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use tigadi_rules::{Phase, Position};
+use serde_json::{json, Value as Json};
+use tigadi_rules::notation::shown;
+use tigadi_rules::{
+    parse_position, parse_record, DrawReason, Game, GameResult, Phase, Position, RuleSet,
+};
 use tigadi_solve::Value;
 
 /// The full answer for one moving-phase position: [`Tablebase::probe`] and
@@ -72,5 +76,247 @@ impl Serialize for ProbeAnswer {
         let moves: Vec<MoveEntry> = self.moves.iter().map(|(t, v)| MoveEntry(t, *v)).collect();
         m.serialize_entry("moves", &moves)?;
         m.end()
+    }
+}
+
+/// Why a position string could not be answered: the text itself (bad notation, a
+/// position no game reaches, the placing phase, a record with an illegal move), or
+/// the tables (missing, damaged, unreadable).
+#[derive(Debug)]
+pub enum ReportError {
+    /// The input names no position the tables can answer; the message names the
+    /// problem and quotes the input.
+    Input(String),
+    /// The tables could not answer (see [`TablebaseError`]).
+    Table(TablebaseError),
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Input(m) => f.write_str(m),
+            ReportError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+impl From<TablebaseError> for ReportError {
+    fn from(e: TablebaseError) -> ReportError {
+        ReportError::Table(e)
+    }
+}
+
+/// One turn of a [`ProbeReport`]: its game-theoretic value and, with the horizon
+/// tables, its values under the 100-turn rule (all counted from the probed
+/// position, from the point of view of its player to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportTurn {
+    /// The turn.
+    pub turn: Turn,
+    /// Its value ignoring the 100-turn rule (DTC in turns).
+    pub value: Value,
+    /// Its values under the rule; `None` without the horizon tables.
+    pub rule: Option<RuleValues>,
+}
+
+/// Everything `tigadi probe --json` and the server's `GET /api/v1/{rules}` say
+/// about one moving-phase position: its values ignoring and under the 100-turn rule
+/// and every legal turn best first, or how the game already ended there.
+/// [`ProbeReport::to_json`] is that answer, byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeReport {
+    /// The position string as given.
+    pub text: String,
+    /// The position.
+    pub position: Position,
+    /// Its value ignoring the 100-turn rule (for a finished game: `Win(0)`,
+    /// `Loss(0)` or `Draw` as the game ended).
+    pub value: Value,
+    /// Its values under the rule at its counter; `None` where the horizon tables are
+    /// absent (a directory solved without them, or by an older version).
+    pub rule: Option<RuleValues>,
+    /// Every legal turn, best first: by the value under the rule at this counter when
+    /// the horizon tables are there, by the game-theoretic value otherwise.
+    pub moves: Vec<ReportTurn>,
+    /// The game is already over in this position (material, blocked, or drawn by the
+    /// turn limit): `value` says how, and there are no moves.
+    pub over: Option<GameResult>,
+}
+
+impl Tablebase {
+    /// Probes the position string `text` (docs/RULES.md §9; the moving phase only)
+    /// as `tigadi probe` does: [`ReportError::Input`] names a string that does not
+    /// parse or is in the placing phase, [`ReportError::Table`] a table that is
+    /// missing or damaged.
+    pub fn report(&self, text: &str) -> Result<ProbeReport, ReportError> {
+        let p = parse_position(text)
+            .map_err(|e| ReportError::Input(format!("position '{}': {e}", shown(text))))?;
+        if p.phase() != Phase::Moving {
+            return Err(ReportError::Input(format!(
+                "position '{}': {}",
+                shown(text),
+                TablebaseError::NotMovingPhase
+            )));
+        }
+        let board = p.to_board();
+        let result = standing(self.rules(), &p);
+        let mut report = ProbeReport {
+            text: text.to_string(),
+            position: p,
+            value: Value::Draw,
+            rule: None,
+            moves: Vec::new(),
+            over: None,
+        };
+        if result.is_over() {
+            report.value = match result {
+                GameResult::Win { winner, .. } if winner == p.side => Value::Win(0),
+                GameResult::Win { .. } => Value::Loss(0),
+                _ => Value::Draw,
+            };
+            report.over = Some(result);
+            return Ok(report);
+        }
+        report.value = self.probe(board)?;
+        report.rule = match self.probe_rule(board, p.quiet_turns) {
+            Ok(r) => Some(r),
+            Err(TablebaseError::MissingSubspace { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        report.moves = if report.rule.is_some() {
+            self.probe_moves_rule(board, p.quiet_turns)?
+                .into_iter()
+                .map(|(turn, r)| ReportTurn {
+                    turn,
+                    value: r.value,
+                    rule: Some(r),
+                })
+                .collect()
+        } else {
+            self.probe_moves(board)?
+                .into_iter()
+                .map(|(turn, value)| ReportTurn {
+                    turn,
+                    value,
+                    rule: None,
+                })
+                .collect()
+        };
+        Ok(report)
+    }
+}
+
+impl ProbeReport {
+    /// The JSON object of `tigadi probe --json` (and of the server): `position`,
+    /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` and `moves`
+    /// (each with `move` and the same value fields), plus `game_over` when the game
+    /// is over.
+    pub fn to_json(&self) -> Json {
+        if let Some(r) = self.over {
+            return json!({
+                "position": self.text,
+                "quiet_turns": self.position.quiet_turns,
+                "value": wdl_name(self.value),
+                "dtc": null,
+                "category": null,
+                "rule_value": wdl_name(self.value),
+                "dtc100": null,
+                "moves": [],
+                "game_over": result_json(r),
+            });
+        }
+        merged(
+            json!({
+                "position": self.text,
+                "quiet_turns": self.position.quiet_turns,
+                "value": wdl_name(self.value),
+                "dtc": self.value.dtc(),
+                "moves": self.moves.iter().map(|m| merged(json!({
+                    "move": m.turn.to_string(),
+                    "value": wdl_name(m.value),
+                    "dtc": m.value.dtc(),
+                }), rule_json(m.rule.as_ref()))).collect::<Vec<_>>(),
+            }),
+            rule_json(self.rule.as_ref()),
+        )
+    }
+}
+
+/// The result a position shows by itself (a material or blocked loss, or the
+/// 100-turn draw when its counter has reached the limit); in progress for a
+/// position no game reaches.
+pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
+    match Game::from_position(*rules, *p) {
+        Ok(g) => g.result(),
+        Err(_) => GameResult::InProgress,
+    }
+}
+
+/// The position a game record (docs/RULES.md §9) reaches from the empty board,
+/// every move checked; an error names the first illegal move, or says that the game
+/// is already over.
+pub fn position_after_record(rules: RuleSet, record: &str) -> Result<Position, String> {
+    let moves = parse_record(record).map_err(|e| format!("record: {e}"))?;
+    let mut game = Game::new(rules);
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
+    }
+    if game.result().is_over() {
+        return Err(format!("the game is over: {}", game.result()));
+    }
+    Ok(*game.position())
+}
+
+/// A game result as JSON: `{"state": "in_progress"|"win"|"draw", ...}` with the
+/// winner and reason, and `text` in words.
+pub fn result_json(r: GameResult) -> Json {
+    match r {
+        GameResult::InProgress => json!({ "state": "in_progress", "text": r.to_string() }),
+        GameResult::Win { winner, reason } => json!({
+            "state": "win",
+            "winner": winner.name().to_lowercase(),
+            "reason": format!("{reason:?}").to_lowercase(),
+            "text": r.to_string(),
+        }),
+        GameResult::Draw { reason } => json!({
+            "state": "draw",
+            "reason": match reason {
+                DrawReason::Repetition => "repetition",
+                DrawReason::QuietTurns { .. } => "quiet_turns",
+            },
+            "text": r.to_string(),
+        }),
+    }
+}
+
+/// The JSON fields of values under the rule (`null`s when unknown).
+fn rule_json(r: Option<&RuleValues>) -> Json {
+    match r {
+        Some(r) => json!({
+            "category": r.category.to_string(),
+            "rule_value": wdl_name(r.rule_value),
+            "dtc100": r.dtc100.dtc(),
+        }),
+        None => json!({ "category": null, "rule_value": null, "dtc100": null }),
+    }
+}
+
+/// Adds the fields of `extra` (an object) to `obj` (an object).
+fn merged(mut obj: Json, extra: Json) -> Json {
+    if let (Some(o), Json::Object(e)) = (obj.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    obj
+}
+
+/// `"win"`, `"draw"` or `"loss"`.
+fn wdl_name(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::Draw => "draw",
+        Value::Loss(_) => "loss",
     }
 }
