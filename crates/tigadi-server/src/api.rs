@@ -82,7 +82,16 @@ async fn probe(
         }
     };
     let report = tables.get(&rules).report(&text)?;
-    Ok(answer(report.to_json()))
+    // Serialised directly: the bytes of `report.to_json()` printed, without the tree.
+    let body = serde_json::to_vec(&report).expect("a probe report is plain JSON");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, ANSWER_CACHE_CONTROL),
+        ],
+        body,
+    )
+        .into_response())
 }
 
 /// `GET /api/v1/{rules}/explore?position=P|record=R`: see [`explore`].

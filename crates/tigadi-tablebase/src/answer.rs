@@ -212,35 +212,81 @@ impl ProbeReport {
     /// The JSON object of `tigadi probe --json` (and of the server): `position`,
     /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` and `moves`
     /// (each with `move` and the same value fields), plus `game_over` when the game
-    /// is over.
+    /// is over. Printing it gives the bytes that serialising the report directly
+    /// gives (`serde_json::to_string(&report)`, the faster way).
     pub fn to_json(&self) -> Json {
+        serde_json::to_value(self).expect("a probe report is plain JSON")
+    }
+}
+
+/// Keys in alphabetical order, the order in which `serde_json::Value` prints an
+/// object, so that `serde_json::to_string(&report)` and `report.to_json()`
+/// printed are the same bytes.
+impl Serialize for ProbeReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        let (dtc, rule) = match self.over {
+            Some(_) => (None, RuleFields::game_over(self.value)),
+            None => (self.value.dtc(), RuleFields::of(self.rule.as_ref())),
+        };
+        m.serialize_entry("category", &rule.category)?;
+        m.serialize_entry("dtc", &dtc)?;
+        m.serialize_entry("dtc100", &rule.dtc100)?;
         if let Some(r) = self.over {
-            return json!({
-                "position": self.text,
-                "quiet_turns": self.position.quiet_turns,
-                "value": wdl_name(self.value),
-                "dtc": null,
-                "category": null,
-                "rule_value": wdl_name(self.value),
-                "dtc100": null,
-                "moves": [],
-                "game_over": result_json(r),
-            });
+            m.serialize_entry("game_over", &result_json(r))?;
         }
-        merged(
-            json!({
-                "position": self.text,
-                "quiet_turns": self.position.quiet_turns,
-                "value": wdl_name(self.value),
-                "dtc": self.value.dtc(),
-                "moves": self.moves.iter().map(|m| merged(json!({
-                    "move": m.turn.to_string(),
-                    "value": wdl_name(m.value),
-                    "dtc": m.value.dtc(),
-                }), rule_json(m.rule.as_ref()))).collect::<Vec<_>>(),
-            }),
-            rule_json(self.rule.as_ref()),
-        )
+        let moves: Vec<ReportTurnEntry> = self.moves.iter().map(ReportTurnEntry).collect();
+        m.serialize_entry("moves", &moves)?;
+        m.serialize_entry("position", &self.text)?;
+        m.serialize_entry("quiet_turns", &self.position.quiet_turns)?;
+        m.serialize_entry("rule_value", &rule.rule_value)?;
+        m.serialize_entry("value", wdl_name(self.value))?;
+        m.end()
+    }
+}
+
+/// The fields of values under the 100-turn rule as JSON shows them (`null`s when
+/// unknown).
+struct RuleFields {
+    category: Option<String>,
+    rule_value: Option<&'static str>,
+    dtc100: Option<u16>,
+}
+
+impl RuleFields {
+    fn of(r: Option<&RuleValues>) -> RuleFields {
+        RuleFields {
+            category: r.map(|r| r.category.to_string()),
+            rule_value: r.map(|r| wdl_name(r.rule_value)),
+            dtc100: r.and_then(|r| r.dtc100.dtc()),
+        }
+    }
+
+    /// A finished game: its result is its value under the rule too.
+    fn game_over(value: Value) -> RuleFields {
+        RuleFields {
+            category: None,
+            rule_value: Some(wdl_name(value)),
+            dtc100: None,
+        }
+    }
+}
+
+/// One turn of [`ProbeReport::moves`] as JSON, keys in alphabetical order.
+struct ReportTurnEntry<'a>(&'a ReportTurn);
+
+impl Serialize for ReportTurnEntry<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = self.0;
+        let rule = RuleFields::of(t.rule.as_ref());
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("category", &rule.category)?;
+        m.serialize_entry("dtc", &t.value.dtc())?;
+        m.serialize_entry("dtc100", &rule.dtc100)?;
+        m.serialize_entry("move", &t.turn.to_string())?;
+        m.serialize_entry("rule_value", &rule.rule_value)?;
+        m.serialize_entry("value", wdl_name(t.value))?;
+        m.end()
     }
 }
 
@@ -292,31 +338,91 @@ pub fn result_json(r: GameResult) -> Json {
     }
 }
 
-/// The JSON fields of values under the rule (`null`s when unknown).
-fn rule_json(r: Option<&RuleValues>) -> Json {
-    match r {
-        Some(r) => json!({
-            "category": r.category.to_string(),
-            "rule_value": wdl_name(r.rule_value),
-            "dtc100": r.dtc100.dtc(),
-        }),
-        None => json!({ "category": null, "rule_value": null, "dtc100": null }),
-    }
-}
-
-/// Adds the fields of `extra` (an object) to `obj` (an object).
-fn merged(mut obj: Json, extra: Json) -> Json {
-    if let (Some(o), Json::Object(e)) = (obj.as_object_mut(), extra) {
-        o.extend(e);
-    }
-    obj
-}
-
 /// `"win"`, `"draw"` or `"loss"`.
 fn wdl_name(v: Value) -> &'static str {
     match v {
         Value::Win(_) => "win",
         Value::Draw => "draw",
         Value::Loss(_) => "loss",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_rules::{parse_position, Point, Slide};
+    use tigadi_solve::Category;
+
+    fn slide(from: &str, to: &str, capture: Option<&str>) -> Turn {
+        Turn::Slide(Slide {
+            from: Point::parse(from).unwrap(),
+            to: Point::parse(to).unwrap(),
+            capture: capture.map(|c| Point::parse(c).unwrap()),
+        })
+    }
+
+    /// Serialising a report directly gives the bytes of its JSON tree printed (whose
+    /// keys `serde_json` sorts): the order of the fields is the one `probe --json`
+    /// has always printed.
+    #[test]
+    fn direct_serialisation_is_the_json_tree_printed() {
+        let text = "BB./S../.../...S../.../.../SB. S 0 0 7";
+        let position = parse_position(text).unwrap();
+        let rule = RuleValues {
+            value: Value::Win(5),
+            category: Category::CursedWin,
+            dtc100: Value::Draw,
+            rule_value: Value::Draw,
+        };
+        let moves = vec![
+            ReportTurn {
+                turn: slide("a1", "a4", Some("d7")),
+                value: Value::Win(5),
+                rule: Some(rule),
+            },
+            ReportTurn {
+                turn: Turn::Pass,
+                value: Value::Loss(3),
+                rule: None,
+            },
+        ];
+        let with_rule = ProbeReport {
+            text: text.into(),
+            position,
+            value: Value::Win(5),
+            rule: Some(rule),
+            moves: moves.clone(),
+            over: None,
+        };
+        let without = ProbeReport {
+            rule: None,
+            ..with_rule.clone()
+        };
+        let over = ProbeReport {
+            value: Value::Loss(0),
+            moves: Vec::new(),
+            over: Some(GameResult::Draw {
+                reason: DrawReason::QuietTurns { limit: 100 },
+            }),
+            ..without.clone()
+        };
+        for r in [&with_rule, &without, &over] {
+            let direct = serde_json::to_string(r).unwrap();
+            assert_eq!(direct, r.to_json().to_string());
+            let reparsed: Json = serde_json::from_str(&direct).unwrap();
+            assert_eq!(reparsed, r.to_json());
+        }
+        assert_eq!(
+            serde_json::to_string(&with_rule).unwrap(),
+            concat!(
+                r#"{"category":"cursed-win","dtc":5,"dtc100":null,"moves":["#,
+                r#"{"category":"cursed-win","dtc":5,"dtc100":null,"move":"a1-a4xd7","rule_value":"draw","value":"win"},"#,
+                r#"{"category":null,"dtc":3,"dtc100":null,"move":"pass","rule_value":null,"value":"loss"}],"#,
+                r#""position":"BB./S../.../...S../.../.../SB. S 0 0 7","quiet_turns":7,"rule_value":"draw","value":"win"}"#
+            )
+        );
+        assert!(serde_json::to_string(&over)
+            .unwrap()
+            .contains(r#""dtc100":null,"game_over":{"reason":"quiet_turns","#));
     }
 }

@@ -24,7 +24,7 @@ pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
 fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
     let report = tb.report(text).map_err(|e| e.to_string())?;
     if json {
-        outln!("{}", report.to_json());
+        outln!("{}", json_line(&report));
     } else {
         crate::output::text(&to_text(&report))?;
     }
@@ -64,10 +64,10 @@ fn batch(tb: &Tablebase) -> CmdResult {
             Err(format!("line {number} is not valid UTF-8"))
         };
         let obj = match answer {
-            Ok(r) => r.to_json(),
+            Ok(r) => json_line(&r),
             Err(e) => {
                 failed += 1;
-                json!({ "position": shown(&text), "error": e })
+                json!({ "position": shown(&text), "error": e }).to_string()
             }
         };
         writeln!(out, "{obj}").map_err(crate::output::write_error)?;
@@ -77,6 +77,12 @@ fn batch(tb: &Tablebase) -> CmdResult {
         return Err(format!("{failed} of {lines} positions could not be probed"));
     }
     Ok(0)
+}
+
+/// `report` as `tigadi probe --json` prints it (the object of
+/// [`ProbeReport::to_json`], serialised without building it).
+fn json_line(report: &ProbeReport) -> String {
+    serde_json::to_string(report).expect("a probe report is plain JSON")
 }
 
 /// `report` as `tigadi probe` prints it without `--json`.
