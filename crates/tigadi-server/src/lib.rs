@@ -49,6 +49,11 @@ pub const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// mistake or an attack).
 pub const REQUEST_BODY_LIMIT: usize = 16 * 1024;
 
+/// Decompressed blocks each rule set's tablebase keeps (8 KiB WDL, 16 KiB DTC:
+/// at most 128 MiB when full), four times a prober's default: a server answers
+/// many positions, each reading the blocks of all its successors.
+const CACHE_BLOCKS: usize = 8192;
+
 /// Most rule sets whose tablebases are kept open at once; requests for further
 /// rule sets are answered from a tablebase opened for them alone.
 const MAX_OPEN_RULE_SETS: usize = 32;
@@ -86,10 +91,12 @@ impl Tablebases {
         }
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
         if open.len() >= MAX_OPEN_RULE_SETS && !open.contains_key(rules) {
-            return Arc::new(Tablebase::open(&self.dir, rules));
+            return Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS));
         }
         open.entry(*rules)
-            .or_insert_with(|| Arc::new(Tablebase::open(&self.dir, rules)))
+            .or_insert_with(|| {
+                Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS))
+            })
             .clone()
     }
 }
