@@ -11,7 +11,7 @@ use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
-use tigadi_rules::{Geometry, Point, RuleSet};
+use tigadi_rules::{Geometry, Point, Position, RuleSet};
 
 /// `Cache-Control` of a successful answer: a table never changes under a running
 /// server, so an answer stays true for as long as the server runs; a day bounds
@@ -51,10 +51,31 @@ pub fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
     RuleSet::parse(name).map_err(|e| ApiError::bad_request(format!("rules '{name}': {e}")))
 }
 
-/// The query, or a 400 that says what is wrong with it.
-fn query(q: Result<Query<PositionQuery>, QueryRejection>) -> Result<PositionQuery, ApiError> {
-    q.map(|Query(q)| q)
-        .map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))
+/// What a position endpoint was asked about.
+enum Asked {
+    /// A position string, not yet parsed (the probe quotes it as given).
+    Text(String),
+    /// The position a game record reaches (every move checked).
+    Replayed(Position),
+}
+
+/// The position asked about in the query (`None` when the query names none), or a
+/// 400 that says what is wrong with the query or the record.
+fn asked(
+    rules: RuleSet,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> Result<Option<Asked>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
+    match (q.position, q.record) {
+        (Some(p), None) => Ok(Some(Asked::Text(p))),
+        (None, Some(r)) => tigadi_tablebase::position_after_record(rules, &r)
+            .map(|p| Some(Asked::Replayed(p)))
+            .map_err(ApiError::bad_request),
+        (Some(_), Some(_)) => Err(ApiError::bad_request(
+            "give either position or record, not both",
+        )),
+        (None, None) => Ok(None),
+    }
 }
 
 /// `GET /api/v1/{rules}?position=P`: the object of `tigadi probe --json`.
@@ -64,18 +85,10 @@ async fn probe(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let rules = rule_set(&rules)?;
-    let q = query(q)?;
-    let text = match (q.position, q.record) {
-        (Some(p), None) => p,
-        (None, Some(r)) => tigadi_tablebase::position_after_record(rules, &r)
-            .map_err(ApiError::bad_request)?
-            .to_string(),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request(
-                "give either position or record, not both",
-            ))
-        }
-        (None, None) => {
+    let text = match asked(rules, q)? {
+        Some(Asked::Text(p)) => p,
+        Some(Asked::Replayed(p)) => p.to_string(),
+        None => {
             return Err(ApiError::bad_request(
                 "missing query parameter: position (a position string, docs/RULES.md §9)",
             ))
@@ -94,30 +107,23 @@ async fn probe(
         .into_response())
 }
 
-/// `GET /api/v1/{rules}/explore?position=P|record=R`: see [`explore`].
+/// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the empty board):
+/// see [`explore`].
 async fn explore_position(
     State(tables): State<AppState>,
     Path(rules): Path<String>,
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let rules = rule_set(&rules)?;
-    let q = query(q)?;
-    let position = match (q.position, q.record) {
-        (Some(p), None) => tigadi_rules::parse_position(&p).map_err(|e| {
+    let position = match asked(rules, q)? {
+        Some(Asked::Text(p)) => tigadi_rules::parse_position(&p).map_err(|e| {
             ApiError::bad_request(format!(
                 "position '{}': {e}",
                 tigadi_rules::notation::shown(&p)
             ))
         })?,
-        (None, Some(r)) => {
-            tigadi_tablebase::position_after_record(rules, &r).map_err(ApiError::bad_request)?
-        }
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request(
-                "give either position or record, not both",
-            ))
-        }
-        (None, None) => tigadi_rules::Position::START,
+        Some(Asked::Replayed(p)) => p,
+        None => Position::START,
     };
     Ok(answer(explore(&tables.get(&rules), &position)?))
 }
