@@ -15,7 +15,7 @@ cargo build --release -q -p tigadi-cli
 log=$(mktemp)
 target/release/tigadi serve --dir "$dir" --bind 127.0.0.1:0 2>"$log" &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log" "$log.wrk"' EXIT
 for _ in $(seq 100); do grep -q 'http://' "$log" && break; sleep 0.1; done
 addr=$(sed -n 's|.*http://\([^/]*\)/.*|\1|p' "$log" | head -1)
 url="http://$addr/api/v1/tigadi?position=BB./S../.../...S../.../.../SB.%20S"
@@ -26,10 +26,11 @@ tick=$(getconf CLK_TCK)
 measure() {
     local before after n0 n1
     before=$(cpu); n0=$(grep -c ' 200 ' "$log" || true)
-    wrk -t1 -c"$conns" -d"${secs}s" --latency "$@"
+    /usr/bin/time -f "%U %S" -o "$log.wrk" wrk -t1 -c"$conns" -d"${secs}s" --latency "$@"
     after=$(cpu); n1=$(grep -c ' 200 ' "$log" || true)
-    awk -v c=$((after - before)) -v t="$tick" -v n=$((n1 - n0)) \
-        'BEGIN { printf "server CPU: %.1f us per request (%d requests, %.2f CPU s)\n", 1e6 * c / t / n, n, c / t }'
+    awk -v c=$((after - before)) -v t="$tick" -v n=$((n1 - n0)) -v w="$(awk '{print $1 + $2}' "$log.wrk")" \
+        'BEGIN { s = c / t; printf "server CPU: %.1f us per request (%d requests, %.2f CPU s); wrk CPU: %.1f us per request\n", 1e6 * s / n, n, s, 1e6 * w / n;
+                 printf "so 2 otherwise idle cores would serve about %.0f requests/s (server and wrk on the same machine)\n", 2e6 / (1e6 * (s + w) / n) }'
 }
 echo "== one position, $conns connections, ${secs}s"
 measure "$url"
