@@ -53,6 +53,8 @@ enum Command {
     Probe(ProbeArgs),
     /// Check every checksum and recompute every stored value from its successors.
     Verify(VerifyArgs),
+    /// Serve the tablebases over HTTP: a JSON API and a web explorer.
+    Serve(ServeArgs),
 }
 
 /// A position string (docs/RULES.md §9) and output format.
@@ -169,6 +171,16 @@ pub struct ProbeArgs {
     pub json: bool,
 }
 
+/// Arguments of `serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Address and port to listen on (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
+}
+
 fn main() -> ExitCode {
     // Die quietly when the reader of our output goes away (`tigadi stats | head`),
     // as command-line tools do, instead of panicking on a failed print.
@@ -209,6 +221,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => commands::stats::run(rules, &a),
         Command::Probe(a) => commands::probe::run(rules, &a),
         Command::Verify(a) => commands::verify::run(rules, &a),
+        Command::Serve(a) => commands::serve::run(&a),
     };
     // Output still buffered must reach its file too, or the command fails.
     let result = result.and_then(|code| output::flush().map(|_| code));

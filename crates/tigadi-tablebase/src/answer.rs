@@ -3,10 +3,15 @@
 //! server) hand this on rather than assembling it themselves.
 
 use crate::error::TablebaseError;
-use crate::tablebase::{Tablebase, Turn};
+use crate::tablebase::{RuleValues, Tablebase, Turn};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use tigadi_rules::{Phase, Position};
+use serde_json::{json, Value as Json};
+use tigadi_rules::notation::shown;
+use tigadi_rules::{
+    parse_position_with, parse_record, DrawReason, Game, GameResult, Move, Phase, Position,
+    RuleSet,
+};
 use tigadi_solve::Value;
 
 /// The full answer for one moving-phase position: [`Tablebase::probe`] and
@@ -72,5 +77,369 @@ impl Serialize for ProbeAnswer {
         let moves: Vec<MoveEntry> = self.moves.iter().map(|(t, v)| MoveEntry(t, *v)).collect();
         m.serialize_entry("moves", &moves)?;
         m.end()
+    }
+}
+
+/// Why a position string could not be answered: the text itself (bad notation, a
+/// position no game reaches, the placing phase, a record with an illegal move), or
+/// the tables (missing, damaged, unreadable).
+#[derive(Debug)]
+pub enum ReportError {
+    /// The input names no position the tables can answer; the message names the
+    /// problem and quotes the input.
+    Input(String),
+    /// The tables could not answer (see [`TablebaseError`]).
+    Table(TablebaseError),
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Input(m) => f.write_str(m),
+            ReportError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+impl From<TablebaseError> for ReportError {
+    fn from(e: TablebaseError) -> ReportError {
+        ReportError::Table(e)
+    }
+}
+
+/// One turn of a [`ProbeReport`]: its game-theoretic value and, with the horizon
+/// tables, its values under the 100-turn rule (all counted from the probed
+/// position, from the point of view of its player to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportTurn {
+    /// The turn: a slide or pass in the moving phase, a placement (with its capture
+    /// choice) in the placing phase.
+    pub turn: Move,
+    /// Its value ignoring the 100-turn rule (DTC in turns).
+    pub value: Value,
+    /// Its values under the rule; `None` without the horizon tables.
+    pub rule: Option<RuleValues>,
+}
+
+/// Everything `tigadi probe --json` and the server's `GET /api/v1/{rules}` say
+/// about one moving-phase position: its values ignoring and under the 100-turn rule
+/// and every legal turn best first, or how the game already ended there.
+/// [`ProbeReport::to_json`] is that answer, byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeReport {
+    /// The position string as given.
+    pub text: String,
+    /// The position.
+    pub position: Position,
+    /// Its value ignoring the 100-turn rule (for a finished game: `Win(0)`,
+    /// `Loss(0)` or `Draw` as the game ended).
+    pub value: Value,
+    /// Its values under the rule at its counter; `None` where the horizon tables are
+    /// absent (a directory solved without them, or by an older version).
+    pub rule: Option<RuleValues>,
+    /// Every legal turn, best first: by the value under the rule at this counter when
+    /// the horizon tables are there, by the game-theoretic value otherwise.
+    pub moves: Vec<ReportTurn>,
+    /// The game is already over in this position (material, blocked, or drawn by the
+    /// turn limit): `value` says how, and there are no moves.
+    pub over: Option<GameResult>,
+    /// A placing-phase position: values from the placing tables, game-theoretic
+    /// only (`rule` is `None`).
+    pub placing: bool,
+}
+
+impl Tablebase {
+    /// Probes the position string `text` (docs/RULES.md §9; either phase: a placing
+    /// position is answered from the placing tables) as `tigadi probe` does:
+    /// [`ReportError::Input`] names a string that does not parse,
+    /// [`ReportError::Table`] a table that is missing or damaged.
+    pub fn report(&self, text: &str) -> Result<ProbeReport, ReportError> {
+        let rules = *self.rules();
+        let p = parse_position_with(&rules, text)
+            .map_err(|e| ReportError::Input(format!("position '{}': {e}", shown(text))))?;
+        let board = p.to_board();
+        let result = standing(self.rules(), &p);
+        let mut report = ProbeReport {
+            text: text.to_string(),
+            position: p,
+            value: Value::Draw,
+            rule: None,
+            moves: Vec::new(),
+            over: None,
+            placing: p.phase() == Phase::Placing,
+        };
+        if result.is_over() {
+            report.value = match result {
+                GameResult::Win { winner, .. } if winner == p.side => Value::Win(0),
+                GameResult::Win { .. } => Value::Loss(0),
+                _ => Value::Draw,
+            };
+            report.over = Some(result);
+            return Ok(report);
+        }
+        if report.placing {
+            // Every placement with each capture choice, from the placing tables.
+            report.value = self.probe_any_phase(&p)?;
+            report.moves = self
+                .probe_placements(p.placements(&rules), board)?
+                .into_iter()
+                .map(|(m, value)| ReportTurn {
+                    turn: Move::Place {
+                        to: m.to,
+                        capture: m.capture,
+                    },
+                    value,
+                    rule: None,
+                })
+                .collect();
+            return Ok(report);
+        }
+        report.value = self.probe(board)?;
+        report.rule = match self.probe_rule(board, p.quiet_turns) {
+            Ok(r) => Some(r),
+            Err(TablebaseError::MissingSubspace { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        report.moves = if report.rule.is_some() {
+            self.probe_moves_rule(board, p.quiet_turns)?
+                .into_iter()
+                .map(|(turn, r)| ReportTurn {
+                    turn: turn.into(),
+                    value: r.value,
+                    rule: Some(r),
+                })
+                .collect()
+        } else {
+            self.probe_moves(board)?
+                .into_iter()
+                .map(|(turn, value)| ReportTurn {
+                    turn: turn.into(),
+                    value,
+                    rule: None,
+                })
+                .collect()
+        };
+        Ok(report)
+    }
+}
+
+impl ProbeReport {
+    /// The JSON object of `tigadi probe --json` (and of the server): `position`,
+    /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` and `moves`
+    /// (each with `move` and the same value fields), plus `game_over` when the game
+    /// is over. Printing it gives the bytes that serialising the report directly
+    /// gives (`serde_json::to_string(&report)`, the faster way).
+    pub fn to_json(&self) -> Json {
+        serde_json::to_value(self).expect("a probe report is plain JSON")
+    }
+}
+
+/// Keys in alphabetical order, the order in which `serde_json::Value` prints an
+/// object, so that `serde_json::to_string(&report)` and `report.to_json()`
+/// printed are the same bytes.
+impl Serialize for ProbeReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        let (dtc, rule) = match self.over {
+            Some(_) => (None, RuleFields::game_over(self.value)),
+            None => (self.value.dtc(), RuleFields::of(self.rule.as_ref())),
+        };
+        m.serialize_entry("category", &rule.category)?;
+        m.serialize_entry("dtc", &dtc)?;
+        m.serialize_entry("dtc100", &rule.dtc100)?;
+        if let Some(r) = self.over {
+            m.serialize_entry("game_over", &result_json(r))?;
+        }
+        let moves: Vec<ReportTurnEntry> = self.moves.iter().map(ReportTurnEntry).collect();
+        m.serialize_entry("moves", &moves)?;
+        m.serialize_entry("position", &self.text)?;
+        m.serialize_entry("quiet_turns", &self.position.quiet_turns)?;
+        m.serialize_entry("rule_value", &rule.rule_value)?;
+        m.serialize_entry("value", wdl_name(self.value))?;
+        m.end()
+    }
+}
+
+/// The fields of values under the 100-turn rule as JSON shows them (`null`s when
+/// unknown).
+struct RuleFields {
+    category: Option<String>,
+    rule_value: Option<&'static str>,
+    dtc100: Option<u16>,
+}
+
+impl RuleFields {
+    fn of(r: Option<&RuleValues>) -> RuleFields {
+        RuleFields {
+            category: r.map(|r| r.category.to_string()),
+            rule_value: r.map(|r| wdl_name(r.rule_value)),
+            dtc100: r.and_then(|r| r.dtc100.dtc()),
+        }
+    }
+
+    /// A finished game: its result is its value under the rule too.
+    fn game_over(value: Value) -> RuleFields {
+        RuleFields {
+            category: None,
+            rule_value: Some(wdl_name(value)),
+            dtc100: None,
+        }
+    }
+}
+
+/// One turn of [`ProbeReport::moves`] as JSON, keys in alphabetical order.
+struct ReportTurnEntry<'a>(&'a ReportTurn);
+
+impl Serialize for ReportTurnEntry<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = self.0;
+        let rule = RuleFields::of(t.rule.as_ref());
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("category", &rule.category)?;
+        m.serialize_entry("dtc", &t.value.dtc())?;
+        m.serialize_entry("dtc100", &rule.dtc100)?;
+        m.serialize_entry("move", &t.turn.to_string())?;
+        m.serialize_entry("rule_value", &rule.rule_value)?;
+        m.serialize_entry("value", wdl_name(t.value))?;
+        m.end()
+    }
+}
+
+/// The result a position shows by itself (a material or blocked loss, or the
+/// 100-turn draw when its counter has reached the limit); in progress for a
+/// position no game reaches.
+pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
+    match Game::from_position(*rules, *p) {
+        Ok(g) => g.result(),
+        Err(_) => GameResult::InProgress,
+    }
+}
+
+/// The position a game record (docs/RULES.md §9) reaches from the empty board,
+/// every move checked; an error names the first illegal move, or says that the game
+/// is already over.
+pub fn position_after_record(rules: RuleSet, record: &str) -> Result<Position, String> {
+    let moves = parse_record(record).map_err(|e| format!("record: {e}"))?;
+    let mut game = Game::new(rules);
+    for (i, &mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
+    }
+    if game.result().is_over() {
+        return Err(format!("the game is over: {}", game.result()));
+    }
+    Ok(*game.position())
+}
+
+/// A game result as JSON: `{"state": "in_progress"|"win"|"draw", ...}` with the
+/// winner and reason, and `text` in words.
+pub fn result_json(r: GameResult) -> Json {
+    match r {
+        GameResult::InProgress => json!({ "state": "in_progress", "text": r.to_string() }),
+        GameResult::Win { winner, reason } => json!({
+            "state": "win",
+            "winner": winner.name().to_lowercase(),
+            "reason": format!("{reason:?}").to_lowercase(),
+            "text": r.to_string(),
+        }),
+        GameResult::Draw { reason } => json!({
+            "state": "draw",
+            "reason": match reason {
+                DrawReason::Repetition => "repetition",
+                DrawReason::QuietTurns { .. } => "quiet_turns",
+            },
+            "text": r.to_string(),
+        }),
+    }
+}
+
+/// `"win"`, `"draw"` or `"loss"`.
+fn wdl_name(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::Draw => "draw",
+        Value::Loss(_) => "loss",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_rules::{parse_position, Point, Slide};
+    use tigadi_solve::Category;
+
+    fn slide(from: &str, to: &str, capture: Option<&str>) -> Turn {
+        Turn::Slide(Slide {
+            from: Point::parse(from).unwrap(),
+            to: Point::parse(to).unwrap(),
+            capture: capture.map(|c| Point::parse(c).unwrap()),
+        })
+    }
+
+    /// Serialising a report directly gives the bytes of its JSON tree printed (whose
+    /// keys `serde_json` sorts): the order of the fields is the one `probe --json`
+    /// has always printed.
+    #[test]
+    fn direct_serialisation_is_the_json_tree_printed() {
+        let text = "BB./S../.../...S../.../.../SB. S 0 0 7";
+        let position = parse_position(text).unwrap();
+        let rule = RuleValues {
+            value: Value::Win(5),
+            category: Category::CursedWin,
+            dtc100: Value::Draw,
+            rule_value: Value::Draw,
+        };
+        let moves = vec![
+            ReportTurn {
+                turn: slide("a1", "a4", Some("d7")),
+                value: Value::Win(5),
+                rule: Some(rule),
+            },
+            ReportTurn {
+                turn: Turn::Pass,
+                value: Value::Loss(3),
+                rule: None,
+            },
+        ];
+        let with_rule = ProbeReport {
+            text: text.into(),
+            position,
+            value: Value::Win(5),
+            rule: Some(rule),
+            moves: moves.clone(),
+            over: None,
+        };
+        let without = ProbeReport {
+            rule: None,
+            ..with_rule.clone()
+        };
+        let over = ProbeReport {
+            value: Value::Loss(0),
+            moves: Vec::new(),
+            over: Some(GameResult::Draw {
+                reason: DrawReason::QuietTurns { limit: 100 },
+            }),
+            ..without.clone()
+        };
+        for r in [&with_rule, &without, &over] {
+            let direct = serde_json::to_string(r).unwrap();
+            assert_eq!(direct, r.to_json().to_string());
+            let reparsed: Json = serde_json::from_str(&direct).unwrap();
+            assert_eq!(reparsed, r.to_json());
+        }
+        assert_eq!(
+            serde_json::to_string(&with_rule).unwrap(),
+            concat!(
+                r#"{"category":"cursed-win","dtc":5,"dtc100":null,"moves":["#,
+                r#"{"category":"cursed-win","dtc":5,"dtc100":null,"move":"a1-a4xd7","rule_value":"draw","value":"win"},"#,
+                r#"{"category":null,"dtc":3,"dtc100":null,"move":"pass","rule_value":null,"value":"loss"}],"#,
+                r#""position":"BB./S../.../...S../.../.../SB. S 0 0 7","quiet_turns":7,"rule_value":"draw","value":"win"}"#
+            )
+        );
+        assert!(serde_json::to_string(&over)
+            .unwrap()
+            .contains(r#""dtc100":null,"game_over":{"reason":"quiet_turns","#));
     }
 }

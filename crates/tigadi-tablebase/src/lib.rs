@@ -26,7 +26,9 @@ pub mod tablebase;
 pub mod verify;
 pub mod writer;
 
-pub use answer::ProbeAnswer;
+pub use answer::{
+    position_after_record, result_json, standing, ProbeAnswer, ProbeReport, ReportError, ReportTurn,
+};
 pub use error::TablebaseError;
 pub use format::{
     any_table_path, kind_table_path, list_subspaces, placing_table_path, rules_dir, rules_dir_name,

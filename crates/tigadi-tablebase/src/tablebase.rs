@@ -31,6 +31,20 @@ pub enum Turn {
     Pass,
 }
 
+impl From<Turn> for tigadi_rules::Move {
+    /// The same turn as the rules crate's move (`Move::Slide` or `Move::Pass`).
+    fn from(t: Turn) -> tigadi_rules::Move {
+        match t {
+            Turn::Slide(s) => tigadi_rules::Move::Slide {
+                from: s.from,
+                to: s.to,
+                capture: s.capture,
+            },
+            Turn::Pass => tigadi_rules::Move::Pass,
+        }
+    }
+}
+
 impl fmt::Display for Turn {
     /// docs/RULES.md §9 notation: `a1-a4`, `a1-a4xg7` or `pass`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,6 +6,7 @@ pub mod moves;
 pub mod perft;
 pub mod probe;
 pub mod replay;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stats;

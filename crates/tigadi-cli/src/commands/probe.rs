@@ -1,21 +1,18 @@
 //! `tigadi probe`: look positions up in the tablebases.
 
-use super::show::{result_json, standing};
 use super::CmdResult;
 use crate::ProbeArgs;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 use std::io::{BufRead, Write};
 use tigadi_rules::notation::shown;
-use tigadi_rules::{
-    parse_position_with, parse_record, Game, GameResult, Move, Phase, Position, RuleSet, Side,
-};
+use tigadi_rules::RuleSet;
 use tigadi_solve::Value;
-use tigadi_tablebase::{RuleValues, Tablebase, TablebaseError};
+use tigadi_tablebase::{position_after_record, ProbeReport, Tablebase};
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
     let tb = Tablebase::open(&args.dir.dir, &rules);
     if let Some(record) = &args.record {
-        let position = replay(rules, record)?;
+        let position = position_after_record(rules, record)?;
         return print_one(&tb, &position.to_string(), args.json);
     }
     match &args.position {
@@ -25,27 +22,13 @@ pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
 }
 
 fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
-    let result = probe_one(tb, text)?;
+    let report = tb.report(text).map_err(|e| e.to_string())?;
     if json {
-        outln!("{}", result.to_json());
+        outln!("{}", json_line(&report));
     } else {
-        crate::output::text(&result.to_text())?;
+        crate::output::text(&to_text(&report))?;
     }
     Ok(0)
-}
-
-/// The position a game record reaches from the empty board (every move checked).
-fn replay(rules: RuleSet, record: &str) -> Result<Position, String> {
-    let moves = parse_record(record).map_err(|e| format!("record: {e}"))?;
-    let mut game = Game::new(rules);
-    for (i, &mv) in moves.iter().enumerate() {
-        game.play(mv)
-            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
-    }
-    if game.result().is_over() {
-        return Err(format!("the game is over: {}", game.result()));
-    }
-    Ok(*game.position())
 }
 
 /// Batch mode: one position per line on standard input, one JSON object per line
@@ -76,15 +59,15 @@ fn batch(tb: &Tablebase) -> CmdResult {
         }
         lines += 1;
         let answer = if utf8 {
-            probe_one(tb, &text)
+            tb.report(&text).map_err(|e| e.to_string())
         } else {
             Err(format!("line {number} is not valid UTF-8"))
         };
         let obj = match answer {
-            Ok(r) => r.to_json(),
+            Ok(r) => json_line(&r),
             Err(e) => {
                 failed += 1;
-                json!({ "position": shown(&text), "error": e })
+                json!({ "position": shown(&text), "error": e }).to_string()
             }
         };
         writeln!(out, "{obj}").map_err(crate::output::write_error)?;
@@ -96,209 +79,52 @@ fn batch(tb: &Tablebase) -> CmdResult {
     Ok(0)
 }
 
-/// One probed position.
-struct Probed {
-    position: String,
-    side: Side,
-    /// The position's 100-turn counter.
-    counter: u16,
-    value: Value,
-    /// Values under the 100-turn rule, `None` where the horizon tables are absent
-    /// (a directory solved without them, or by an older version).
-    rule: Option<RuleValues>,
-    /// Every move: its game-theoretic value and, with the horizon tables, its values
-    /// under the rule (then ordered for a player who must win under the rule).
-    moves: Vec<(String, Value, Option<RuleValues>)>,
-    /// The game is already over in this position (e.g. drawn by the turn limit):
-    /// `value` says how, and there are no moves.
-    over: Option<GameResult>,
-    /// A placing-phase position (values from the placing tables; no 100-turn
-    /// values there).
-    placing: bool,
+/// `report` as `tigadi probe --json` prints it (the object of
+/// [`ProbeReport::to_json`], serialised without building it).
+fn json_line(report: &ProbeReport) -> String {
+    serde_json::to_string(report).expect("a probe report is plain JSON")
 }
 
-fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
-    let rules = *tb.rules();
-    let p = parse_position_with(&rules, text)
-        .map_err(|e| format!("position '{}': {e}", shown(text)))?;
-    let board = p.to_board();
-    let (side, counter) = (p.side, p.quiet_turns);
-    let result = standing(tb.rules(), &p);
-    if result.is_over() {
-        let value = match result {
-            GameResult::Win { winner, .. } if winner == p.side => Value::Win(0),
-            GameResult::Win { .. } => Value::Loss(0),
-            _ => Value::Draw,
-        };
-        return Ok(Probed {
-            position: text.to_string(),
-            side,
-            counter,
-            value,
-            rule: None,
-            moves: Vec::new(),
-            over: Some(result),
-            placing: p.phase() == Phase::Placing,
-        });
+/// `report` as `tigadi probe` prints it without `--json`.
+fn to_text(report: &ProbeReport) -> String {
+    let side = report.position.side;
+    if let Some(r) = report.over {
+        return format!("{}\n{} to move: game over: {r}\n", report.text, side.name());
     }
-    if p.phase() == Phase::Placing {
-        // Every placement with each capture choice, from the placing tables.
-        let value = tb.probe_any_phase(&p).map_err(|e| e.to_string())?;
-        let moves = tb
-            .probe_placements(p.placements(&rules), board)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(m, v)| {
-                let mv = Move::Place {
-                    to: m.to,
-                    capture: m.capture,
-                };
-                (mv.to_string(), v, None)
-            })
-            .collect();
-        return Ok(Probed {
-            position: text.to_string(),
-            side,
-            counter,
-            value,
-            rule: None,
-            moves,
-            over: None,
-            placing: true,
-        });
-    }
-    let value = tb.probe(board).map_err(|e| e.to_string())?;
-    let rule = match tb.probe_rule(board, counter) {
-        Ok(r) => Some(r),
-        Err(TablebaseError::MissingSubspace { .. }) => None,
-        Err(e) => return Err(e.to_string()),
-    };
-    let moves = if rule.is_some() {
-        tb.probe_moves_rule(board, counter)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(t, r)| (t.to_string(), r.value, Some(r)))
-            .collect()
-    } else {
-        tb.probe_moves(board)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(t, v)| (t.to_string(), v, None))
-            .collect()
-    };
-    Ok(Probed {
-        position: text.to_string(),
-        side,
-        counter,
-        value,
-        rule,
-        moves,
-        over: None,
-        placing: false,
-    })
-}
-
-/// The JSON fields of values under the rule (`null`s when unknown).
-fn rule_json(r: Option<&RuleValues>) -> Json {
-    match r {
-        Some(r) => json!({
-            "category": r.category.to_string(),
-            "rule_value": wdl_name(r.rule_value),
-            "dtc100": r.dtc100.dtc(),
-        }),
-        None => json!({ "category": null, "rule_value": null, "dtc100": null }),
-    }
-}
-
-/// Adds the fields of `extra` (an object) to `obj` (an object).
-fn merged(mut obj: Json, extra: Json) -> Json {
-    if let (Some(o), Json::Object(e)) = (obj.as_object_mut(), extra) {
-        o.extend(e);
-    }
-    obj
-}
-
-fn wdl_name(v: Value) -> &'static str {
-    match v {
-        Value::Win(_) => "win",
-        Value::Draw => "draw",
-        Value::Loss(_) => "loss",
-    }
-}
-
-impl Probed {
-    fn to_json(&self) -> Json {
-        if let Some(r) = self.over {
-            return json!({
-                "position": self.position,
-                "quiet_turns": self.counter,
-                "value": wdl_name(self.value),
-                "dtc": null,
-                "category": null,
-                "rule_value": wdl_name(self.value),
-                "dtc100": null,
-                "moves": [],
-                "game_over": result_json(r),
-            });
+    let mut s = format!(
+        "{}\n{} to move: {} ignoring the 100-turn rule",
+        report.text,
+        side.name(),
+        describe(report.value)
+    );
+    s.push('\n');
+    match &report.rule {
+        Some(r) => s.push_str(&format!(
+            "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
+            report.position.quiet_turns,
+            describe_rule(r.rule_value),
+            r.category
+        )),
+        None if report.placing => {
+            s.push_str("placing phase: game-theoretic values (placing tables)\n")
         }
-        merged(
-            json!({
-                "position": self.position,
-                "quiet_turns": self.counter,
-                "value": wdl_name(self.value),
-                "dtc": self.value.dtc(),
-                "moves": self.moves.iter().map(|(m, v, r)| merged(json!({
-                    "move": m,
-                    "value": wdl_name(*v),
-                    "dtc": v.dtc(),
-                }), rule_json(r.as_ref()))).collect::<Vec<_>>(),
-            }),
-            rule_json(self.rule.as_ref()),
-        )
+        None => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
     }
-
-    fn to_text(&self) -> String {
-        if let Some(r) = self.over {
-            return format!(
-                "{}\n{} to move: game over: {r}\n",
-                self.position,
-                self.side.name()
-            );
-        }
-        let mut s = format!(
-            "{}\n{} to move: {} ignoring the 100-turn rule",
-            self.position,
-            self.side.name(),
-            describe(self.value)
-        );
-        s.push('\n');
-        match &self.rule {
+    if report.moves.is_empty() {
+        s.push_str("no legal move (blocked)\n");
+    }
+    for m in &report.moves {
+        let name = m.turn.to_string();
+        match &m.rule {
             Some(r) => s.push_str(&format!(
-                "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
-                self.counter,
+                "  {name:<12} under the rule: {}; ignoring it: {}\n",
                 describe_rule(r.rule_value),
-                r.category
+                describe(m.value)
             )),
-            None if self.placing => {
-                s.push_str("placing phase: game-theoretic values (placing tables)\n")
-            }
-            None => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
+            None => s.push_str(&format!("  {name:<12} {}\n", describe(m.value))),
         }
-        if self.moves.is_empty() {
-            s.push_str("no legal move (blocked)\n");
-        }
-        for (m, v, r) in &self.moves {
-            match r {
-                Some(r) => s.push_str(&format!(
-                    "  {m:<12} under the rule: {}; ignoring it: {}\n",
-                    describe_rule(r.rule_value),
-                    describe(*v)
-                )),
-                None => s.push_str(&format!("  {m:<12} {}\n", describe(*v))),
-            }
-        }
-        s
     }
+    s
 }
 
 fn describe(v: Value) -> String {
@@ -315,44 +141,5 @@ fn describe_rule(v: Value) -> String {
     match v {
         Value::Draw => "draw (no capture can be forced in time)".into(),
         v => describe(v),
-    }
-}
-
-/// Parses a position string (docs/RULES.md §9) that must be in the moving phase, into
-/// the position and the board seen from the player to move.
-#[cfg(test)]
-fn parse_moving_position(
-    rules: &RuleSet,
-    text: &str,
-) -> Result<(Position, tigadi_rules::Board), String> {
-    let p =
-        parse_position_with(rules, text).map_err(|e| format!("position '{}': {e}", shown(text)))?;
-    if p.phase() != Phase::Moving {
-        return Err(format!(
-            "position '{}': {}",
-            shown(text),
-            tigadi_tablebase::TablebaseError::NotMovingPhase
-        ));
-    }
-    Ok((p, p.to_board()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tigadi_rules::Point;
-
-    #[test]
-    fn parses_the_rules_example() {
-        let parse_moving_position = |t| parse_moving_position(&RuleSet::TIGADI, t);
-        let (p, b) = parse_moving_position("BB./S../.../...S../.../.../SB. S").unwrap();
-        assert_eq!(p.side, Side::Seed);
-        let bit = |n| Point::parse(n).unwrap().bit();
-        assert_eq!(b.mover, bit("b6") | bit("e4") | bit("a1"));
-        assert_eq!(b.opponent, bit("a7") | bit("d7") | bit("d1"));
-        assert!(parse_moving_position(".../.../.../....../.../.../... B 9 9").is_err());
-        assert!(parse_moving_position("BB./S../.../...S../.../.../SB. S 0 0 12").is_ok());
-        assert!(parse_moving_position("BB./S../.../...S../.../.../SB X").is_err());
-        assert!(parse_moving_position("BB./S../...").is_err());
     }
 }

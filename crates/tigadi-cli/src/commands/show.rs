@@ -4,41 +4,12 @@
 use super::CmdResult;
 use crate::PositionArgs;
 use serde_json::json;
-use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
+use tigadi_rules::{diagram, parse_position, Phase, Point, Position, RuleSet};
+pub use tigadi_tablebase::{result_json, standing};
 
 /// Parses a position string, turning the error into the command's message.
 pub fn position(text: &str) -> Result<Position, String> {
     parse_position(text).map_err(|e| e.to_string())
-}
-
-/// The game result a position shows by itself (material or blocked loss, or the
-/// 100-turn draw when its counter has reached 100).
-pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
-    match tigadi_rules::Game::from_position(*rules, *p) {
-        Ok(g) => g.result(),
-        Err(_) => GameResult::InProgress,
-    }
-}
-
-/// JSON value of a game result: `{"state": "in_progress"|"win"|"draw", ...}`.
-pub fn result_json(r: GameResult) -> serde_json::Value {
-    match r {
-        GameResult::InProgress => json!({ "state": "in_progress", "text": r.to_string() }),
-        GameResult::Win { winner, reason } => json!({
-            "state": "win",
-            "winner": winner.name().to_lowercase(),
-            "reason": format!("{reason:?}").to_lowercase(),
-            "text": r.to_string(),
-        }),
-        GameResult::Draw { reason } => json!({
-            "state": "draw",
-            "reason": match reason {
-                tigadi_rules::DrawReason::Repetition => "repetition",
-                tigadi_rules::DrawReason::QuietTurns { .. } => "quiet_turns",
-            },
-            "text": r.to_string(),
-        }),
-    }
 }
 
 fn names(bits: u32) -> Vec<&'static str> {

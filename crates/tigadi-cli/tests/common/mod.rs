@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

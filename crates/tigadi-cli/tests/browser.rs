@@ -1,0 +1,327 @@
+//! The web explorer in a real headless browser (Debian's `chromium` driven through
+//! `chromedriver` by WebDriver): the page shows every move of a position with the
+//! values `tigadi probe` gives, clicking a move plays it, Back returns, and the
+//! computer answers a move. Writes the README's screenshot, `docs/explorer.png`.
+//!
+//! Without the browser the test says so loudly and passes, except under CI
+//! (`CI` set), where `.ci/run` installs it and a missing browser fails.
+
+mod common;
+
+use common::http::{enc, Client, Server};
+use common::{run_with, solved7, tigadi, LIMIT, P, START};
+use serde_json::{json, Value as Json};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The position in the README's screenshot (Bone to move, 4v3, won in 11; its
+/// moves win, draw and lose).
+const SHOWN: &str = "..S/S../.../BSB.../..B/.../..B B";
+/// WebDriver's key for an element reference.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A running chromedriver and one browser session, both ended when dropped.
+struct Browser {
+    driver: Child,
+    client: Client,
+    session: String,
+    profile: std::path::PathBuf,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let addr = format!("127.0.0.1:{port}");
+        let start = Instant::now();
+        let mut client = loop {
+            if let Ok(s) = std::net::TcpStream::connect(&addr) {
+                drop(s);
+                break Client::connect(&addr);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "chromedriver does not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let profile = common::scratch("browser-profile");
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1200,860",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+        }}});
+        let body = caps.to_string();
+        let a = client.request(
+            "POST",
+            "/session",
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        );
+        assert_eq!(a.status, 200, "new session: {}", a.body);
+        let session = a.json()["value"]["sessionId"].as_str().unwrap().to_string();
+        Browser {
+            driver,
+            client,
+            session,
+            profile,
+        }
+    }
+
+    fn call(&mut self, method: &str, path: &str, body: Json) -> Json {
+        let path = format!("/session/{}{path}", self.session);
+        let body = if method == "GET" {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        let a = self.client.request(
+            method,
+            &path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        );
+        assert_eq!(a.status, 200, "{method} {path}: {}", a.body);
+        a.json()["value"].take()
+    }
+
+    fn script(&mut self, script: &str) -> Json {
+        self.call(
+            "POST",
+            "/execute/sync",
+            json!({"script": script, "args": []}),
+        )
+    }
+
+    fn click(&mut self, css: &str) {
+        let e = self.call(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        let id = e[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("{css}: {e}"))
+            .to_string();
+        self.call("POST", &format!("/element/{id}/click"), json!({}));
+    }
+
+    /// Polls `script` until it returns something other than null or false.
+    fn wait_for(&mut self, what: &str, script: &str) -> Json {
+        let start = Instant::now();
+        loop {
+            let v = self.script(script);
+            if !v.is_null() && v != json!(false) {
+                return v;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "timed out waiting for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The page's position once it shows `position` with its move list.
+    fn wait_for_position(&mut self, position: &str) {
+        let script = format!(
+            "return document.getElementById('position').textContent === {} && document.querySelectorAll('#moves li').length > 0",
+            json!(position)
+        );
+        self.wait_for(&format!("position {position}"), &script);
+    }
+
+    /// The move list as shown: (move, value text, class) per row.
+    fn moves_shown(&mut self) -> Vec<(String, String, String)> {
+        let v = self.script(
+            "return [...document.querySelectorAll('#moves li')].map(li => [li.dataset.move, li.querySelector('.value').textContent, li.className])",
+        );
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let s = |i: usize| r[i].as_str().unwrap().to_string();
+                (s(0), s(1), s(2))
+            })
+            .collect()
+    }
+
+    fn screenshot(&mut self, file: &Path) {
+        let b64 = self.call("GET", "/screenshot", Json::Null);
+        let png = base64_decode(b64.as_str().unwrap());
+        assert_eq!(&png[..4], b"\x89PNG");
+        std::fs::write(file, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let path = format!("/session/{}", self.session);
+        let _ = self.client.request("DELETE", &path, &[], b"");
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let bytes: Vec<u8> = text
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= (val(c) as u32) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+/// How the page writes a move's value (tables without the 100-turn values).
+fn shown_value(m: &Json) -> String {
+    match m["dtc"].as_u64() {
+        Some(d) => format!("{} · DTC {d}", m["value"].as_str().unwrap()),
+        None => m["value"].as_str().unwrap().to_string(),
+    }
+}
+
+/// `tigadi probe --json` of one position.
+fn probe(dir: &Path, position: &str) -> Json {
+    let mut cmd = tigadi();
+    cmd.args(["probe", "--json", "--dir", dir.to_str().unwrap(), position]);
+    let r = run_with(cmd, b"", LIMIT);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+/// The page's rows equal the probe's moves, in order, values and colours.
+fn assert_rows_match(rows: &[(String, String, String)], probe: &Json) {
+    let moves = probe["moves"].as_array().unwrap();
+    assert_eq!(rows.len(), moves.len(), "{rows:?}");
+    for (row, m) in rows.iter().zip(moves) {
+        assert_eq!(row.0, m["move"].as_str().unwrap());
+        assert_eq!(row.1, shown_value(m), "{}", row.0);
+        assert!(
+            row.2.split(' ').any(|c| c == m["value"].as_str().unwrap()),
+            "{row:?}"
+        );
+    }
+}
+
+#[test]
+fn the_page_lists_values_and_plays_moves() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium and chromium-driver (see .ci/run)"
+        );
+        eprintln!("SKIPPED the browser test: {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)");
+        return;
+    }
+    let dir = solved7();
+    let server = Server::start(dir);
+    let mut b = Browser::start();
+    let base = format!("http://{}/", server.addr);
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules=tigadi&position={}", enc(P))}),
+    );
+    b.wait_for_position(P);
+    let want = probe(dir, P);
+    assert_rows_match(&b.moves_shown(), &want);
+    let status = b.script("return document.getElementById('value').textContent");
+    assert_eq!(status, json!(shown_value(&want)));
+
+    // Click the best move: the page shows the position it leads to, with its values.
+    let best = want["moves"][0]["move"].as_str().unwrap().to_string();
+    let next = {
+        let p = tigadi_rules::parse_position(P).unwrap();
+        let m = p
+            .legal_moves(&tigadi_rules::RuleSet::TIGADI)
+            .into_iter()
+            .find(|m| m.to_string() == best)
+            .unwrap();
+        p.apply(m).to_string()
+    };
+    b.click(&format!("#moves li[data-move='{best}']"));
+    b.wait_for_position(&next);
+    assert_rows_match(&b.moves_shown(), &probe(dir, &next));
+    let url = b
+        .script("return location.search")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        url.contains(&enc(&next).replace('/', "%2F")) || url.contains(&enc(&next)),
+        "{url}"
+    );
+
+    // Back returns to the first position, Forward to the second.
+    b.click("#back");
+    b.wait_for_position(P);
+    b.click("#forward");
+    b.wait_for_position(&next);
+
+    // Against the computer from the empty board: values unknown while placing; the
+    // computer (Seed) answers Bone's first placement.
+    b.click("#start");
+    b.wait_for_position(START);
+    b.click("#computer option[value='seed']");
+    let note = b.script("return document.getElementById('note').textContent");
+    assert!(note.as_str().unwrap().contains("values unknown"), "{note}");
+    let rows = b.moves_shown();
+    assert_eq!(rows.len(), 24);
+    assert!(rows.iter().all(|r| r.1 == "?" && r.2.contains("unknown")));
+    b.click("#moves li[data-move='d5']");
+    let line = b.wait_for(
+        "the computer's answer",
+        "const t = document.getElementById('line').textContent; return t.split(' ').length === 3 && document.getElementById('position').textContent.endsWith(' B 8 8') ? t : null",
+    );
+    assert!(line.as_str().unwrap().starts_with("Line: d5 "), "{line}");
+
+    // The README's picture: a 4v3 position whose moves win, draw and lose.
+    b.click("#computer option[value='']");
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules=tigadi&position={}", enc(SHOWN))}),
+    );
+    b.wait_for_position(SHOWN);
+    assert_rows_match(&b.moves_shown(), &probe(dir, SHOWN));
+    b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
+}

@@ -1,0 +1,361 @@
+//! `tigadi serve`: every endpoint, the error codes, concurrent clients whose every
+//! answer must equal `tigadi probe`'s, and a damaged table that fails only its own
+//! positions while the server goes on serving.
+
+mod common;
+
+use common::http::{enc, Server};
+use common::{copy_of_solved, run_with, solved7, tigadi, LIMIT, P, START};
+use std::collections::BTreeSet;
+use tigadi_rules::{parse_position, parse_record, Game, Position, Side};
+
+/// Positions of the solved subspaces (3v3, 3v4, 4v3), from a fixed seed: random
+/// boards with random sides to move and counters.
+fn positions(n: usize) -> Vec<String> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = vec![P.to_string(), format!("{P} 0 0 37")];
+    while out.len() < n {
+        let (b, s) = [(3, 3), (3, 4), (4, 3)][(next() % 3) as usize];
+        let mut free: Vec<u32> = (0..24).collect();
+        let mut take = |k: usize, next: &mut dyn FnMut() -> u64| {
+            let mut bits = 0u32;
+            for _ in 0..k {
+                let i = (next() % free.len() as u64) as usize;
+                bits |= 1 << free.swap_remove(i);
+            }
+            bits
+        };
+        let bone = take(b, &mut next);
+        let seed = take(s, &mut next);
+        let p = Position {
+            bone,
+            seed,
+            side: if next() % 2 == 0 {
+                Side::Bone
+            } else {
+                Side::Seed
+            },
+            bone_hand: 0,
+            seed_hand: 0,
+            quiet_turns: (next() % 100) as u16,
+        };
+        out.push(p.to_string());
+    }
+    out
+}
+
+/// `tigadi probe --dir DIR` in batch mode: one JSON line per position.
+fn probe_lines(dir: &std::path::Path, positions: &[String]) -> Vec<String> {
+    let mut cmd = tigadi();
+    cmd.args(["probe", "--dir", dir.to_str().unwrap()]);
+    let input = positions.join("\n") + "\n";
+    let r = run_with(cmd, input.as_bytes(), LIMIT);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let lines: Vec<String> = r.stdout.lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), positions.len());
+    lines
+}
+
+fn probe_path(position: &str) -> String {
+    format!("/api/v1/tigadi?position={}", enc(position))
+}
+
+#[test]
+fn probe_answers_equal_probe_json_byte_for_byte() {
+    let dir = solved7();
+    let ps = positions(60);
+    let expected = probe_lines(dir, &ps);
+    let server = Server::start(dir);
+    let mut c = server.client();
+    for (p, want) in ps.iter().zip(&expected) {
+        let a = c.get(&probe_path(p));
+        assert_eq!(a.status, 200, "{p}: {}", a.body);
+        assert_eq!(&a.body, want, "{p}");
+        assert_eq!(a.header("content-type"), Some("application/json"));
+        assert!(a.header("cache-control").unwrap().contains("max-age"));
+    }
+    // The single-position command prints the same object.
+    let r = common::run(&["probe", "--dir", dir.to_str().unwrap(), "--json", P]);
+    assert_eq!(r.stdout.trim_end(), expected[0]);
+    // A record is replayed to its position first.
+    let record = "1. d5 g7";
+    let a = c.get(&format!("/api/v1/tigadi?record={}", enc(record)));
+    // A placing position: this directory has no placing tables (only the moving
+    // phase up to 7 gotis), so the table is missing.
+    assert_eq!(a.status, 404, "placing phase: {}", a.body);
+    assert!(a.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("no tablebase"));
+    // One log line per request on standard error.
+    let log = server.log.lock().unwrap().clone();
+    assert!(
+        log.lines()
+            .filter(|l| l.starts_with("GET /api/v1/tigadi?position=") && l.contains(" 200 "))
+            .count()
+            >= ps.len(),
+        "{log}"
+    );
+}
+
+#[test]
+fn eight_clients_times_500_requests_all_equal_probe() {
+    const CLIENTS: usize = 8;
+    const REQUESTS: usize = 500;
+    let dir = solved7();
+    let ps = positions(200);
+    let expected = probe_lines(dir, &ps);
+    let server = Server::start(dir);
+    let start = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for t in 0..CLIENTS {
+            let (ps, expected, server) = (&ps, &expected, &server);
+            s.spawn(move || {
+                let mut c = server.client();
+                for i in 0..REQUESTS {
+                    let k = (t * 37 + i * 11) % ps.len();
+                    let a = c.get(&probe_path(&ps[k]));
+                    assert_eq!(a.status, 200, "{}: {}", ps[k], a.body);
+                    assert_eq!(a.body, expected[k], "client {t} request {i}");
+                }
+            });
+        }
+    });
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} requests from {CLIENTS} clients in {secs:.2} s ({:.0}/s, debug-free test build)",
+        CLIENTS * REQUESTS,
+        (CLIENTS * REQUESTS) as f64 / secs
+    );
+}
+
+#[test]
+fn errors_are_json_with_the_right_status() {
+    let server = Server::start(solved7());
+    let check = |path: &str, status: u16, says: &str| {
+        let a = server.get(path);
+        assert_eq!(a.status, status, "{path}: {}", a.body);
+        let msg = a.json()["error"].as_str().unwrap_or_default().to_string();
+        assert!(msg.contains(says), "{path}: {msg:?} should say {says:?}");
+        assert_eq!(a.header("cache-control"), Some("no-store"), "{path}");
+    };
+    check(&probe_path("BB./S../..."), 400, "position 'BB./S../...'");
+    check(
+        &probe_path("BB./S../.../...S../.../.../SB. X"),
+        400,
+        "position",
+    );
+    check(&probe_path(START), 404, "no tablebase");
+    check("/api/v1/tigadi", 400, "missing query parameter: position");
+    check("/api/v1/tigadi?position=%FF", 400, "position");
+    check(
+        &format!("/api/v1/chess?position={}", enc(P)),
+        400,
+        "rules 'chess'",
+    );
+    check(
+        &format!("/api/v1/tigadi?record={}", enc("1. d5 d5")),
+        400,
+        "move 2 (d5) is illegal",
+    );
+    // 5v3 is not solved in this directory.
+    check(
+        &probe_path("BBB/BB./S../...S../.../.../S.. B"),
+        404,
+        "no tablebase for subspace 5v3",
+    );
+    check("/no/such/page", 404, "no such endpoint: /no/such/page");
+    // A body past the limit.
+    let big = vec![b'x'; 100_000];
+    let a = server.client().request("GET", &probe_path(P), &[], &big);
+    assert_eq!(a.status, 413, "{}", a.body);
+    // And the server still answers.
+    assert_eq!(server.get(&probe_path(P)).status, 200);
+}
+
+#[test]
+fn health_board_and_page() {
+    let server = Server::start(solved7());
+    let a = server.get("/health");
+    assert_eq!(a.status, 200);
+    assert_eq!(a.json()["status"], "ok");
+    for (rules, lines, connections) in [("tigadi", 20, 40), ("morris", 16, 32)] {
+        let b = server.get(&format!("/api/v1/{rules}/board")).json();
+        let points = b["points"].as_array().unwrap();
+        assert_eq!(points.len(), 24);
+        assert_eq!(b["lines"].as_array().unwrap().len(), lines);
+        assert_eq!(b["connections"].as_array().unwrap().len(), connections);
+        // Every line is three points in a row on the grid, its middle point between.
+        let at = |name: &str| {
+            let p = points.iter().find(|p| p["name"] == name).unwrap();
+            (p["x"].as_i64().unwrap(), p["y"].as_i64().unwrap())
+        };
+        assert_eq!(at("a7"), (0, 0));
+        assert_eq!(at("g1"), (6, 6));
+        assert_eq!(at("c4"), (2, 3));
+        for l in b["lines"].as_array().unwrap() {
+            let l: Vec<_> = l
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| at(n.as_str().unwrap()))
+                .collect();
+            let cross =
+                (l[1].0 - l[0].0) * (l[2].1 - l[0].1) - (l[1].1 - l[0].1) * (l[2].0 - l[0].0);
+            assert_eq!(cross, 0, "{l:?} collinear");
+        }
+    }
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let a = server.get(path);
+        assert_eq!(a.status, 200, "{path}");
+        assert!(a.header("content-type").unwrap().starts_with(kind));
+        // Nothing fetched from elsewhere: the only URL is the SVG namespace's name.
+        let body = a.body.replace("\"http://www.w3.org/2000/svg\"", "");
+        assert!(
+            !body.contains("http:") && !body.contains("https:") && !body.contains("//cdn"),
+            "{path}"
+        );
+    }
+}
+
+/// The moves of an explore answer as (move, next) pairs.
+fn explore_moves(answer: &serde_json::Value) -> Vec<(String, String)> {
+    answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["next"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The legal moves of `p` with the positions they lead to, from the rules crate.
+fn rules_moves(p: &Position) -> BTreeSet<(String, String)> {
+    p.legal_moves(&tigadi_rules::RuleSet::TIGADI)
+        .into_iter()
+        .map(|m| (m.to_string(), p.apply(m).to_string()))
+        .collect()
+}
+
+#[test]
+fn explore_lists_every_legal_move_with_its_next_position() {
+    let dir = solved7();
+    let server = Server::start(dir);
+    // The empty board: placing, values unknown, 24 placements.
+    let a = server
+        .get(&format!("/api/v1/tigadi/explore?position={}", enc(START)))
+        .json();
+    assert_eq!(a["phase"], "placing");
+    assert_eq!(a["known"], false);
+    assert!(a["unknown"].as_str().unwrap().contains("placing phase"));
+    let moves = explore_moves(&a);
+    assert_eq!(moves.len(), 24);
+    assert_eq!(
+        moves.iter().cloned().collect::<BTreeSet<_>>(),
+        rules_moves(&Position::START)
+    );
+    // A record replays to its position (here with captures in hand).
+    let record = "1. d5 g7 2. d6 g4 3. d7xg7";
+    let a = server
+        .get(&format!("/api/v1/tigadi/explore?record={}", enc(record)))
+        .json();
+    let mut game = Game::new(tigadi_rules::RuleSet::TIGADI);
+    for m in parse_record(record).unwrap() {
+        game.play(m).unwrap();
+    }
+    assert_eq!(a["position"], game.position().to_string());
+    assert_eq!(
+        explore_moves(&a).into_iter().collect::<BTreeSet<_>>(),
+        rules_moves(game.position())
+    );
+    // Moving positions: the probe's answer, moves in its order, plus `next`.
+    let ps = positions(30);
+    let expected = probe_lines(dir, &ps);
+    for (p, want) in ps.iter().zip(&expected) {
+        let a = server
+            .get(&format!("/api/v1/tigadi/explore?position={}", enc(p)))
+            .json();
+        let want: serde_json::Value = serde_json::from_str(want).unwrap();
+        assert_eq!(a["known"], true, "{p}");
+        for f in ["value", "dtc", "category", "rule_value", "dtc100"] {
+            assert_eq!(a[f], want[f], "{p} {f}");
+        }
+        let pos = parse_position(p).unwrap();
+        let got = explore_moves(&a);
+        assert_eq!(
+            got.iter().cloned().collect::<BTreeSet<_>>(),
+            rules_moves(&pos),
+            "{p}"
+        );
+        for (m, w) in a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(want["moves"].as_array().unwrap())
+        {
+            let mut m = m.clone();
+            m.as_object_mut().unwrap().remove("next");
+            assert_eq!(&m, w, "{p}");
+        }
+    }
+    // Unsolved subspace: moves, values unknown.
+    let five = "BBB/BB./S../...S../.../.../S.. B";
+    let a = server
+        .get(&format!("/api/v1/tigadi/explore?position={}", enc(five)))
+        .json();
+    assert_eq!(a["known"], false);
+    assert!(a["unknown"].as_str().unwrap().contains("5v3"), "{a}");
+    assert_eq!(
+        explore_moves(&a).into_iter().collect::<BTreeSet<_>>(),
+        rules_moves(&parse_position(five).unwrap())
+    );
+    assert!(a["moves"][0]["value"].is_null());
+    // A finished game: no moves.
+    let over = format!("{P} 0 0 100");
+    let a = server
+        .get(&format!("/api/v1/tigadi/explore?position={}", enc(&over)))
+        .json();
+    assert_eq!(a["result"]["state"], "draw", "{a}");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_damaged_table_fails_its_positions_only() {
+    let dir = copy_of_solved("serve-corrupt");
+    let file = dir.join("tigadi").join("4v3.tgtb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    // A 4v3 position (Bone to move with 4 against 3) and a 3v3 one.
+    let four = "BB./S../.../B..S../.../.../SB. B";
+    let three = P;
+    let want = probe_lines(&dir, &[three.to_string()]);
+    let server = Server::start(&dir);
+    let mut c = server.client();
+    for _ in 0..3 {
+        let a = c.get(&probe_path(four));
+        assert_eq!(a.status, 500, "{}", a.body);
+        let msg = a.json()["error"].as_str().unwrap().to_string();
+        assert!(msg.contains("4v3.tgtb") && msg.contains("corrupt"), "{msg}");
+        let a = c.get(&probe_path(three));
+        assert_eq!(a.status, 200, "{}", a.body);
+        assert_eq!(a.body, want[0]);
+    }
+    let a = server.get(&format!("/api/v1/tigadi/explore?position={}", enc(four)));
+    assert_eq!(a.status, 500);
+    assert_eq!(server.get("/health").status, 200);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,97 @@
+//! What the web page asks about a position: the board, the game state, and every
+//! legal move with the position it leads to, so that the page holds no rules.
+
+use crate::error::ApiError;
+use serde_json::{json, Value as Json};
+use tigadi_rules::{Game, Phase, Point, Position, Side};
+use tigadi_tablebase::{result_json, ReportError, Tablebase, TablebaseError};
+
+/// The value fields of a probe answer, copied to the explorer's answer and to each
+/// of its moves (`null` where unknown).
+const VALUE_FIELDS: [&str; 5] = ["value", "dtc", "category", "rule_value", "dtc100"];
+
+/// The explorer's answer for `position` (any phase) under `tb`'s rule set:
+///
+/// - `position` (the canonical string), `rules`, `side` (`"bone"`/`"seed"`),
+///   `phase`, `bone` and `seed` (point names), `bone_hand`, `seed_hand`,
+///   `quiet_turns`, `quiet_limit`, `result` (as in `tigadi show --json`);
+/// - `known`: whether the tables give values here; `unknown` says why not
+///   (no table for the subspace or placing layer), `null` otherwise;
+/// - `value`, `dtc`, `category`, `rule_value`, `dtc100`: as in the probe answer;
+/// - `moves`: every legal move, best first where values are known (the probe's
+///   order and fields), in generation order otherwise, each with `next`, the
+///   position string it leads to. None once the game is over (the repetition rule
+///   is not applied: the server keeps no history).
+///
+/// A damaged table is an error (500, the file named), not "unknown".
+pub fn explore(tb: &Tablebase, position: &Position) -> Result<Json, ApiError> {
+    let rules = tb.rules();
+    let game = Game::from_position(*rules, *position)
+        .map_err(|e| ApiError::bad_request(format!("position '{position}': {e}")))?;
+    let result = game.result();
+    let text = position.to_string();
+    let names = |bits| Point::iter(bits).map(Point::name).collect::<Vec<_>>();
+    let mut answer = json!({
+        "position": text,
+        "rules": rules.name(),
+        "side": match position.side { Side::Bone => "bone", Side::Seed => "seed" },
+        "phase": position.phase().to_string(),
+        "bone": names(position.bone),
+        "seed": names(position.seed),
+        "bone_hand": position.bone_hand,
+        "seed_hand": position.seed_hand,
+        "quiet_turns": position.quiet_turns,
+        "quiet_limit": rules.quiet,
+        "result": result_json(result),
+    });
+    let mut unknown = None;
+    let mut moves = Vec::new();
+    let mut values = Json::Null;
+    if result.is_over() {
+        // No moves, no values beyond the result.
+    } else {
+        match tb.report(&text) {
+            Ok(report) => {
+                let probe = report.to_json();
+                for (turn, entry) in report
+                    .moves
+                    .iter()
+                    .zip(probe["moves"].as_array().into_iter().flatten())
+                {
+                    let mut entry = entry.clone();
+                    entry["next"] = json!(position.apply(turn.turn).to_string());
+                    moves.push(entry);
+                }
+                values = probe;
+            }
+            Err(ReportError::Table(e @ TablebaseError::MissingSubspace { .. })) => {
+                unknown = Some(match position.phase() {
+                    Phase::Placing => format!("the placing phase is not solved here: values unknown ({e})"),
+                    Phase::Moving => format!("values unknown: {e}"),
+                });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if unknown.is_some() {
+        moves = game
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut entry =
+                    json!({ "move": m.to_string(), "next": position.apply(m).to_string() });
+                for f in VALUE_FIELDS {
+                    entry[f] = Json::Null;
+                }
+                entry
+            })
+            .collect();
+    }
+    for f in VALUE_FIELDS {
+        answer[f] = values.get(f).cloned().unwrap_or(Json::Null);
+    }
+    answer["known"] = json!(unknown.is_none() && !result.is_over());
+    answer["unknown"] = json!(unknown);
+    answer["moves"] = json!(moves);
+    Ok(answer)
+}

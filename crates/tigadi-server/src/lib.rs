@@ -1,0 +1,188 @@
+//! The tablebase server behind `tigadi serve`: a JSON API over one shared
+//! [`tigadi_tablebase::Tablebase`] per rule set, and a web explorer (a clickable
+//! board that plays against the tables) served from the same binary.
+//!
+//! Endpoints (all `GET`; `{rules}` is a rule-set name as `--rules` takes it):
+//!
+//! - `/api/v1/{rules}?position=P`: the object of `tigadi probe --json` for `P`
+//!   (built by [`tigadi_tablebase::ProbeReport::to_json`], the same code);
+//! - `/api/v1/{rules}/explore?position=P` (or `?record=R`): what the web page needs
+//!   about any position, placing phase included: the board, the game state and
+//!   every legal move with the position it leads to (`next`) and its values where
+//!   the tables know them (see [`explore`]);
+//! - `/api/v1/{rules}/board`: the board's points (with grid coordinates), lines and
+//!   connections, for drawing it;
+//! - `/health`: `{"status": "ok", ...}`;
+//! - `/`: the explorer page.
+//!
+//! Errors are JSON `{"error": MESSAGE}`: 400 for bad input, 404 for a missing table
+//! or an unknown path, 500 for a damaged table (the message names the file), 408
+//! past the time limit, 413 past the size limit. Answers carry `Cache-Control`
+//! (tables do not change under a running server); errors are not cached.
+//!
+//! Not here: the rules (`tigadi-rules`), probing (`tigadi-tablebase`) or argument
+//! parsing (the CLI).
+
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod error;
+pub mod explore;
+pub mod web;
+
+use axum::Router;
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+use tigadi_rules::RuleSet;
+use tigadi_tablebase::Tablebase;
+
+/// Longest time one request may take before it is answered 408: far beyond any
+/// probe on warm tables (microseconds), room for a first probe that opens and
+/// checks a large table file on a busy machine.
+pub const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// Largest request body accepted (the API takes none; a body this large is a
+/// mistake or an attack).
+pub const REQUEST_BODY_LIMIT: usize = 16 * 1024;
+
+/// Decompressed blocks each rule set's tablebase keeps (8 KiB WDL, 16 KiB DTC:
+/// at most 128 MiB when full), four times a prober's default: a server answers
+/// many positions, each reading the blocks of all its successors.
+const CACHE_BLOCKS: usize = 8192;
+
+/// Most rule sets whose tablebases are kept open at once; requests for further
+/// rule sets are answered from a tablebase opened for them alone.
+const MAX_OPEN_RULE_SETS: usize = 32;
+
+/// The tablebases a server answers from: one shared [`Tablebase`] per rule set,
+/// opened on its first request.
+pub struct Tablebases {
+    dir: PathBuf,
+    open: RwLock<HashMap<RuleSet, Arc<Tablebase>>>,
+}
+
+impl Tablebases {
+    /// The tablebases in directory `dir` (files in `dir/<rules>/`).
+    pub fn new(dir: &Path) -> Tablebases {
+        Tablebases {
+            dir: dir.to_path_buf(),
+            open: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The tablebase directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The shared tablebase of `rules`.
+    pub fn get(&self, rules: &RuleSet) -> Arc<Tablebase> {
+        if let Some(tb) = self
+            .open
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(rules)
+        {
+            return tb.clone();
+        }
+        let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
+        if open.len() >= MAX_OPEN_RULE_SETS && !open.contains_key(rules) {
+            return Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS));
+        }
+        open.entry(*rules)
+            .or_insert_with(|| {
+                Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS))
+            })
+            .clone()
+    }
+}
+
+/// What every handler shares.
+pub type AppState = Arc<Tablebases>;
+
+/// The whole service: API, page, health, limits, cache headers and the request
+/// log, answering from the tables in `dir`.
+pub fn app(dir: &Path) -> Router {
+    use axum::http::StatusCode;
+    use tower_http::limit::RequestBodyLimitLayer;
+    use tower_http::timeout::TimeoutLayer;
+    let state: AppState = Arc::new(Tablebases::new(dir));
+    Router::new()
+        .nest("/api/v1", api::routes())
+        .merge(web::routes())
+        .fallback(error::not_found)
+        .with_state(state)
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIME_LIMIT,
+        ))
+        .layer(RequestBodyLimitLayer::new(REQUEST_BODY_LIMIT))
+        .layer(axum::middleware::from_fn(log_request))
+}
+
+/// Writes one line per request to standard error: method, path and query, status,
+/// time taken.
+async fn log_request(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let start = Instant::now();
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let response = next.run(request).await;
+    let line = format!(
+        "{method} {uri} {} {}us\n",
+        response.status().as_u16(),
+        start.elapsed().as_micros()
+    );
+    // One write per line, so that lines of concurrent requests do not interleave;
+    // a closed standard error must not stop the server.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    response
+}
+
+/// Serves [`app`] for `dir` on `bind` until interrupted (Ctrl-C or SIGTERM),
+/// calling `listening` with the address actually bound (port 0 picks a free one)
+/// once connections are accepted.
+pub fn run(
+    dir: &Path,
+    bind: SocketAddr,
+    listening: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(bind).await?;
+        listening(listener.local_addr()?);
+        axum::serve(listener, app(dir))
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+    })
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,253 @@
+// The Tigadi tablebase explorer. It holds no game rules: the board comes from
+// /api/v1/{rules}/board and every legal move, with the position it leads to and
+// its values, from /api/v1/{rules}/explore.
+"use strict";
+
+const START = ".../.../.../....../.../.../... B 9 9";
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+const state = {
+  rules: "tigadi",
+  board: null,          // the board answer for the rule set
+  line: [],             // positions from the first one shown, the current one at `at`
+  moves: [],            // moves played between them (line[i] --moves[i]--> line[i+1])
+  at: 0,
+  answer: null,         // the explore answer for line[at]
+  selected: [],         // points clicked on the board so far
+  pending: 0,           // generation counter to drop stale answers
+};
+
+async function api(path) {
+  const r = await fetch(path);
+  const body = await r.json().catch(() => ({ error: "HTTP " + r.status }));
+  if (!r.ok) throw new Error(body.error || "HTTP " + r.status);
+  return body;
+}
+
+const enc = encodeURIComponent;
+
+async function loadBoard() {
+  state.board = await api(`/api/v1/${enc(state.rules)}/board`);
+}
+
+// Shows the position line[at]: asks the server, draws, lists the moves.
+async function show() {
+  const gen = ++state.pending;
+  const pos = state.line[state.at];
+  $("error").textContent = "";
+  let a;
+  try {
+    a = await api(`/api/v1/${enc(state.rules)}/explore?position=${enc(pos)}`);
+  } catch (e) {
+    if (gen === state.pending) { $("error").textContent = e.message; state.answer = null; }
+    return;
+  }
+  if (gen !== state.pending) return;
+  state.answer = a;
+  state.selected = [];
+  const url = `?rules=${enc(state.rules)}&position=${enc(a.position)}`;
+  history.replaceState(null, "", url);
+  render();
+  maybeComputer();
+}
+
+function category(m) {
+  if (m.value === null || m.value === undefined) return "unknown";
+  return m.category || m.value;
+}
+
+function describe(m) {
+  if (m.value === null || m.value === undefined) return "?";
+  const c = category(m).replace("-", " ");
+  let s = c;
+  if (m.dtc !== null) s += ` · DTC ${m.dtc}`;
+  if (m.dtc100 !== null && m.dtc100 !== undefined && (m.category === "cursed-win" || m.category === "blessed-loss" || m.dtc100 !== m.dtc)) s += ` · DTC₁₀₀ ${m.dtc100}`;
+  return s;
+}
+
+function render() {
+  const a = state.answer;
+  $("position").textContent = a.position;
+  $("input").value = a.position;
+  const side = a.side === "bone" ? "Bone" : "Seed";
+  const st = $("status");
+  st.textContent = "";
+  if (a.result.state !== "in_progress") {
+    st.textContent = "Game over: " + a.result.text;
+  } else {
+    st.append(`${side} to ${a.phase === "placing" ? "place" : "move"} (${a.phase} phase${a.phase === "placing" ? `, hands ${a.bone_hand}–${a.seed_hand}` : `, ${a.quiet_turns} quiet turn${a.quiet_turns === 1 ? "" : "s"}`}): `);
+    const v = document.createElement("span");
+    v.className = category(a);
+    v.id = "value";
+    v.textContent = a.known ? describe(a) : "value unknown";
+    st.append(v);
+  }
+  const comp = $("computer").value;
+  $("note").textContent = a.known || a.result.state !== "in_progress" ? "" :
+    (a.unknown || "values unknown") + (comp ? " — the computer plays any legal move here." : "");
+  const list = $("moves");
+  list.textContent = "";
+  for (const m of a.moves) {
+    const li = document.createElement("li");
+    li.className = "move " + category(m);
+    li.dataset.move = m.move;
+    li.dataset.next = m.next;
+    const name = document.createElement("span");
+    name.className = "mv";
+    name.textContent = m.move;
+    const val = document.createElement("span");
+    val.className = "value";
+    val.textContent = describe(m);
+    li.append(name, val);
+    li.addEventListener("click", () => play(m));
+    list.append(li);
+  }
+  const line = state.moves.map((m, i) => (i === state.at - 1 ? `[${m}]` : m)).join(" ");
+  $("line").textContent = line ? "Line: " + line : "";
+  $("back").disabled = state.at === 0;
+  $("forward").disabled = state.at >= state.line.length - 1;
+  drawBoard();
+}
+
+function drawBoard() {
+  const svg = $("board");
+  svg.textContent = "";
+  const b = state.board, a = state.answer;
+  if (!b || !a) return;
+  const at = {};
+  for (const p of b.points) at[p.name] = p;
+  const el = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    svg.append(e);
+    return e;
+  };
+  for (const [p, q] of b.connections) {
+    el("line", { class: "conn", x1: at[p].x, y1: at[p].y, x2: at[q].x, y2: at[q].y });
+  }
+  const targets = new Set(movesMatching(state.selected).map((m) => pointsOf(m.move)[state.selected.length]).filter(Boolean));
+  const bone = new Set(a.bone), seed = new Set(a.seed);
+  // Files along the bottom, ranks down the left, as the point names give them.
+  const files = {}, ranks = {};
+  for (const p of b.points) { files[p.x] = p.name[0]; ranks[p.y] = p.name.slice(1); }
+  for (const x in files) el("text", { class: "label", x: +x - 0.06, y: 6.62 }).textContent = files[x];
+  for (const y in ranks) el("text", { class: "label", x: -0.6, y: +y + 0.07 }).textContent = ranks[y];
+  for (const p of b.points) {
+    const side = bone.has(p.name) ? "bone" : seed.has(p.name) ? "seed" : null;
+    const sel = state.selected.includes(p.name) ? " selected" : "";
+    const c = side
+      ? el("circle", { class: `goti ${side}${sel}`, cx: p.x, cy: p.y, r: 0.3, "data-point": p.name })
+      : el("circle", { class: `pt${targets.has(p.name) ? " target" : ""}${sel}`, cx: p.x, cy: p.y, r: targets.has(p.name) ? 0.14 : 0.09, "data-point": p.name });
+    c.addEventListener("click", () => clickPoint(p.name));
+  }
+  const last = state.at > 0 ? pointsOf(state.moves[state.at - 1]) : [];
+  if (last.length > 1) {
+    const p = at[last[0]], q = at[last[1]];
+    el("line", { class: "last", x1: p.x, y1: p.y, x2: q.x, y2: q.y });
+  }
+}
+
+// The point names a move string mentions, in order (d5, a1-a4, a1-a4xg7, d5xg7).
+function pointsOf(move) {
+  return move === "pass" ? [] : move.split(/[-x]/);
+}
+
+function movesMatching(selected) {
+  if (!state.answer || selected.length === 0) return [];
+  return state.answer.moves.filter((m) => {
+    const pts = pointsOf(m.move);
+    return selected.every((p, i) => pts[i] === p);
+  });
+}
+
+// Clicking points picks a move: its points in order (from, to, captured goti).
+function clickPoint(name) {
+  const sel = state.selected.concat([name]);
+  const matching = movesMatching(sel);
+  if (matching.length === 0) {
+    state.selected = movesMatching([name]).length ? [name] : [];
+  } else {
+    const exact = matching.filter((m) => pointsOf(m.move).length === sel.length);
+    if (exact.length === 1 && matching.length === 1) return play(exact[0]);
+    state.selected = sel;
+  }
+  drawBoard();
+  for (const li of $("moves").children) {
+    li.style.outline = movesMatching(state.selected).some((m) => m.move === li.dataset.move) ? "2px solid #1b5fd1" : "";
+  }
+}
+
+function play(m) {
+  state.line = state.line.slice(0, state.at + 1);
+  state.moves = state.moves.slice(0, state.at);
+  state.line.push(m.next);
+  state.moves.push(m.move);
+  state.at++;
+  show();
+}
+
+let computerTimer = null;
+function maybeComputer() {
+  clearTimeout(computerTimer);
+  const a = state.answer;
+  const comp = $("computer").value;
+  if (!a || !comp || a.side !== comp || a.result.state !== "in_progress" || a.moves.length === 0) return;
+  if (state.at < state.line.length - 1) return; // looking back through the line
+  computerTimer = setTimeout(() => {
+    // Best first when the tables know the values; any legal move otherwise.
+    const m = a.known ? a.moves[0] : a.moves[Math.floor(Math.random() * a.moves.length)];
+    if (state.answer === a) play(m);
+  }, 500);
+}
+
+function start(position) {
+  state.line = [position];
+  state.moves = [];
+  state.at = 0;
+  show();
+}
+
+async function setRules(rules) {
+  state.rules = rules;
+  $("rules").value = rules;
+  if (![...$("rules").options].some((o) => o.value === rules)) {
+    const o = document.createElement("option");
+    o.value = o.textContent = rules;
+    $("rules").append(o);
+    $("rules").value = rules;
+  }
+  try {
+    await loadBoard();
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+}
+
+$("goto").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = $("input").value.trim();
+  if (!text) return start(START);
+  if (text.includes("/")) return start(text);
+  // A game record: the server replays it.
+  try {
+    const a = await api(`/api/v1/${enc(state.rules)}/explore?record=${enc(text)}`);
+    start(a.position);
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+});
+$("rules").addEventListener("change", async () => {
+  await setRules($("rules").value);
+  show();
+});
+$("back").addEventListener("click", () => { if (state.at > 0) { state.at--; show(); } });
+$("forward").addEventListener("click", () => { if (state.at < state.line.length - 1) { state.at++; show(); } });
+$("start").addEventListener("click", () => start(START));
+$("computer").addEventListener("change", () => { render(); maybeComputer(); });
+
+(async function init() {
+  const q = new URLSearchParams(location.search);
+  await setRules(q.get("rules") || "tigadi");
+  start(q.get("position") || START);
+})();
