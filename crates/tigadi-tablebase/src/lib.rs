@@ -25,7 +25,7 @@ pub mod tablebase;
 pub mod verify;
 pub mod writer;
 
-pub use answer::ProbeAnswer;
+pub use answer::{CounterAnswer, ProbeAnswer};
 pub use error::TablebaseError;
 pub use format::{
     kind_table_path, list_subspaces, rules_dir, rules_dir_name, table_path, ClassCounts, Header,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
-use tigadi_rules::{Board, RuleSet, Slide, Successor};
+use tigadi_rules::{Board, Move, RuleSet, Slide, Successor};
 use tigadi_solve::{value_at_counter, Category, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -37,6 +37,20 @@ impl fmt::Display for Turn {
                 Ok(())
             }
             Turn::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl Turn {
+    /// The same turn as the full-game referee's [`Move`].
+    pub fn to_move(self) -> Move {
+        match self {
+            Turn::Slide(s) => Move::Slide {
+                from: s.from,
+                to: s.to,
+                capture: s.capture,
+            },
+            Turn::Pass => Move::Pass,
         }
     }
 }

@@ -10,7 +10,7 @@ use tigadi_rules::{
     parse_position, parse_record, Board, Game, GameResult, Phase, Position, RuleSet, Side,
 };
 use tigadi_solve::Value;
-use tigadi_tablebase::{RuleValues, Tablebase, TablebaseError};
+use tigadi_tablebase::{RuleValues, Tablebase};
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
     let tb = Tablebase::open(&args.dir.dir, &rules);
@@ -134,25 +134,15 @@ fn probe_one(tb: &Tablebase, text: &str) -> Result<Probed, String> {
             over: Some(result),
         });
     }
-    let value = tb.probe(board).map_err(|e| e.to_string())?;
-    let rule = match tb.probe_rule(board, counter) {
-        Ok(r) => Some(r),
-        Err(TablebaseError::MissingSubspace { .. }) => None,
-        Err(e) => return Err(e.to_string()),
-    };
-    let moves = if rule.is_some() {
-        tb.probe_moves_rule(board, counter)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(t, r)| (t.to_string(), r.value, Some(r)))
-            .collect()
-    } else {
-        tb.probe_moves(board)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(t, v)| (t.to_string(), v, None))
-            .collect()
-    };
+    let answer = tb
+        .probe_at_counter(board, counter)
+        .map_err(|e| e.to_string())?;
+    let (value, rule) = (answer.value, answer.rule);
+    let moves = answer
+        .moves
+        .into_iter()
+        .map(|(t, v, r)| (t.to_string(), v, r))
+        .collect();
     Ok(Probed {
         position: text.to_string(),
         side,
