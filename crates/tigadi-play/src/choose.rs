@@ -6,13 +6,14 @@
 //! - **Level 2** (club player) searches three turns ahead (its move, the reply, its
 //!   next move) with the same evaluation: it sees a capture coming and its own
 //!   follow-up, but plans no further and knows nothing of the tables.
-//! - **Level 3** plays perfectly from the tables: one of the prober's best turns,
-//!   so it never turns a won or drawn position into a worse one (under the
-//!   100-turn rule too, where the horizon tables exist). Among equally good turns
-//!   it prefers the one that leaves the opponent the most ways to go wrong. Where
+//! - **Level 3** plays perfectly from the tables: it never turns a won or drawn
+//!   position into a worse one (under the 100-turn rule too, where the horizon
+//!   tables exist). Won, it plays one of the prober's best turns (the quickest
+//!   win); drawn or lost, it plays a turn that keeps the value and leaves the
+//!   opponent the most replies that throw theirs (a lost game is not given up to
+//!   an opponent who may still go wrong), the prober's order breaking ties. Where
 //!   the tables say nothing (the placing phase, a missing table) it searches four
-//!   turns ahead, scoring positions the tables cover by their table value, and
-//!   its [`Choice`] says so.
+//!   turns ahead with the same evaluation, and its [`Choice`] says so.
 //!
 //! Ties left after that are broken by the [`Rng`], so a seed replays a game.
 
@@ -24,7 +25,7 @@ use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use std::fmt;
 use tigadi_rules::{GameResult, Move, Position};
-use tigadi_solve::{Category, Value};
+use tigadi_solve::{Category, Value, Wdl};
 use tigadi_tablebase::{CounterAnswer, Tablebase, Turn};
 
 /// How strongly the computer plays (see the module docs).
@@ -100,7 +101,8 @@ pub enum How {
         /// Its class (`None` without horizon tables).
         #[serde(serialize_with = "ser::opt_text")]
         category: Option<Category>,
-        /// How many turns were as good.
+        /// How many turns the choice was made among (as good by the values, and as
+        /// likely to make the opponent go wrong).
         equally_good: usize,
     },
     /// The depth-limited search ([`crate::search`]).
@@ -153,7 +155,7 @@ pub fn hint(tb: &Tablebase, position: &Position) -> Result<Hint, PlayError> {
     match table_answer(tb, position) {
         Ok(answer) => {
             let best = best_turns(&answer);
-            let how = table_how(&best);
+            let how = table_how(best[0], best.len());
             Ok(Hint {
                 best: best.into_iter().map(|(t, _, _)| t.to_move()).collect(),
                 how,
@@ -161,8 +163,7 @@ pub fn hint(tb: &Tablebase, position: &Position) -> Result<Hint, PlayError> {
         }
         Err(PlayError::NoTable(why)) => {
             let depth = level.search_depth();
-            let found =
-                search(tb.rules(), position, depth, Some(tb)).ok_or(PlayError::NoLegalMove)?;
+            let found = search(tb.rules(), position, depth).ok_or(PlayError::NoLegalMove)?;
             Ok(Hint {
                 best: found.best,
                 how: How::Search {
@@ -183,13 +184,15 @@ fn check_not_over(tb: &Tablebase, position: &Position) -> Result<(), PlayError> 
     }
 }
 
-fn table_how(best: &[(Turn, Value, Option<tigadi_tablebase::RuleValues>)]) -> How {
-    let (_, value, rule) = best[0];
+fn table_how(
+    (_, value, rule): (Turn, Value, Option<tigadi_tablebase::RuleValues>),
+    equally_good: usize,
+) -> How {
     How::Table {
         value,
         rule_value: rule.map(|r| r.rule_value),
         category: rule.map(|r| r.category),
-        equally_good: best.len(),
+        equally_good,
     }
 }
 
@@ -201,8 +204,7 @@ fn by_search(
     rng: &mut Rng,
 ) -> Result<Choice, PlayError> {
     let depth = level.search_depth();
-    let tables = (level == Level::Perfect).then_some(tb);
-    let found = search(tb.rules(), position, depth, tables).ok_or(PlayError::NoLegalMove)?;
+    let found = search(tb.rules(), position, depth).ok_or(PlayError::NoLegalMove)?;
     Ok(Choice {
         mv: found.best[rng.below(found.best.len())],
         how: How::Search {
@@ -213,8 +215,10 @@ fn by_search(
     })
 }
 
-/// One of the best turns of `answer`: the one whose position leaves the opponent
-/// the most replies that worsen their value, ties broken by `rng`.
+/// One of the best turns of `answer`, by the module's rule: in a won position one
+/// of the quickest wins; in a drawn or lost one any turn that keeps the value
+/// (win, draw or loss, under the rule too), the one that leaves the opponent the
+/// most replies that throw their value first, then the prober's order, then `rng`.
 fn from_table(
     tb: &Tablebase,
     position: &Position,
@@ -222,19 +226,42 @@ fn from_table(
     rng: &mut Rng,
 ) -> Result<Choice, PlayError> {
     let best = best_turns(answer);
-    if best.is_empty() {
+    let Some(&(_, value, rule)) = best.first() else {
         return Err(PlayError::NoLegalMove);
-    }
-    let traps: Vec<usize> = best
+    };
+    let keeps = |v: Value, r: Option<tigadi_tablebase::RuleValues>| {
+        v.wdl() == value.wdl() && r.map(|r| r.category) == rule.map(|r| r.category)
+    };
+    let candidates: Vec<(Turn, Value, Option<tigadi_tablebase::RuleValues>)> =
+        if value.wdl() == Wdl::Win {
+            best.clone()
+        } else {
+            answer
+                .moves
+                .iter()
+                .copied()
+                .filter(|&(_, v, r)| keeps(v, r))
+                .collect()
+        };
+    let traps: Vec<usize> = candidates
         .iter()
         .map(|&(t, _, _)| mistakes_left(tb, &position.apply(t.to_move())))
         .collect();
     let most = traps.iter().copied().max().unwrap_or(0);
-    let candidates: Vec<usize> = (0..best.len()).filter(|&i| traps[i] == most).collect();
-    let pick = candidates[rng.below(candidates.len())];
+    let trapping: Vec<_> = (0..candidates.len())
+        .filter(|&i| traps[i] == most)
+        .collect();
+    // The prober's order among them: the first and those as good as it.
+    let first = trapping[0];
+    let (v0, r0) = (candidates[first].1, candidates[first].2);
+    let equal: Vec<usize> = trapping
+        .into_iter()
+        .filter(|&i| (candidates[i].1, candidates[i].2) == (v0, r0))
+        .collect();
+    let pick = equal[rng.below(equal.len())];
     Ok(Choice {
-        mv: best[pick].0.to_move(),
-        how: table_how(&best),
+        mv: candidates[pick].0.to_move(),
+        how: table_how(candidates[pick], equal.len()),
     })
 }
 

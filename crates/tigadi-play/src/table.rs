@@ -21,7 +21,7 @@ pub enum NoTable {
 impl fmt::Display for NoTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NoTable::Placing => f.write_str("placing phase (only the moving phase is solved)"),
+            NoTable::Placing => f.write_str("the placing phase is not solved"),
             NoTable::Missing(s) => write!(f, "no table for {s}"),
         }
     }

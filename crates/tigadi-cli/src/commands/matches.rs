@@ -57,7 +57,8 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
         settings.seed
     );
     outln!(
-        "{a} won {} ({} as Bone, {} as Seed); {b} won {} ({} as Bone, {} as Seed); {} drawn",
+        "first player ({a}) won {} ({} as Bone, {} as Seed); second player ({b}) won {} \
+         ({} as Bone, {} as Seed); {} drawn",
         report.first_wins[0] + report.first_wins[1],
         report.first_wins[0],
         report.first_wins[1],

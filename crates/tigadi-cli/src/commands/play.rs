@@ -59,9 +59,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                     depth,
                     no_table: Some(why),
                     ..
-                } => format!(
-                    " (the tables cannot help here: {why}; it searched {depth} turns ahead)"
-                ),
+                } => format!(" (no table here: {why}; it searched {depth} turns ahead)"),
                 _ => String::new(),
             };
             outln!("The computer ({}) plays {}{note}.", p.side, choice.mv);
@@ -93,8 +91,8 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                             How::Search {
                                 depth, no_table, ..
                             } => format!(
-                                "the tables cannot help{}; a {depth}-turn search suggests it",
-                                no_table.map(|w| format!(" ({w})")).unwrap_or_default()
+                                "no table here{}; a {depth}-turn search suggests it",
+                                no_table.map(|w| format!(": {w}")).unwrap_or_default()
                             ),
                         };
                         outln!("Hint: {} ({why}).", moves.join(" or "));
@@ -103,6 +101,11 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                 },
                 "undo" => match undone(&game, human) {
                     Some(g) => {
+                        let taken = game.moves().len() - g.moves().len();
+                        outln!(
+                            "Took back {taken} move{}.",
+                            if taken == 1 { "" } else { "s" }
+                        );
                         game = g;
                         break;
                     }
