@@ -280,57 +280,35 @@ fn play_from_the_empty_board_says_when_it_searches() {
     assert_eq!(r.code, Some(2));
 }
 
+/// `tigadi match --dir D --level A --vs B EXTRA...`.
+fn a_match(level: &str, vs: &str, extra: &[&str]) -> Run {
+    let d = dir();
+    let mut args = vec!["match", "--dir", &d, "--level", level, "--vs", vs];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 #[test]
 fn a_match_is_the_same_with_the_same_seed() {
-    let args = |seed: &str| {
-        run(&[
-            "match",
-            "--dir",
-            &dir(),
-            "--level",
+    let from = "B../.S./B../S.S.../.../..B/... S";
+    let seeded = |seed| {
+        a_match(
             "3",
-            "--vs",
             "2",
-            "--games",
-            "4",
-            "--seed",
-            seed,
-            "--from",
-            "B../.S./B../S.S.../.../..B/... S",
-            "--json",
-        ])
+            &["--games", "4", "--seed", seed, "--from", from, "--json"],
+        )
     };
-    let (a, b) = (json(&args("5")), json(&args("5")));
+    let (a, b) = (json(&seeded("5")), json(&seeded("5")));
     assert_eq!(a, b);
     assert_eq!(a["games"].as_array().unwrap().len(), 4);
-    let text = run(&[
-        "match",
-        "--dir",
-        &dir(),
-        "--level",
-        "2",
-        "--vs",
-        "1",
-        "--games",
-        "2",
-    ]);
+    let text = a_match("2", "1", &["--games", "2"]);
     assert_eq!(text.code, Some(0), "{text:?}");
     assert!(
         text.stdout.contains("first player (level 2) won"),
         "{}",
         text.stdout
     );
-    let bad = run(&[
-        "match",
-        "--dir",
-        &dir(),
-        "--level",
-        "2",
-        "--vs",
-        "1",
-        "--from",
-        "xyz",
-    ]);
+    let bad = a_match("2", "1", &["--from", "xyz"]);
     assert_eq!(bad.code, Some(2));
     assert!(bad.stderr.contains("bad position string"), "{}", bad.stderr);
 }
