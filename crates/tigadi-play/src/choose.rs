@@ -229,9 +229,10 @@ fn from_table(
     let Some(&(_, value, rule)) = best.first() else {
         return Err(PlayError::NoLegalMove);
     };
-    let keeps = |v: Value, r: Option<tigadi_tablebase::RuleValues>| {
-        v.wdl() == value.wdl() && r.map(|r| r.category) == rule.map(|r| r.category)
-    };
+    // The same win, draw or loss, under the rule at this counter too, and the same class.
+    let classes =
+        |r: Option<tigadi_tablebase::RuleValues>| r.map(|r| (r.category, r.rule_value.wdl()));
+    let keeps = |v: Value, r| v.wdl() == value.wdl() && classes(r) == classes(rule);
     let candidates: Vec<(Turn, Value, Option<tigadi_tablebase::RuleValues>)> =
         if value.wdl() == Wdl::Win {
             best.clone()

@@ -44,17 +44,6 @@ pub struct MatchGame {
     pub searched: usize,
 }
 
-impl MatchGame {
-    /// The level that won, `None` for a draw.
-    pub fn winner<'a>(&self, settings: &'a MatchSettings) -> Option<&'a Level> {
-        match self.result {
-            GameResult::Win { winner, .. } if winner == self.first_player => Some(&settings.level),
-            GameResult::Win { .. } => Some(&settings.vs),
-            _ => None,
-        }
-    }
-}
-
 /// A match's games and tally.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MatchReport {
