@@ -55,6 +55,16 @@ enum Command {
     Verify(VerifyArgs),
     /// Serve the tablebases over HTTP: a JSON API and a web explorer.
     Serve(ServeArgs),
+    /// Judge every turn of a game record from the tables: values before and after,
+    /// the best moves, thrown wins and draws.
+    Analyze(AnalyzeArgs),
+    /// The principal variation from a position under perfect play.
+    Line(LineArgs),
+    /// Play against the computer in the terminal.
+    Play(PlayArgs),
+    /// A self-play match between two levels of the computer.
+    #[command(name = "match")]
+    Match(MatchArgs),
 }
 
 /// A position string (docs/RULES.md §9) and output format.
@@ -67,7 +77,7 @@ pub struct PositionArgs {
     pub json: bool,
 }
 
-/// Arguments of `replay`.
+/// A game record (argument or file) and output format: the arguments of `replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// The game record: moves separated by white space, Bone first.
@@ -181,6 +191,80 @@ pub struct ServeArgs {
     pub bind: std::net::SocketAddr,
 }
 
+/// Arguments of `analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    #[command(flatten)]
+    pub game: ReplayArgs,
+}
+
+/// Arguments of `line`.
+#[derive(Args, Debug)]
+pub struct LineArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Position string (moving phase).
+    pub position: String,
+    /// Stop after this many turns.
+    #[arg(long, default_value_t = 200)]
+    pub max_turns: usize,
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// The computer's strength: 1 (looks one turn ahead), 2 (three turns), 3
+    /// (perfect from the tables).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub level: u8,
+    /// The side you play.
+    #[arg(long = "as", default_value = "bone", value_parser = ["bone", "seed"])]
+    pub side: String,
+    /// Seed of the computer's choices between equally good moves (default: from
+    /// the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start from this position instead of the empty board.
+    #[arg(long)]
+    pub from: Option<String>,
+}
+
+/// Arguments of `match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// The first player's level (1, 2 or 3).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub level: u8,
+    /// The second player's level (1, 2 or 3).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub vs: u8,
+    /// Games to play; the first player is Bone in every other game, starting with
+    /// the first.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Seed: the same seed and tables give the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start every game from this position instead of the empty board.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Write every game's record (and result) to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Machine-readable JSON output (the tally and every game).
+    #[arg(long)]
+    pub json: bool,
+}
+
 fn main() -> ExitCode {
     // Die quietly when the reader of our output goes away (`tigadi stats | head`),
     // as command-line tools do, instead of panicking on a failed print.
@@ -222,6 +306,10 @@ fn main() -> ExitCode {
         Command::Probe(a) => commands::probe::run(rules, &a),
         Command::Verify(a) => commands::verify::run(rules, &a),
         Command::Serve(a) => commands::serve::run(&a),
+        Command::Analyze(a) => commands::analyze::run(rules, &a),
+        Command::Line(a) => commands::line::run(rules, &a),
+        Command::Play(a) => commands::play::run(rules, &a),
+        Command::Match(a) => commands::matches::run(rules, &a),
     };
     // Output still buffered must reach its file too, or the command fails.
     let result = result.and_then(|code| output::flush().map(|_| code));

@@ -48,6 +48,57 @@ impl Tablebase {
     }
 }
 
+/// Everything the tables say about one moving-phase board at one 100-turn counter:
+/// the values ignoring the rule and, where the horizon tables exist, under it, for
+/// the position and for every legal turn. What `tigadi probe` prints, and what
+/// analysis and play read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterAnswer {
+    /// The game-theoretic value for the player to move (DTC in turns).
+    pub value: Value,
+    /// The values under the 100-turn rule at the counter asked for; `None` when the
+    /// horizon table of this subspace is absent (a directory solved with
+    /// `--no-horizon`, or by an older version).
+    pub rule: Option<RuleValues>,
+    /// Every legal turn with its game-theoretic value and, when `rule` is known, its
+    /// values under the rule, counted from this position and best first: for a
+    /// player who must win under the rule when `rule` is known
+    /// ([`Tablebase::probe_moves_rule`]), by the game-theoretic value otherwise
+    /// ([`Tablebase::probe_moves`]).
+    pub moves: Vec<(Turn, Value, Option<RuleValues>)>,
+}
+
+impl Tablebase {
+    /// The values of `board` and of every legal turn at 100-turn counter `counter`
+    /// (see [`CounterAnswer`]). A missing game-theoretic table is an error; a missing
+    /// horizon table of `board`'s own subspace only leaves the values under the rule
+    /// out.
+    pub fn probe_at_counter(
+        &self,
+        board: tigadi_rules::Board,
+        counter: u16,
+    ) -> Result<CounterAnswer, TablebaseError> {
+        let value = self.probe(board)?;
+        let rule = match self.probe_rule(board, counter) {
+            Ok(r) => Some(r),
+            Err(TablebaseError::MissingSubspace { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        let moves = if rule.is_some() {
+            self.probe_moves_rule(board, counter)?
+                .into_iter()
+                .map(|(t, r)| (t, r.value, Some(r)))
+                .collect()
+        } else {
+            self.probe_moves(board)?
+                .into_iter()
+                .map(|(t, v)| (t, v, None))
+                .collect()
+        };
+        Ok(CounterAnswer { value, rule, moves })
+    }
+}
+
 /// The board of a moving-phase position, seen from the player to move.
 fn moving_board(position: &Position) -> Result<tigadi_rules::Board, TablebaseError> {
     if position.phase() != Phase::Moving {
@@ -196,31 +247,18 @@ impl Tablebase {
                 .collect();
             return Ok(report);
         }
-        report.value = self.probe(board)?;
-        report.rule = match self.probe_rule(board, p.quiet_turns) {
-            Ok(r) => Some(r),
-            Err(TablebaseError::MissingSubspace { .. }) => None,
-            Err(e) => return Err(e.into()),
-        };
-        report.moves = if report.rule.is_some() {
-            self.probe_moves_rule(board, p.quiet_turns)?
-                .into_iter()
-                .map(|(turn, r)| ReportTurn {
-                    turn: turn.into(),
-                    value: r.value,
-                    rule: Some(r),
-                })
-                .collect()
-        } else {
-            self.probe_moves(board)?
-                .into_iter()
-                .map(|(turn, value)| ReportTurn {
-                    turn: turn.into(),
-                    value,
-                    rule: None,
-                })
-                .collect()
-        };
+        let answer = self.probe_at_counter(board, p.quiet_turns)?;
+        report.value = answer.value;
+        report.rule = answer.rule;
+        report.moves = answer
+            .moves
+            .into_iter()
+            .map(|(turn, value, rule)| ReportTurn {
+                turn: turn.into(),
+                value,
+                rule,
+            })
+            .collect();
         Ok(report)
     }
 }

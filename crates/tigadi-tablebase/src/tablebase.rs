@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
-use tigadi_rules::{Board, Phase, Placement, Position, RuleSet, Slide, Successor};
+use tigadi_rules::{Board, Move, Phase, Placement, Position, RuleSet, Slide, Successor};
 use tigadi_solve::placing::{for_each_placement_value, layer_count, layer_subspaces};
 use tigadi_solve::{value_at_counter, Category, Value, Wdl};
 
@@ -31,17 +31,10 @@ pub enum Turn {
     Pass,
 }
 
-impl From<Turn> for tigadi_rules::Move {
-    /// The same turn as the rules crate's move (`Move::Slide` or `Move::Pass`).
-    fn from(t: Turn) -> tigadi_rules::Move {
-        match t {
-            Turn::Slide(s) => tigadi_rules::Move::Slide {
-                from: s.from,
-                to: s.to,
-                capture: s.capture,
-            },
-            Turn::Pass => tigadi_rules::Move::Pass,
-        }
+impl From<Turn> for Move {
+    /// [`Turn::to_move`].
+    fn from(t: Turn) -> Move {
+        t.to_move()
     }
 }
 
@@ -57,6 +50,20 @@ impl fmt::Display for Turn {
                 Ok(())
             }
             Turn::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl Turn {
+    /// The same turn as the full-game referee's [`Move`].
+    pub fn to_move(self) -> Move {
+        match self {
+            Turn::Slide(s) => Move::Slide {
+                from: s.from,
+                to: s.to,
+                capture: s.capture,
+            },
+            Turn::Pass => Move::Pass,
         }
     }
 }

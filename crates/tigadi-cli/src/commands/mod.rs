@@ -1,9 +1,13 @@
 //! One module per subcommand. Each `run` returns the exit code on success, or a
 //! message naming the problem (printed by `main`, exit code 2).
 
+pub mod analyze;
 pub mod index_stats;
+pub mod line;
+pub mod matches;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod probe;
 pub mod replay;
 pub mod serve;

@@ -6,7 +6,7 @@ use super::CmdResult;
 use crate::ReplayArgs;
 use serde_json::json;
 use std::io::Read;
-use tigadi_rules::{parse_record, Game, NotationError, RuleSet};
+use tigadi_rules::{parse_record, Game, Move, NotationError, RuleSet};
 
 fn read_record(args: &ReplayArgs) -> Result<String, String> {
     match (&args.record, &args.file) {
@@ -24,13 +24,18 @@ fn read_record(args: &ReplayArgs) -> Result<String, String> {
     }
 }
 
-/// Runs the command; see the module docs.
-pub fn run(rules: RuleSet, args: &ReplayArgs) -> CmdResult {
+/// The moves of the record given as an argument or in `--file`.
+pub fn read_moves(args: &ReplayArgs) -> Result<Vec<Move>, String> {
     let text = read_record(args)?;
-    let moves = parse_record(&text).map_err(|e| match e {
+    parse_record(&text).map_err(|e| match e {
         NotationError::BadRecord { number, error } => format!("move {number}: {error}"),
         e => e.to_string(),
-    })?;
+    })
+}
+
+/// Runs the command; see the module docs.
+pub fn run(rules: RuleSet, args: &ReplayArgs) -> CmdResult {
+    let moves = read_moves(args)?;
     let mut game = Game::new(rules);
     for (i, &mv) in moves.iter().enumerate() {
         game.play(mv)

@@ -16,6 +16,33 @@ fn names(bits: u32) -> Vec<&'static str> {
     Point::iter(bits).map(Point::name).collect()
 }
 
+/// Prints the board of `p`, who is to move, the hands, the 100-turn counter and,
+/// when `result` says the game is over, how.
+pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), String> {
+    crate::output::text(&diagram(p, rules.board).to_string())?;
+    outln!("");
+    let verb = if p.phase() == Phase::Placing {
+        "place"
+    } else {
+        "move"
+    };
+    outln!("{} to {verb} ({} phase)", p.side, p.phase());
+    outln!(
+        "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
+        p.bone.count_ones(),
+        p.bone_hand,
+        p.seed.count_ones(),
+        p.seed_hand
+    );
+    if p.phase() == Phase::Moving {
+        outln!("quiet turns: {} of {}", p.quiet_turns, rules.quiet);
+    }
+    if result.is_over() {
+        outln!("game over: {result}");
+    }
+    Ok(())
+}
+
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     let p = position(&args.position)?;
@@ -42,27 +69,7 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
         outln!("{v}");
         return Ok(0);
     }
-    crate::output::text(&diagram(&p, rules.board).to_string())?;
-    outln!("");
-    let verb = if p.phase() == Phase::Placing {
-        "place"
-    } else {
-        "move"
-    };
-    outln!("{} to {verb} ({} phase)", p.side, p.phase());
-    outln!(
-        "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
-        p.bone.count_ones(),
-        p.bone_hand,
-        p.seed.count_ones(),
-        p.seed_hand
-    );
-    if p.phase() == Phase::Moving {
-        outln!("quiet turns: {} of {}", p.quiet_turns, rules.quiet);
-    }
-    if result.is_over() {
-        outln!("game over: {result}");
-    }
+    board(&rules, &p, result)?;
     outln!("position: {p}");
     Ok(0)
 }

@@ -1,0 +1,159 @@
+//! `tigadi play`: a game against the computer in the terminal. The board is drawn
+//! after every turn; the player types moves in the notation of docs/RULES.md §9, or
+//! `hint`, `undo`, `help`, `quit`. The computer's moves come from the library's
+//! [`tigadi_play::choose`]; it says when the tables could not help and it searched.
+
+use super::show::{board, position};
+use super::CmdResult;
+use crate::PlayArgs;
+use std::io::BufRead;
+use tigadi_play::{choose, hint, How, Level, Rng};
+use tigadi_rules::{parse_move, Game, GameResult, Move, Position, RuleSet, Side};
+use tigadi_tablebase::Tablebase;
+
+const HELP: &str = "Type a move: d5 (place), a1-a4 (slide), d5xg7 or a1-a4xg7 (with the \
+capture a tigadi earns), pass (only when blocked). Or: hint (the best move), undo (take \
+back your last move and the computer's reply), help, quit.";
+
+/// Runs the command; see the module docs.
+pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
+    let level = Level::from_number(args.level).ok_or("--level must be 1, 2 or 3")?;
+    let human = if args.side == "seed" {
+        Side::Seed
+    } else {
+        Side::Bone
+    };
+    let start = match &args.from {
+        Some(text) => position(text)?,
+        None => Position::START,
+    };
+    let mut game = Game::from_position(rules, start).map_err(|e| format!("--from: {e}"))?;
+    let tb = Tablebase::open(&args.dir.dir, &rules);
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut rng = Rng::seeded(seed);
+    outln!(
+        "You play {human} against the computer at {level} ({}). {HELP}",
+        describe(level)
+    );
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    loop {
+        outln!("");
+        board(&rules, game.position(), game.result())?;
+        if game.result().is_over() {
+            let verdict = match game.result() {
+                GameResult::Win { winner, .. } if winner == human => "You win.",
+                GameResult::Win { .. } => "The computer wins.",
+                _ => "A draw.",
+            };
+            outln!("{verdict}");
+            return Ok(0);
+        }
+        let p = *game.position();
+        if p.side != human {
+            let choice = choose(&tb, &p, level, &mut rng).map_err(|e| e.to_string())?;
+            game.play(choice.mv)
+                .map_err(|e| format!("the computer's move {} was refused: {e}", choice.mv))?;
+            let note = match choice.how {
+                How::Search {
+                    depth,
+                    no_table: Some(why),
+                    ..
+                } => format!(" (no table here: {why}; it searched {depth} turns ahead)"),
+                _ => String::new(),
+            };
+            outln!("The computer ({}) plays {}{note}.", p.side, choice.mv);
+            continue;
+        }
+        // The player's turn: ask until a legal move (or undo) changes the game.
+        loop {
+            crate::output::text(&format!("{human} to play> "))?;
+            crate::output::flush()?;
+            let Some(line) = input.next() else {
+                outln!("");
+                outln!("Input ended; the game is left unfinished.");
+                return Ok(0);
+            };
+            let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+            let text = line.trim();
+            match text {
+                "" => continue,
+                "help" => outln!("{HELP}"),
+                "quit" | "resign" => {
+                    outln!("You resigned.");
+                    return Ok(0);
+                }
+                "hint" => match hint(&tb, &p) {
+                    Ok(h) => {
+                        let moves: Vec<String> = h.best.iter().map(Move::to_string).collect();
+                        let why = match h.how {
+                            How::Table { value, .. } => format!("from the tables: {value}"),
+                            How::Search {
+                                depth, no_table, ..
+                            } => format!(
+                                "no table here{}; a {depth}-turn search suggests it",
+                                no_table.map(|w| format!(": {w}")).unwrap_or_default()
+                            ),
+                        };
+                        outln!("Hint: {} ({why}).", moves.join(" or "));
+                    }
+                    Err(e) => outln!("No hint: {e}."),
+                },
+                "undo" => match undone(&game, human) {
+                    Some(g) => {
+                        let taken = game.moves().len() - g.moves().len();
+                        outln!(
+                            "Took back {taken} move{}.",
+                            if taken == 1 { "" } else { "s" }
+                        );
+                        game = g;
+                        break;
+                    }
+                    None => outln!("Nothing to undo: you have not moved yet."),
+                },
+                _ => match parse_move(text) {
+                    Err(e) => outln!("That is not a move: {e}. Type help for what you can type."),
+                    Ok(mv) => match game.play(mv) {
+                        Ok(_) => break,
+                        Err(e) => outln!("{mv} is not legal here: {e}."),
+                    },
+                },
+            }
+        }
+    }
+}
+
+/// The level in words.
+fn describe(level: Level) -> &'static str {
+    match level {
+        Level::Beginner => "it looks one turn ahead",
+        Level::Club => "it looks three turns ahead",
+        Level::Perfect => "perfect play from the tables",
+    }
+}
+
+/// `game` with the player's last move (and every move after it) taken back;
+/// `None` when the player has not moved.
+fn undone(game: &Game, human: Side) -> Option<Game> {
+    let mut replay = Game::from_position(game.rules(), *game.start()).ok()?;
+    let mut last = None;
+    for (i, &mv) in game.moves().iter().enumerate() {
+        if replay.position().side == human {
+            last = Some(i);
+        }
+        replay.play(mv).ok()?;
+    }
+    let keep = last?;
+    let mut g = Game::from_position(game.rules(), *game.start()).ok()?;
+    for &mv in &game.moves()[..keep] {
+        g.play(mv).ok()?;
+    }
+    Some(g)
+}
+
+/// A seed from the clock, for games that need not be repeatable.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}

@@ -1,0 +1,283 @@
+//! The computer's move at three levels, and the hint a player asks for.
+//!
+//! - **Level 1** (beginner) looks one turn ahead: it takes a goti whenever it can
+//!   and otherwise makes the move its evaluation likes best, but does not see the
+//!   opponent's reply, so it walks into captures.
+//! - **Level 2** (club player) searches three turns ahead (its move, the reply, its
+//!   next move) with the same evaluation: it sees a capture coming and its own
+//!   follow-up, but plans no further and knows nothing of the tables.
+//! - **Level 3** plays perfectly from the tables: it never turns a won or drawn
+//!   position into a worse one (under the 100-turn rule too, where the horizon
+//!   tables exist). Won, it plays one of the prober's best turns (the quickest
+//!   win); drawn or lost, it plays a turn that keeps the value and leaves the
+//!   opponent the most replies that throw theirs (a lost game is not given up to
+//!   an opponent who may still go wrong), the prober's order breaking ties. Where
+//!   the tables say nothing (the placing phase, a missing table) it searches four
+//!   turns ahead with the same evaluation, and its [`Choice`] says so.
+//!
+//! Ties left after that are broken by the [`Rng`], so a seed replays a game.
+
+use crate::error::PlayError;
+use crate::rng::Rng;
+use crate::search::search;
+use crate::ser;
+use crate::table::{best_turns, table_answer, NoTable};
+use serde::Serialize;
+use std::fmt;
+use tigadi_rules::{GameResult, Move, Position};
+use tigadi_solve::{Category, Value, Wdl};
+use tigadi_tablebase::{CounterAnswer, Tablebase, Turn};
+
+/// How strongly the computer plays (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Level 1: one turn of search.
+    Beginner = 1,
+    /// Level 2: three turns of search.
+    Club = 2,
+    /// Level 3: the tables, and four turns of search where they say nothing.
+    Perfect = 3,
+}
+
+impl Level {
+    /// All three, weakest first.
+    pub const ALL: [Level; 3] = [Level::Beginner, Level::Club, Level::Perfect];
+
+    /// The level numbered `n` (1, 2 or 3).
+    pub fn from_number(n: u8) -> Option<Level> {
+        Level::ALL.get((n as usize).checked_sub(1)?).copied()
+    }
+
+    /// Its number, 1 to 3.
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// How many turns deep the level searches (level 3: where the tables say nothing).
+    pub fn search_depth(self) -> u32 {
+        match self {
+            Level::Beginner => 1,
+            Level::Club => 3,
+            Level::Perfect => 4,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level {}", self.number())
+    }
+}
+
+impl Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.number())
+    }
+}
+
+/// A move the computer chose, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Choice {
+    /// The move, in the notation of docs/RULES.md §9.
+    #[serde(rename = "move", serialize_with = "ser::text")]
+    pub mv: Move,
+    /// Where it came from.
+    pub how: How,
+}
+
+/// Where a [`Choice`] or a [`Hint`] came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum How {
+    /// The tables: the move keeps this value for the player to move.
+    Table {
+        /// Its game-theoretic value, counted from the position before it.
+        #[serde(serialize_with = "ser::value")]
+        value: Value,
+        /// Its value under the 100-turn rule at the position's counter (`None`
+        /// without horizon tables).
+        #[serde(serialize_with = "ser::opt_value")]
+        rule_value: Option<Value>,
+        /// Its class (`None` without horizon tables).
+        #[serde(serialize_with = "ser::opt_text")]
+        category: Option<Category>,
+        /// How many turns the choice was made among (as good by the values, and as
+        /// likely to make the opponent go wrong).
+        equally_good: usize,
+    },
+    /// The depth-limited search ([`crate::search`]).
+    Search {
+        /// Turns searched.
+        depth: u32,
+        /// The move's score (see [`crate::search`]).
+        score: i32,
+        /// Why the tables were not used: `None` for levels 1 and 2, which never use
+        /// them.
+        no_table: Option<NoTable>,
+    },
+}
+
+/// The move `level` plays in `position` (see the module docs). The position must
+/// not be decided ([`PlayError::GameOver`]); a damaged table is an error, a missing
+/// one is not (the search plays).
+pub fn choose(
+    tb: &Tablebase,
+    position: &Position,
+    level: Level,
+    rng: &mut Rng,
+) -> Result<Choice, PlayError> {
+    check_not_over(tb, position)?;
+    if level != Level::Perfect {
+        return by_search(tb, position, level, None, rng);
+    }
+    match table_answer(tb, position) {
+        Ok(answer) => from_table(tb, position, &answer, rng),
+        Err(PlayError::NoTable(why)) => by_search(tb, position, level, Some(why), rng),
+        Err(e) => Err(e),
+    }
+}
+
+/// What a player asking for a hint is told: every best move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// The moves, in the prober's (or the search's) order.
+    #[serde(serialize_with = "ser::texts")]
+    pub best: Vec<Move>,
+    /// Where they came from (for the first of them).
+    pub how: How,
+}
+
+/// The table's best moves in `position` (all of them when several are equally
+/// good), or where the tables say nothing, what level 3's search would play.
+pub fn hint(tb: &Tablebase, position: &Position) -> Result<Hint, PlayError> {
+    check_not_over(tb, position)?;
+    let level = Level::Perfect;
+    match table_answer(tb, position) {
+        Ok(answer) => {
+            let best = best_turns(&answer);
+            let how = table_how(best[0], best.len());
+            Ok(Hint {
+                best: best.into_iter().map(|(t, _, _)| t.to_move()).collect(),
+                how,
+            })
+        }
+        Err(PlayError::NoTable(why)) => {
+            let depth = level.search_depth();
+            let found = search(tb.rules(), position, depth).ok_or(PlayError::NoLegalMove)?;
+            Ok(Hint {
+                best: found.best,
+                how: How::Search {
+                    depth,
+                    score: found.score,
+                    no_table: Some(why),
+                },
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn check_not_over(tb: &Tablebase, position: &Position) -> Result<(), PlayError> {
+    match position.decided(tb.rules()) {
+        Some((winner, reason)) => Err(PlayError::GameOver(GameResult::Win { winner, reason })),
+        None => Ok(()),
+    }
+}
+
+fn table_how(
+    (_, value, rule): (Turn, Value, Option<tigadi_tablebase::RuleValues>),
+    equally_good: usize,
+) -> How {
+    How::Table {
+        value,
+        rule_value: rule.map(|r| r.rule_value),
+        category: rule.map(|r| r.category),
+        equally_good,
+    }
+}
+
+fn by_search(
+    tb: &Tablebase,
+    position: &Position,
+    level: Level,
+    no_table: Option<NoTable>,
+    rng: &mut Rng,
+) -> Result<Choice, PlayError> {
+    let depth = level.search_depth();
+    let found = search(tb.rules(), position, depth).ok_or(PlayError::NoLegalMove)?;
+    Ok(Choice {
+        mv: found.best[rng.below(found.best.len())],
+        how: How::Search {
+            depth,
+            score: found.score,
+            no_table,
+        },
+    })
+}
+
+/// One of the best turns of `answer`, by the module's rule: in a won position one
+/// of the quickest wins; in a drawn or lost one any turn that keeps the value
+/// (win, draw or loss, under the rule too), the one that leaves the opponent the
+/// most replies that throw their value first, then the prober's order, then `rng`.
+fn from_table(
+    tb: &Tablebase,
+    position: &Position,
+    answer: &CounterAnswer,
+    rng: &mut Rng,
+) -> Result<Choice, PlayError> {
+    let best = best_turns(answer);
+    let Some(&(_, value, rule)) = best.first() else {
+        return Err(PlayError::NoLegalMove);
+    };
+    // The same win, draw or loss, under the rule at this counter too, and the same class.
+    let classes =
+        |r: Option<tigadi_tablebase::RuleValues>| r.map(|r| (r.category, r.rule_value.wdl()));
+    let keeps = |v: Value, r| v.wdl() == value.wdl() && classes(r) == classes(rule);
+    let candidates: Vec<(Turn, Value, Option<tigadi_tablebase::RuleValues>)> =
+        if value.wdl() == Wdl::Win {
+            best.clone()
+        } else {
+            answer
+                .moves
+                .iter()
+                .copied()
+                .filter(|&(_, v, r)| keeps(v, r))
+                .collect()
+        };
+    let traps: Vec<usize> = candidates
+        .iter()
+        .map(|&(t, _, _)| mistakes_left(tb, &position.apply(t.to_move())))
+        .collect();
+    let most = traps.iter().copied().max().unwrap_or(0);
+    let trapping: Vec<_> = (0..candidates.len())
+        .filter(|&i| traps[i] == most)
+        .collect();
+    // The prober's order among them: the first and those as good as it.
+    let first = trapping[0];
+    let (v0, r0) = (candidates[first].1, candidates[first].2);
+    let equal: Vec<usize> = trapping
+        .into_iter()
+        .filter(|&i| (candidates[i].1, candidates[i].2) == (v0, r0))
+        .collect();
+    let pick = equal[rng.below(equal.len())];
+    Ok(Choice {
+        mv: candidates[pick].0.to_move(),
+        how: table_how(candidates[pick], equal.len()),
+    })
+}
+
+/// How many legal replies in `position` are worse for the player to move than
+/// their best (by win/draw/loss): the chances a fallible opponent has to go wrong.
+/// 0 where the game is over or the tables do not cover the position.
+fn mistakes_left(tb: &Tablebase, position: &Position) -> usize {
+    if position.decided(tb.rules()).is_some() {
+        return 0;
+    }
+    match tb.probe_moves(position.to_board()) {
+        Ok(replies) => {
+            let best = replies.first().map(|r| r.1.wdl());
+            replies.iter().filter(|r| Some(r.1.wdl()) < best).count()
+        }
+        Err(_) => 0,
+    }
+}

@@ -1,0 +1,40 @@
+//! Playing and analysing games from the tablebases: the principal variation of a
+//! position ([`line`]), a move chooser at three strengths ([`choose`]), the
+//! analysis of a game record turn by turn ([`analyze`]), and self-play matches
+//! between the levels ([`play_match`]).
+//!
+//! Every value comes from the prober of `tigadi-tablebase`
+//! ([`Tablebase::probe_at_counter`](tigadi_tablebase::Tablebase::probe_at_counter) and
+//! the probes under it): this crate orders no moves and computes no values of its
+//! own, it only picks among the turns the prober ranks first. Where the tables say
+//! nothing (the placing phase, which is not solved, or a subspace whose table is
+//! missing) the answer says so ([`NoTable`]); only the move chooser then plays by
+//! a small depth-limited search ([`search`]), and its [`Choice`] says that it did.
+//!
+//! Results are plain data that serialise with serde, so the CLI, a server or a
+//! binding print them as they like. Randomness (ties between equally good moves,
+//! match games) comes from a seeded [`Rng`]: the same seed gives the same games on
+//! every machine, whatever the number of threads.
+//!
+//! Not here: reading input or drawing boards (the `tigadi` command does that).
+
+#![warn(missing_docs)]
+
+pub mod analyze;
+pub mod choose;
+pub mod error;
+pub mod line;
+pub mod matches;
+pub mod rng;
+pub mod search;
+mod ser;
+pub mod table;
+
+pub use analyze::{analyze, Analysis, Assessment, PlayerSummary, TurnAnalysis, Verdict};
+pub use choose::{choose, hint, Choice, Hint, How, Level};
+pub use error::PlayError;
+pub use line::{line, Line, LineEnd, Step};
+pub use matches::{play_game, play_match, MatchGame, MatchReport, MatchSettings};
+pub use rng::Rng;
+pub use search::{search, Searched};
+pub use table::{table_answer, NoTable};

@@ -1,0 +1,130 @@
+//! The principal variation: the game from a position when both sides play
+//! perfectly by the game-theoretic value and its DTC (docs/RULES.md §7): the winner
+//! captures as soon as the win allows, the loser as late as it can.
+
+use crate::error::PlayError;
+use crate::ser;
+use crate::table::NoTable;
+use serde::Serialize;
+use tigadi_rules::{Game, GameResult, Move, Position, Side};
+use tigadi_solve::Value;
+use tigadi_tablebase::Tablebase;
+
+/// A principal variation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// Where it starts.
+    #[serde(serialize_with = "ser::text")]
+    pub start: Position,
+    /// The game-theoretic value of the start for its player to move.
+    #[serde(serialize_with = "ser::value")]
+    pub value: Value,
+    /// The turns, first first.
+    pub steps: Vec<Step>,
+    /// Why it stops.
+    pub end: LineEnd,
+}
+
+/// One turn of a [`Line`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// Who moves.
+    #[serde(serialize_with = "ser::side")]
+    pub side: Side,
+    /// The move: the first of the prober's best turns.
+    #[serde(rename = "move", serialize_with = "ser::text")]
+    pub mv: Move,
+    /// The value for the player who moves, counted from the position before the
+    /// move (so a win's DTC falls by one per turn until the capture, which is 1).
+    #[serde(serialize_with = "ser::value")]
+    pub value: Value,
+    /// The position after the move.
+    #[serde(serialize_with = "ser::text")]
+    pub position: Position,
+}
+
+/// Why a [`Line`] stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum LineEnd {
+    /// The game is over (a win, or a draw by repetition or the turn limit).
+    GameOver {
+        /// How it ended.
+        #[serde(serialize_with = "ser::result")]
+        result: GameResult,
+    },
+    /// The position is a game-theoretic draw: neither side can force a capture that
+    /// wins, so perfect play goes on without a decision.
+    DrawCertain,
+    /// The turns asked for were played.
+    MaxTurns,
+    /// The tables do not cover the position reached (a capture led into a subspace
+    /// whose table is missing).
+    NoTable {
+        /// Which.
+        why: NoTable,
+    },
+}
+
+/// The principal variation from `start` (a moving-phase position the tables cover)
+/// for at most `max_turns` turns; the rule set is the tablebase's. Each turn is
+/// the first of [`Tablebase::probe_moves`]' best turns; the game is refereed (so
+/// the 100-turn rule and repetition end it as in a real game). A start the tables
+/// do not cover is [`PlayError::NoTable`]; a position reached later that they do
+/// not cover ends the line ([`LineEnd::NoTable`]).
+pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, PlayError> {
+    let mut game = Game::from_position(*tb.rules(), *start)?;
+    if game.result().is_over() {
+        return Err(PlayError::GameOver(game.result()));
+    }
+    let value = turns(tb, start)?.first().ok_or(PlayError::NoLegalMove)?.1;
+    let mut steps = Vec::new();
+    let end = loop {
+        if game.result().is_over() {
+            break LineEnd::GameOver {
+                result: game.result(),
+            };
+        }
+        if steps.len() >= max_turns {
+            break LineEnd::MaxTurns;
+        }
+        let position = *game.position();
+        let moves = match turns(tb, &position) {
+            Ok(m) => m,
+            Err(PlayError::NoTable(why)) => break LineEnd::NoTable { why },
+            Err(e) => return Err(e),
+        };
+        let Some(&(mv, v)) = moves.first() else {
+            return Err(PlayError::NoLegalMove);
+        };
+        if v == Value::Draw {
+            break LineEnd::DrawCertain;
+        }
+        game.play(mv).map_err(|error| PlayError::Illegal {
+            number: steps.len() + 1,
+            mv,
+            error,
+        })?;
+        steps.push(Step {
+            side: position.side,
+            mv,
+            value: v,
+            position: *game.position(),
+        });
+    };
+    Ok(Line {
+        start: *start,
+        value,
+        steps,
+        end,
+    })
+}
+
+/// The prober's turns of a moving-phase position, best first, as moves.
+fn turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, PlayError> {
+    if position.phase() != tigadi_rules::Phase::Moving {
+        return Err(PlayError::NoTable(NoTable::Placing));
+    }
+    let moves = tb.probe_moves(position.to_board())?;
+    Ok(moves.into_iter().map(|(t, v)| (t.to_move(), v)).collect())
+}

@@ -1,0 +1,69 @@
+//! A small seeded random number generator, so that ties between equally good moves
+//! and whole matches can be replayed from a seed.
+
+/// SplitMix64 (Steele, Lea and Flood 2014): 64 bits of state, good enough to break
+/// ties between moves, and the same numbers from the same seed everywhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rng {
+    state: u64,
+}
+
+/// SplitMix64's increment (the golden ratio in 64 bits).
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Rng {
+    /// The generator with seed `seed`.
+    pub fn seeded(seed: u64) -> Rng {
+        Rng { state: seed }
+    }
+
+    /// The generator of game `game` of a match with seed `seed`: each game its own
+    /// stream, so games can be played in any order or in parallel.
+    pub fn for_game(seed: u64, game: u64) -> Rng {
+        let mut mixer = Rng::seeded(seed ^ game.wrapping_mul(GAMMA).rotate_left(17));
+        Rng::seeded(mixer.next_u64() ^ game)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GAMMA);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), each equally likely up to a bias below 2⁻³².
+    pub fn below(&mut self, n: usize) -> usize {
+        assert!(n > 0, "below(0)");
+        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_numbers() {
+        let (mut a, mut b) = (Rng::seeded(7), Rng::seeded(7));
+        for _ in 0..100 {
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+        assert_ne!(Rng::seeded(7).next_u64(), Rng::seeded(8).next_u64());
+        assert_ne!(
+            Rng::for_game(1, 0).next_u64(),
+            Rng::for_game(1, 1).next_u64()
+        );
+    }
+
+    #[test]
+    fn below_covers_the_range() {
+        let mut r = Rng::seeded(1);
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[r.below(5)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    }
+}
