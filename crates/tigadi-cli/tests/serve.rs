@@ -89,10 +89,7 @@ fn probe_answers_equal_probe_json_byte_for_byte() {
     // A placing position: this directory has no placing tables (only the moving
     // phase up to 7 gotis), so the table is missing.
     assert_eq!(a.status, 404, "placing phase: {}", a.body);
-    assert!(a.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("no tablebase"));
+    assert!(a.json()["error"].as_str().unwrap().contains("no tablebase"));
     // One log line per request on standard error.
     let log = server.log.lock().unwrap().clone();
     assert!(
@@ -358,4 +355,36 @@ fn a_damaged_table_fails_its_positions_only() {
     assert_eq!(a.status, 500);
     assert_eq!(server.get("/health").status, 200);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn line_answers_what_the_line_command_prints() {
+    let dir = solved7();
+    let server = Server::start(dir);
+    for p in positions(12).iter().chain([P.to_string()].iter()) {
+        let r = common::run(&["line", "--dir", dir.to_str().unwrap(), "--json", p]);
+        let a = server.get(&format!(
+            "/api/v1/tigadi/line?position={}&max_turns=200",
+            enc(p)
+        ));
+        if r.code != Some(0) {
+            // A position the line cannot start from (game over) is a 400 here.
+            assert_eq!(a.status, 400, "{p}: {}", a.body);
+            continue;
+        }
+        assert_eq!(a.status, 200, "{p}: {}", a.body);
+        let want: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(a.json(), want, "{p}");
+        assert!(a.header("cache-control").unwrap().contains("max-age"));
+    }
+    let bad = server.get(&format!(
+        "/api/v1/tigadi/line?position={}",
+        enc("BB./S../...")
+    ));
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let missing = server.get("/api/v1/tigadi/line");
+    assert_eq!(missing.status, 400, "{}", missing.body);
+    // The empty board is in the placing phase, which `line` does not follow.
+    let placing = server.get(&format!("/api/v1/tigadi/line?position={}", enc(START)));
+    assert_eq!(placing.status, 404, "{}", placing.body);
 }

@@ -18,11 +18,11 @@ use tigadi_rules::{Geometry, Point, Position, RuleSet};
 /// what a client keeps across a restart with other tables.
 pub const ANSWER_CACHE_CONTROL: &str = "public, max-age=86400";
 
-/// The routes below `/api/v1`. One line per endpoint; the principal variation
-/// (`/{rules}/line`) joins them here.
+/// The routes below `/api/v1`, one line per endpoint.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/{rules}", get(probe))
+        .route("/{rules}/line", get(line))
         .route("/{rules}/explore", get(explore_position))
         .route("/{rules}/board", get(board))
 }
@@ -105,6 +105,53 @@ async fn probe(
         body,
     )
         .into_response())
+}
+
+/// The longest principal variation `/line` follows (`max_turns` above it is cut
+/// down to it), so that one request stays cheap.
+pub const MAX_LINE_TURNS: usize = 500;
+
+/// The query string of `/line`: a position (or record) and a turn limit.
+#[derive(Debug, Deserialize)]
+pub struct LineQuery {
+    /// A position string (docs/RULES.md §9).
+    pub position: Option<String>,
+    /// A game record from the empty board.
+    pub record: Option<String>,
+    /// Stop after this many turns (default and maximum [`MAX_LINE_TURNS`]).
+    pub max_turns: Option<usize>,
+}
+
+/// `GET /api/v1/{rules}/line?position=P|record=R[&max_turns=N]`: the principal
+/// variation under perfect play (`tigadi line --json`, [`tigadi_play::line`]).
+async fn line(
+    State(tables): State<AppState>,
+    Path(rules): Path<String>,
+    q: Result<Query<LineQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let rules = rule_set(&rules)?;
+    let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
+    let max_turns = q.max_turns.unwrap_or(MAX_LINE_TURNS).min(MAX_LINE_TURNS);
+    let position = match asked(
+        rules,
+        Ok(Query(PositionQuery {
+            position: q.position,
+            record: q.record,
+        })),
+    )? {
+        Some(Asked::Text(p)) => tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
+            ApiError::bad_request(format!(
+                "position '{}': {e}",
+                tigadi_rules::notation::shown(&p)
+            ))
+        })?,
+        Some(Asked::Replayed(p)) => p,
+        None => return Err(ApiError::bad_request("missing query parameter: position")),
+    };
+    let l = tigadi_play::line(&tables.get(&rules), &position, max_turns)?;
+    Ok(answer(
+        serde_json::to_value(&l).expect("a line is plain JSON"),
+    ))
 }
 
 /// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the empty board):

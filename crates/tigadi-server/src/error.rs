@@ -58,6 +58,24 @@ impl From<TablebaseError> for ApiError {
     }
 }
 
+impl From<tigadi_play::PlayError> for ApiError {
+    /// Bad input (a finished game, an illegal record, a position the rules
+    /// cannot hold) is 400; a table the line needs and the directory lacks (or the
+    /// placing phase, which `line` does not follow) 404; a damaged table 500.
+    fn from(e: tigadi_play::PlayError) -> ApiError {
+        use tigadi_play::PlayError as P;
+        let status = match &e {
+            P::Table(t) => table_status(t),
+            P::NoTable(_) => StatusCode::NOT_FOUND,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError {
+            status,
+            message: e.to_string(),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (

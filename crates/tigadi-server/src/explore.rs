@@ -66,7 +66,9 @@ pub fn explore(tb: &Tablebase, position: &Position) -> Result<Json, ApiError> {
             }
             Err(ReportError::Table(e @ TablebaseError::MissingSubspace { .. })) => {
                 unknown = Some(match position.phase() {
-                    Phase::Placing => format!("the placing phase is not solved here: values unknown ({e})"),
+                    Phase::Placing => {
+                        format!("the placing phase is not solved here: values unknown ({e})")
+                    }
                     Phase::Moving => format!("values unknown: {e}"),
                 });
             }

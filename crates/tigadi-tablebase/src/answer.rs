@@ -9,8 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
-    parse_position_with, parse_record, DrawReason, Game, GameResult, Move, Phase, Position,
-    RuleSet,
+    parse_position_with, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
 use tigadi_solve::Value;
 
@@ -431,12 +430,12 @@ mod tests {
         };
         let moves = vec![
             ReportTurn {
-                turn: slide("a1", "a4", Some("d7")),
+                turn: slide("a1", "a4", Some("d7")).into(),
                 value: Value::Win(5),
                 rule: Some(rule),
             },
             ReportTurn {
-                turn: Turn::Pass,
+                turn: Turn::Pass.into(),
                 value: Value::Loss(3),
                 rule: None,
             },
@@ -448,6 +447,7 @@ mod tests {
             rule: Some(rule),
             moves: moves.clone(),
             over: None,
+            placing: false,
         };
         let without = ProbeReport {
             rule: None,

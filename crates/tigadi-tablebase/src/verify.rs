@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet, Successor};
-use tigadi_solve::placing::{evaluate_placing, successor_subspaces};
 use tigadi_solve::memory::prefetch;
+use tigadi_solve::placing::{evaluate_placing, successor_subspaces};
 use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
@@ -705,7 +705,11 @@ fn sweep_chunks(
     (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
         let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
         let (mut n_checked, mut n_bad) = (0, 0);
-        chunk(start..end, &mut |slot, board, stored, recomputed, wdl_bad| {
+        chunk(start..end, &mut |slot,
+                                board,
+                                stored,
+                                recomputed,
+                                wdl_bad| {
             n_checked += 1;
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {

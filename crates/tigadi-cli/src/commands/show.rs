@@ -4,7 +4,7 @@
 use super::CmdResult;
 use crate::PositionArgs;
 use serde_json::json;
-use tigadi_rules::{diagram, parse_position, Phase, Point, Position, RuleSet};
+use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
 pub use tigadi_tablebase::{result_json, standing};
 
 /// Parses a position string, turning the error into the command's message.
