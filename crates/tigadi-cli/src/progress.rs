@@ -161,7 +161,7 @@ impl<'a> SolveProgress<'a> {
 }
 
 impl SolveProgress<'_> {
-    /// A pair (or pass) starts: its CPU time and peak memory count from here.
+    /// A pair starts: its CPU time and peak memory count from here.
     fn mark_usage(&self) {
         crate::usage::reset_peak();
         *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner()) = crate::usage::cpu_seconds();
@@ -203,23 +203,14 @@ impl JobObserver for SolveProgress<'_> {
     }
     fn horizon_started(&self, pair: Pair, _slots: u64) {
         *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (100-turn)"));
-        self.mark_usage();
     }
     fn horizon_solved(&self, r: &HorizonReport) {
         self.progress.done(0);
         let c = &r.categories;
         self.progress.line(&format!(
-            "{} (100-turn): {:.1} s{}, {} rounds, {} wins, {} cursed wins, {} draws, \
+            "{} (100-turn): {:.1} s, {} rounds, {} wins, {} cursed wins, {} draws, \
              {} blessed losses, {} losses at counter 0 (classes)",
-            r.pair,
-            r.seconds,
-            self.usage(),
-            r.rounds,
-            c[4],
-            c[3],
-            c[2],
-            c[1],
-            c[0]
+            r.pair, r.seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
         ));
     }
     fn solved(&self, r: &PairReport) {
