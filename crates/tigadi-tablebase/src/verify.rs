@@ -801,15 +801,11 @@ fn check_subspace(
     // Quiet moves and passes lead into the flipped subspace, every one of them to a
     // board whose mover set is this board's opponent set: its mover-set part of the
     // slot is computed once per board (as the solver does).
-    let quiet = lookups
-        .iter()
-        .find(|l| l.0 == own.0.flipped())
-        .expect("the flipped subspace is loaded with its twin");
-    // Index of the quiet successors' table in `lookups`.
     let quiet_table = lookups
         .iter()
         .position(|l| l.0 == own.0.flipped())
-        .expect("found above");
+        .expect("the flipped subspace is loaded with its twin");
+    let quiet = &lookups[quiet_table];
     sweep_chunks(own.2.len() as u64, report, observer, |range, record| {
         // A two-stage pipeline, as in the solver: the successors' values of one
         // position are prefetched while those of the position before it are read
