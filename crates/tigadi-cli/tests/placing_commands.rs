@@ -4,6 +4,8 @@
 //! lists every placement of a placing position (also from a game record), `verify`
 //! checks the placing files, and `--no-placing` skips them.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::Command;
@@ -26,19 +28,7 @@ fn tigadi(dir: &Path, args: &[&str]) -> (bool, String, String) {
 }
 
 fn placing_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = fs::read_dir(dir.join("morris_pieces-3"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with('p'))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    common::files_named(&dir.join("morris_pieces-3"), |name| name.starts_with('p'))
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! killed with SIGKILL part-way and started again finishes with byte-identical
 //! files.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -34,19 +36,9 @@ fn solve(dir: &Path, threads: u32) {
 
 /// Every table file of the `tigadi` rule set, by name, with its bytes.
 fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = fs::read_dir(dir.join("tigadi"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tgtb" || e == "tghz"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
+    common::files_named(&dir.join("tigadi"), |name| {
+        name.ends_with(".tgtb") || name.ends_with(".tghz")
+    })
 }
 
 #[test]

@@ -133,3 +133,21 @@ pub fn copy_of_solved(name: &str) -> PathBuf {
     }
     d
 }
+
+/// The files in `dir` whose names pass `keep`, by name, with their bytes, sorted by
+/// name (for comparing whole tablebase directories byte for byte).
+pub fn files_named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| keep(&p.file_name().unwrap().to_string_lossy()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
