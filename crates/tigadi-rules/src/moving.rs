@@ -101,6 +101,41 @@ impl Board {
         false
     }
 
+    /// The boards that follow a goti of the player to move arriving on a point, with
+    /// the mover's gotis then at `after`: when the arrival `closes` a tigadi, one
+    /// capture per enemy goti in `targets()` (the capturable ones), each named by
+    /// the point taken; otherwise the quiet board. The slides and the placements
+    /// share this.
+    #[inline(always)]
+    fn arrive(
+        self,
+        after: Bits,
+        closes: bool,
+        targets: impl FnOnce() -> Bits,
+        mut f: impl FnMut(Option<Point>, Successor),
+    ) {
+        if closes {
+            let mut c = targets();
+            while c != 0 {
+                let x = c.trailing_zeros() as usize;
+                c &= c - 1;
+                let next = Board {
+                    mover: self.opponent ^ (1 << x),
+                    opponent: after,
+                };
+                f(Point::new(x), Successor::Capture(next));
+            }
+        } else {
+            f(
+                None,
+                Successor::Quiet(Board {
+                    mover: self.opponent,
+                    opponent: after,
+                }),
+            );
+        }
+    }
+
     /// Calls `f` with every legal slide (with its capture) of the player to move and
     /// the board it leads to (the other player to move). Calls nothing when the mover
     /// is blocked; [`Board::for_each_successor`] handles passing.
@@ -116,31 +151,20 @@ impl Board {
                 let to = t.trailing_zeros() as usize;
                 t &= t - 1;
                 let after = self.mover ^ (1 << from) ^ (1 << to);
-                let slide = |capture| Slide {
-                    from: Point::new(from).unwrap(),
-                    to: Point::new(to).unwrap(),
-                    capture,
-                };
-                if g.in_line(after, to) {
-                    let mut c = g.capturable(self.opponent);
-                    while c != 0 {
-                        let x = c.trailing_zeros() as usize;
-                        c &= c - 1;
-                        let next = Board {
-                            mover: self.opponent ^ (1 << x),
-                            opponent: after,
+                let closes = g.in_line(after, to);
+                self.arrive(
+                    after,
+                    closes,
+                    || g.capturable(self.opponent),
+                    |capture, s| {
+                        let slide = Slide {
+                            from: Point::new(from).unwrap(),
+                            to: Point::new(to).unwrap(),
+                            capture,
                         };
-                        f(slide(Point::new(x)), Successor::Capture(next));
-                    }
-                } else {
-                    f(
-                        slide(None),
-                        Successor::Quiet(Board {
-                            mover: self.opponent,
-                            opponent: after,
-                        }),
-                    );
-                }
+                        f(slide, s)
+                    },
+                );
             }
         }
     }
@@ -186,35 +210,13 @@ impl Board {
             empty &= empty - 1;
             let after = self.mover | (1 << to);
             let at = Point::new(to).unwrap();
-            if self.opponent != 0 && g.in_line(after, to) {
-                let mut c = targets;
-                while c != 0 {
-                    let x = c.trailing_zeros() as usize;
-                    c &= c - 1;
-                    let next = Board {
-                        mover: self.opponent ^ (1 << x),
-                        opponent: after,
-                    };
-                    f(
-                        Placement {
-                            to: at,
-                            capture: Point::new(x),
-                        },
-                        Successor::Capture(next),
-                    );
-                }
-            } else {
-                f(
-                    Placement {
-                        to: at,
-                        capture: None,
-                    },
-                    Successor::Quiet(Board {
-                        mover: self.opponent,
-                        opponent: after,
-                    }),
-                );
-            }
+            let closes = self.opponent != 0 && g.in_line(after, to);
+            self.arrive(
+                after,
+                closes,
+                || targets,
+                |capture, s| f(Placement { to: at, capture }, s),
+            );
         }
     }
 
