@@ -51,6 +51,28 @@ pub struct MoverClass {
     first_slot: u64,
 }
 
+impl MoverClass {
+    /// Does a symmetry other than the identity map the mover set onto itself? Only
+    /// then can two boards with this mover set and different opponent sets be in one
+    /// symmetry class.
+    #[inline]
+    pub fn is_symmetric(&self) -> bool {
+        self.syms & (self.syms - 1) != 0
+    }
+
+    /// The opponent set of the canonical board of any board with this mover set and
+    /// opponent set `opponent`: two such boards are in the same symmetry class (and
+    /// slot) exactly when their keys are equal. Cheaper than
+    /// [`SubspaceIndex::index_with`] where only class equality matters, such as
+    /// counting distinct classes among boards that share a mover set; for a mover
+    /// set that is not [symmetric](Self::is_symmetric), the opponent sets themselves
+    /// already tell the classes apart.
+    #[inline]
+    pub fn opponent_key(&self, opponent: Bits) -> Bits {
+        opponent_image(self.syms, opponent)
+    }
+}
+
 /// The least image of `set` under the symmetries in `syms` (bit `s` for symmetry
 /// `s`; the identity only when bit 0 is set).
 #[inline]

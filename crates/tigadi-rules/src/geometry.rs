@@ -190,6 +190,7 @@ impl Geometry {
     }
 
     /// The geometry of `kind`, built once.
+    #[inline]
     pub fn of(kind: BoardKind) -> &'static Geometry {
         use std::sync::OnceLock;
         static DIAG: OnceLock<Geometry> = OnceLock::new();
@@ -211,6 +212,7 @@ impl Geometry {
 
     /// The gotis of `own` that stand in a complete line of `own` (the protected
     /// ones, when `own` is the side about to lose a goti).
+    #[inline]
     pub fn in_lines(&self, own: Bits) -> Bits {
         let mut m = 0;
         for &l in &self.lines {
@@ -223,6 +225,7 @@ impl Geometry {
 
     /// The gotis of `own` that may be captured: those outside complete lines, or all
     /// of them when every one stands in a complete line.
+    #[inline]
     pub fn capturable(&self, own: Bits) -> Bits {
         let free = own & !self.in_lines(own);
         if free == 0 {

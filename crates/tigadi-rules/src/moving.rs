@@ -142,11 +142,18 @@ impl Board {
     #[inline]
     pub fn for_each_slide(self, rules: &RuleSet, mut f: impl FnMut(Slide, Successor)) {
         let g = rules.geometry();
+        // What `targets` gives, with the geometry and the flying test taken once.
+        let empty = self.empty();
+        let flies = rules.flies(self.mover.count_ones());
         let mut m = self.mover;
         while m != 0 {
             let from = m.trailing_zeros() as usize;
             m &= m - 1;
-            let mut t = self.targets(rules, from);
+            let mut t = if flies {
+                empty
+            } else {
+                g.neighbours[from] & empty
+            };
             while t != 0 {
                 let to = t.trailing_zeros() as usize;
                 t &= t - 1;

@@ -82,6 +82,7 @@ impl RuleSet {
     ];
 
     /// The board geometry of this rule set.
+    #[inline]
     pub fn geometry(&self) -> &'static Geometry {
         Geometry::of(self.board)
     }

@@ -59,6 +59,12 @@ pub const FORWARD_RATIO: u64 = 2;
 /// Slots handed to one rayon task at a time.
 const CHUNK: usize = 1 << 12;
 
+/// A forward round decodes only the undecided boards of a chunk, one by one
+/// ([`SubspaceIndex::board`]), rather than sweeping the whole chunk
+/// ([`SubspaceIndex::boards`]) when fewer than one slot in this many is undecided:
+/// a sweep costs about a sixth of a decoding per slot.
+const SPARSE: usize = 6;
+
 /// Values of an already solved subspace, as the solver reads them: only
 /// win/draw/loss matters for capture targets.
 #[derive(Clone, Copy)]
@@ -259,7 +265,11 @@ struct InitStep {
     any: bool,
     /// Does a capture end the game?
     ends_game: bool,
-    /// Its distinct quiet successor slots.
+    /// Its quiet successors (and pass) when they are distinct classes without a
+    /// check: the opponent set is not [symmetric](tigadi_index::MoverClass::is_symmetric).
+    plain: usize,
+    /// Otherwise, the [keys](tigadi_index::MoverClass::opponent_key) of its quiet
+    /// successors' classes, each once.
     quiet: SlotSet,
     /// Its capture successors: (target table, slot).
     captures: Vec<(usize, usize)>,
@@ -271,6 +281,7 @@ impl InitStep {
             own: usize::MAX,
             any: false,
             ends_game: false,
+            plain: 0,
             quiet: SlotSet::new(),
             captures: Vec::new(),
         }
@@ -281,6 +292,7 @@ impl InitStep {
         self.own = own;
         self.any = false;
         self.ends_game = false;
+        self.plain = 0;
         self.quiet.clear();
         self.captures.clear();
     }
@@ -311,7 +323,7 @@ impl InitStep {
                 }
             }
         }
-        let count = self.quiet.distinct().len() + draw as usize;
+        let count = self.plain + self.quiet.distinct().len() + draw as usize;
         let value = if !self.any {
             Packed::new(Value::Loss(0))
         } else if win {
@@ -396,17 +408,21 @@ pub(crate) fn solve_pair_capped(
     observer.phase("init", n as u64);
     // Positions not yet decided, for choosing how to run each round.
     let mut undecided = 0u64;
+    // Positions the initial pass decides at level 1 (`Win(1)` by a capture,
+    // `Loss(1)`): with those of round 1, the input of round 2.
+    let mut first_level = 0u64;
+    let level_one = (Packed::new(Value::Win(1)), Packed::new(Value::Loss(1)));
     for (p, (idx, start)) in space.parts.iter().enumerate() {
         // Quiet moves and passes lead into the other subspace of the pair, all to
         // boards whose mover set is this board's opponent set.
-        let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
+        let (next_idx, _) = &space.parts[(p + 1) % space.parts.len()];
         let chunks = idx.slots().div_ceil(CHUNK as u64);
-        undecided += (0..chunks)
+        let (open, at_one) = (0..chunks)
             .into_par_iter()
             .map(|c| {
                 let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
                 let work = range.end - range.start;
-                let mut open = 0u64;
+                let (mut open, mut at_one) = (0u64, 0u64);
                 // A two-stage pipeline: the capture targets' values of one position
                 // are prefetched while those of the position before it are read
                 // (without it, a quarter of a large pair's time is spent waiting
@@ -416,11 +432,17 @@ pub(crate) fn solve_pair_capped(
                 let mut finish = |step: &mut InitStep| {
                     let (value, count) = step.finish(&target_idx);
                     open += (value == Packed::NONE) as u64;
+                    at_one += (value == level_one.0 || value == level_one.1) as u64;
                     words[step.own].store(word(value, count), Relaxed);
                     step.own = usize::MAX;
                 };
                 for (slot, board) in idx.boards(range) {
+                    // The quiet successors all have the mover set `board.opponent`:
+                    // only their number of distinct classes matters here, and the
+                    // opponent sets tell the classes apart (distinct slides leave
+                    // distinct sets) unless a symmetry fixes that mover set.
                     let class = next_idx.mover_class(board.opponent);
+                    let symmetric = class.is_symmetric();
                     let step = &mut steps[cur];
                     step.start((start + slot) as usize);
                     board.for_each_successor(rules, |s| {
@@ -440,9 +462,13 @@ pub(crate) fn solve_pair_capped(
                                 prefetch(&target_idx[t].1[at]);
                                 step.captures.push((t, at));
                             }
-                            Successor::Quiet(next) | Successor::Pass(next) => step
-                                .quiet
-                                .push(next_start + next_idx.index_with(class, next.opponent)),
+                            Successor::Quiet(next) | Successor::Pass(next) => {
+                                if symmetric {
+                                    step.quiet.push(class.opponent_key(next.opponent) as u64)
+                                } else {
+                                    step.plain += 1;
+                                }
+                            }
                         }
                     });
                     cur ^= 1;
@@ -454,9 +480,11 @@ pub(crate) fn solve_pair_capped(
                     finish(&mut steps[cur ^ 1]);
                 }
                 observer.advance(work);
-                open
+                (open, at_one)
             })
-            .sum::<u64>();
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        undecided += open;
+        first_level += at_one;
     }
 
     // 2. Rounds: level k from level k - 1.
@@ -471,18 +499,22 @@ pub(crate) fn solve_pair_capped(
             Rounds::Backward => false,
             Rounds::Forward => true,
         };
-        // (positions decided in this round, positions already at this level)
-        let (decided, present) = if forward {
+        let decided = if forward {
             forward_round(rules, &space, words, at, observer)
         } else {
             backward_round(rules, &space, words, at, observer)
         };
         observer.round_done(level, forward, decided);
-        if decided == 0 && present == 0 {
+        // Level k holds what round k decided, and at level 1 also what the initial
+        // pass did; nothing else writes it. Counted exactly (not by looking at the
+        // words while other threads write them), so the choice of direction, too,
+        // is the same on every run and thread count.
+        previous_level = decided + if level == 1 { first_level } else { 0 };
+        if previous_level == 0 {
+            // Nothing at level k: no later round can decide anything.
             break;
         }
         undecided -= decided;
-        previous_level = decided + present;
         level += 1;
     }
 
@@ -591,21 +623,20 @@ impl Level {
 const NONE: u16 = Packed::NONE.0;
 
 /// One round run backwards: every position at level `k - 1` updates its quiet
-/// predecessor classes (see the module docs). Returns (positions decided,
-/// positions found already at level `k`).
+/// predecessor classes (see the module docs). Returns the positions decided.
 fn backward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
     observer: &dyn Observer,
-) -> (u64, u64) {
+) -> u64 {
     words
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
             let base = (c * CHUNK) as u64;
-            let (mut decided, mut present) = (0u64, 0u64);
+            let mut decided = 0u64;
             // Updates the predecessors of one position at level k - 1.
             let mut update = |preds: &[u64], was_loss: bool| {
                 for &p in preds {
@@ -637,7 +668,6 @@ fn backward_round(
             let mut cur = 0;
             for (i, w) in chunk.iter().enumerate() {
                 let v = word_value(w.load(Relaxed));
-                present += (v == at.win_now || v == at.loss_now) as u64;
                 let was_loss = v == at.prev_loss;
                 if !was_loss && Some(v) != at.prev_win {
                     continue;
@@ -657,9 +687,9 @@ fn backward_round(
             }
             update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
             observer.advance(chunk.len() as u64);
-            (decided, present)
+            decided
         })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        .sum()
 }
 
 /// The forward rule for the undecided position in slot `own`, whose distinct quiet
@@ -696,24 +726,23 @@ fn forward_step(words: &[AtomicU32], at: Level, own: usize, quiet: &[u64]) -> bo
 /// becomes `Loss(level)` when the counter reaches zero. This is exactly what the
 /// backward round does to the same position, so either may run any round. Only a
 /// position's own word is written, and only values of level `level - 1` are read,
-/// which no one writes in this round. Returns (positions decided, positions found
-/// already at `level`).
+/// which no one writes in this round. Returns the positions decided.
 fn forward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
     observer: &dyn Observer,
-) -> (u64, u64) {
-    let mut tally = (0, 0);
+) -> u64 {
+    let mut tally = 0;
     for (p, (idx, start)) in space.parts.iter().enumerate() {
         let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
         let chunks = idx.slots().div_ceil(CHUNK as u64);
-        let (d, pr) = (0..chunks)
+        tally += (0..chunks)
             .into_par_iter()
             .map(|c| {
                 let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
-                let (mut decided, mut present) = (0u64, 0u64);
+                let mut decided = 0u64;
                 // A two-stage pipeline, as in the backward rounds: the successor
                 // words of one undecided position are prefetched while those of
                 // the undecided position before it are read. Positions of a
@@ -722,13 +751,7 @@ fn forward_round(
                 let mut sets = [SlotSet::new(), SlotSet::new()];
                 let mut owners: [Option<usize>; 2] = [None, None];
                 let mut cur = 0;
-                for (slot, board) in idx.boards(range.clone()) {
-                    let own = (start + slot) as usize;
-                    let v = word_value(words[own].load(Relaxed));
-                    if v != NONE {
-                        present += (v == at.win_now || v == at.loss_now) as u64;
-                        continue;
-                    }
+                let mut visit = |own: usize, board: Board| {
                     let class = next_idx.mover_class(board.opponent);
                     let quiet = &mut sets[cur];
                     quiet.clear();
@@ -745,15 +768,41 @@ fn forward_round(
                     if let Some(own) = owners[cur].take() {
                         decided += forward_step(words, at, own, sets[cur].distinct()) as u64;
                     }
+                };
+                // Which positions of the chunk are undecided, from the words alone.
+                let first = (start + range.start) as usize;
+                let chunk = &words[first..first + (range.end - range.start) as usize];
+                let mut open = 0usize;
+                for w in chunk {
+                    let w = w.load(Relaxed);
+                    open += (word_value(w) == NONE && word_count(w) != PADDING) as usize;
+                }
+                if open * SPARSE < chunk.len() {
+                    // Few undecided: decode just those boards, not the whole chunk.
+                    for (i, w) in chunk.iter().enumerate() {
+                        let w = w.load(Relaxed);
+                        if word_value(w) == NONE && word_count(w) != PADDING {
+                            let board = idx
+                                .board(range.start + i as u64)
+                                .expect("a slot with a counter holds a position");
+                            visit(first + i, board);
+                        }
+                    }
+                } else {
+                    for (slot, board) in idx.boards(range.clone()) {
+                        let own = (start + slot) as usize;
+                        if word_value(words[own].load(Relaxed)) == NONE {
+                            visit(own, board);
+                        }
+                    }
                 }
                 if let Some(own) = owners[cur ^ 1].take() {
                     decided += forward_step(words, at, own, sets[cur ^ 1].distinct()) as u64;
                 }
                 observer.advance(range.end - range.start);
-                (decided, present)
+                decided
             })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        tally = (tally.0 + d, tally.1 + pr);
+            .sum::<u64>();
     }
     tally
 }
