@@ -107,3 +107,46 @@ fn placing_phase_through_the_cli() {
     assert!(out.contains("p0-0v0  ok"), "{out}");
     let _ = fs::remove_dir_all(&tmp);
 }
+
+/// Every command that reads a position string checks it against the rule set's
+/// gotis a side (`pieces=N`): a hand above 3 under `morris,pieces=3` is refused
+/// with exit 2 and a message naming the hand, by each of them alike; the same
+/// board with hands of 3 is accepted. (Before, only `probe` read the hands this
+/// way; the others accepted hands up to 9 and answered for a game that cannot
+/// happen.)
+#[test]
+fn position_commands_read_hands_under_the_rule_set() {
+    let tmp = std::env::temp_dir().join(format!("tigadi-placing-hands-{}", std::process::id()));
+    let dir = tmp.to_str().unwrap();
+    let empty = ".../.../.../....../.../.../...";
+    let run = |hands: &str, cmd: &str| {
+        let position = format!("{empty} B {hands}");
+        let args: Vec<&str> = match cmd {
+            "perft" => vec![cmd, &position, "1"],
+            "line" | "probe" => vec![cmd, &position, "--dir", dir],
+            _ => vec![cmd, &position],
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_tigadi"))
+            .args(["--rules", RULES])
+            .args(&args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for cmd in ["show", "moves", "perft", "line", "probe"] {
+        let (code, err) = run("9 9", cmd);
+        assert_eq!(code, Some(2), "{cmd}: {err}");
+        assert!(
+            err.contains("BONE_HAND '9'") && err.contains("0 to 3"),
+            "{cmd}: {err}"
+        );
+    }
+    for cmd in ["show", "moves", "perft"] {
+        let (code, err) = run("3 3", cmd);
+        assert_eq!(code, Some(0), "{cmd}: {err}");
+    }
+    let _ = fs::remove_dir_all(&tmp);
+}

@@ -328,6 +328,20 @@ fn explore_lists_every_legal_move_with_its_next_position() {
         .json();
     assert_eq!(a["result"]["state"], "draw", "{a}");
     assert_eq!(a["moves"].as_array().unwrap().len(), 0);
+    // Hands are read under the rule set's gotis a side, as `probe` reads them:
+    // nine in hand is no position of a three-a-side game.
+    let empty = ".../.../.../....../.../.../...";
+    let a = server.get(&format!(
+        "/api/v1/morris,pieces=3/explore?position={}",
+        enc(&format!("{empty} B 9 9"))
+    ));
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(a.body.contains("BONE_HAND '9'"), "{}", a.body);
+    let a = server.get(&format!(
+        "/api/v1/morris,pieces=3/explore?position={}",
+        enc(&format!("{empty} B 3 3"))
+    ));
+    assert_eq!(a.status, 200, "{}", a.body);
 }
 
 #[test]

@@ -163,7 +163,7 @@ async fn explore_position(
 ) -> Result<Response, ApiError> {
     let rules = rule_set(&rules)?;
     let position = match asked(rules, q)? {
-        Some(Asked::Text(p)) => tigadi_rules::parse_position(&p).map_err(|e| {
+        Some(Asked::Text(p)) => tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
             ApiError::bad_request(format!(
                 "position '{}': {e}",
                 tigadi_rules::notation::shown(&p)

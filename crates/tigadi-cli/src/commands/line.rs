@@ -10,7 +10,7 @@ use tigadi_tablebase::Tablebase;
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &LineArgs) -> CmdResult {
-    let start = position(&args.position)?;
+    let start = position(&rules, &args.position)?;
     let tb = Tablebase::open(&args.dir.dir, &rules);
     let l = line(&tb, &start, args.max_turns)
         .map_err(|e| format!("position '{}': {e}", args.position))?;

@@ -13,7 +13,7 @@ use tigadi_tablebase::Tablebase;
 pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
     let level = |n: u8| Level::from_number(n).ok_or(format!("no level {n} (1, 2 or 3)"));
     let start = match &args.from {
-        Some(text) => position(text)?,
+        Some(text) => position(&rules, text)?,
         None => Position::START,
     };
     let settings = MatchSettings {

@@ -8,7 +8,7 @@ use tigadi_rules::RuleSet;
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
-    let p = position(&args.position)?;
+    let p = position(&rules, &args.position)?;
     let result = standing(&rules, &p);
     let moves: Vec<String> = if result.is_over() {
         Vec::new()

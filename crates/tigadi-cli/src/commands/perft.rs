@@ -19,7 +19,7 @@ pub fn run(rules: RuleSet, args: &PerftArgs) -> CmdResult {
             args.depth
         ));
     }
-    let p = position(&args.position)?;
+    let p = position(&rules, &args.position)?;
     outln!("{}", p.perft(&rules, args.depth));
     Ok(0)
 }

@@ -24,7 +24,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         Side::Bone
     };
     let start = match &args.from {
-        Some(text) => position(text)?,
+        Some(text) => position(&rules, text)?,
         None => Position::START,
     };
     let mut game = Game::from_position(rules, start).map_err(|e| format!("--from: {e}"))?;

@@ -4,12 +4,13 @@
 use super::CmdResult;
 use crate::PositionArgs;
 use serde_json::json;
-use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
+use tigadi_rules::{diagram, parse_position_with, GameResult, Phase, Point, Position, RuleSet};
 pub use tigadi_tablebase::{result_json, standing};
 
-/// Parses a position string, turning the error into the command's message.
-pub fn position(text: &str) -> Result<Position, String> {
-    parse_position(text).map_err(|e| e.to_string())
+/// Parses a position string for a game under `rules` (hands up to its gotis a side:
+/// `pieces=N`), turning the error into the command's message.
+pub fn position(rules: &RuleSet, text: &str) -> Result<Position, String> {
+    parse_position_with(rules, text).map_err(|e| e.to_string())
 }
 
 fn names(bits: u32) -> Vec<&'static str> {
@@ -45,7 +46,7 @@ pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), St
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
-    let p = position(&args.position)?;
+    let p = position(&rules, &args.position)?;
     if let Err(e @ tigadi_rules::InvalidPosition::QuietTurnsAboveLimit { .. }) =
         tigadi_rules::Game::from_position(rules, p)
     {
