@@ -35,7 +35,8 @@ use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
+use tigadi_rules::geometry::POINTS;
 use tigadi_rules::{Board, RuleSet, Successor};
 
 use crate::plan::Pair;
@@ -416,6 +417,12 @@ pub(crate) fn solve_pair_capped(
         // Quiet moves and passes lead into the other subspace of the pair, all to
         // boards whose mover set is this board's opponent set.
         let (next_idx, _) = &space.parts[(p + 1) % space.parts.len()];
+        // Captures that do not end the game all lead into one subspace: the
+        // opponent, one goti fewer, to move.
+        let sub = idx.subspace();
+        let capture_target = target_idx.iter().position(|(i, _)| {
+            i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover)
+        });
         let chunks = idx.slots().div_ceil(CHUNK as u64);
         let (open, at_one) = (0..chunks)
             .into_par_iter()
@@ -429,6 +436,12 @@ pub(crate) fn solve_pair_capped(
                 // for those reads).
                 let mut steps = [InitStep::new(), InitStep::new()];
                 let mut cur = 0;
+                // The captures of one position that take the goti on the same
+                // point share their mover set (the opponent's gotis less that
+                // one): its part of the slot is computed once per point.
+                // (`known` says which entries belong to the current position.)
+                let mut taken: [Option<MoverClass>; POINTS] = [None; POINTS];
+                let mut known: u32;
                 let mut finish = |step: &mut InitStep| {
                     let (value, count) = step.finish(&target_idx);
                     open += (value == Packed::NONE) as u64;
@@ -443,6 +456,7 @@ pub(crate) fn solve_pair_capped(
                     // distinct sets) unless a symmetry fixes that mover set.
                     let class = next_idx.mover_class(board.opponent);
                     let symmetric = class.is_symmetric();
+                    known = 0;
                     let step = &mut steps[cur];
                     step.start((start + slot) as usize);
                     board.for_each_successor(rules, |s| {
@@ -454,11 +468,20 @@ pub(crate) fn solve_pair_capped(
                                 step.ends_game = true;
                             }
                             Successor::Capture(next) => {
-                                let t = target_idx
-                                    .iter()
-                                    .position(|(i, _)| i.subspace() == Subspace::of(next))
-                                    .expect("capture targets were checked above");
-                                let at = target_idx[t].0.index(next) as usize;
+                                let t = capture_target.expect("capture targets were checked above");
+                                let target = &target_idx[t].0;
+                                let point =
+                                    (board.opponent & !next.mover).trailing_zeros() as usize;
+                                let class = match taken[point] {
+                                    Some(c) if known & 1 << point != 0 => c,
+                                    _ => {
+                                        let c = target.mover_class(next.mover);
+                                        taken[point] = Some(c);
+                                        known |= 1 << point;
+                                        c
+                                    }
+                                };
+                                let at = target.index_with(class, next.opponent) as usize;
                                 prefetch(&target_idx[t].1[at]);
                                 step.captures.push((t, at));
                             }
