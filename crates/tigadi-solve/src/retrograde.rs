@@ -673,6 +673,11 @@ fn backward_round(
                             decided += 1;
                         }
                     } else {
+                        // A decided word never becomes undecided again, so its
+                        // counter no longer matters: skip the locked update.
+                        if word_value(w.load(Relaxed)) != NONE {
+                            continue;
+                        }
                         let old = w.fetch_sub(COUNT_ONE, Relaxed);
                         if word_value(old) == NONE && word_count(old) == 1 {
                             // The last quiet successor turned out won for the
