@@ -36,6 +36,7 @@
 //!
 //! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
 
+use crate::memory::prefetch;
 use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
@@ -157,6 +158,14 @@ fn next_value(next: Board, lookup: &mut impl FnMut(Board) -> Value) -> Value {
     }
 }
 
+/// A value that a placement leads to, located ahead of its use: the board, the
+/// table (in [`LayerValues`]) and the slot.
+struct Located {
+    board: Board,
+    table: usize,
+    slot: usize,
+}
+
 /// Solved tables of one layer (or of the moving phase), looked up by board.
 pub struct LayerValues<'a> {
     tables: Vec<(SubspaceIndex, &'a [Packed])>,
@@ -224,21 +233,88 @@ pub fn solve_layer_subspace(
     );
     let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
     let idx = SubspaceIndex::new(sub);
+    // Quiet placements lead into (o, m + 1), captures into (o - 1, m + 1).
+    let table_of = |s: Subspace| next.tables.iter().position(|(i, _)| i.subspace() == s);
+    let quiet_table = table_of(Subspace::new(sub.opponent, sub.mover + 1));
+    let capture_table = sub
+        .opponent
+        .checked_sub(1)
+        .and_then(|o| table_of(Subspace::new(o, sub.mover + 1)));
+    let (_, opponent_hand) = hands(rules, placed);
     let mut values = vec![Packed::NONE; idx.slots() as usize];
     values
         .par_chunks_mut(CHUNK as usize)
         .enumerate()
         .for_each(|(c, chunk)| {
             let start = c as u64 * CHUNK;
-            for (slot, board) in idx.boards(start..start + chunk.len() as u64) {
-                let v = evaluate_placing(rules, placed, board, |b| {
-                    next.value(b).unwrap_or_else(|| {
+            let len = chunk.len() as u64;
+            // A two-stage pipeline, as in the moving phase: the values that one
+            // position's placements lead to are located and prefetched while the
+            // position before it is evaluated from the values located for it.
+            // `evaluate_placing`, the one definition of a placing value, asks for
+            // them in the order they were located (the same move generation); a
+            // board not found there in turn is looked up directly.
+            let mut steps: [(usize, Board, Vec<Located>); 2] =
+                std::array::from_fn(|_| (usize::MAX, Board::default(), Vec::new()));
+            let mut cur = 0;
+            let mut evaluate = |own: usize, board: Board, located: &[Located]| {
+                let mut pending = located.iter();
+                let v = evaluate_placing(rules, placed, board, |b| match pending.next() {
+                    Some(l) if l.board == b => next.tables[l.table].1[l.slot]
+                        .get()
+                        .expect("a solved table has a value at a canonical slot"),
+                    _ => next.value(b).unwrap_or_else(|| {
                         unreachable!("successor {b:?} of layer {placed} has no value")
-                    })
+                    }),
                 });
-                chunk[(slot - start) as usize] = Packed::new(v);
+                chunk[own] = Packed::new(v);
+            };
+            for (slot, board) in idx.boards(start..start + len) {
+                let (own, at, located) = &mut steps[cur];
+                *own = (slot - start) as usize;
+                *at = board;
+                located.clear();
+                // Every quiet placement leaves a board whose mover set is this
+                // board's opponent set: its half of the slot is computed once.
+                let class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
+                board.for_each_placement(rules, |_, s| {
+                    let (next_board, table, slot) = match s {
+                        Successor::Capture(n) if n.placing_game_over(opponent_hand) => return,
+                        Successor::Capture(n) | Successor::Quiet(n) | Successor::Pass(n)
+                            if n.is_full() =>
+                        {
+                            return
+                        }
+                        Successor::Capture(n) => match capture_table {
+                            Some(t) => (n, t, next.tables[t].0.index(n)),
+                            None => return,
+                        },
+                        Successor::Quiet(n) | Successor::Pass(n) => match (quiet_table, class) {
+                            (Some(t), Some(c)) => {
+                                (n, t, next.tables[t].0.index_with(c, n.opponent))
+                            }
+                            _ => return,
+                        },
+                    };
+                    prefetch(&next.tables[table].1[slot as usize]);
+                    located.push(Located {
+                        board: next_board,
+                        table,
+                        slot: slot as usize,
+                    });
+                });
+                cur ^= 1;
+                let (own, at, located) = &mut steps[cur];
+                if *own != usize::MAX {
+                    evaluate(*own, *at, located);
+                    *own = usize::MAX;
+                }
             }
-            observer.advance(chunk.len() as u64);
+            let (own, at, located) = &steps[cur ^ 1];
+            if *own != usize::MAX {
+                evaluate(*own, *at, located);
+            }
+            observer.advance(len);
         });
     Ok(SolvedSubspace {
         subspace: sub,
