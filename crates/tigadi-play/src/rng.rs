@@ -36,7 +36,7 @@ impl Rng {
     /// A number in `0..n` (`n > 0`), each equally likely up to a bias below 2⁻³².
     pub fn below(&mut self, n: usize) -> usize {
         assert!(n > 0, "below(0)");
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
