@@ -78,6 +78,27 @@ fn asked(
     }
 }
 
+/// [`asked`], with a position string parsed under `rules` (hands up to its gotis a
+/// side) into the position: for the endpoints that need the position itself, not
+/// the text `probe` quotes.
+fn asked_position(
+    rules: RuleSet,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> Result<Option<Position>, ApiError> {
+    Ok(match asked(rules, q)? {
+        Some(Asked::Text(p)) => {
+            Some(tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
+                ApiError::bad_request(format!(
+                    "position '{}': {e}",
+                    tigadi_rules::notation::shown(&p)
+                ))
+            })?)
+        }
+        Some(Asked::Replayed(p)) => Some(p),
+        None => None,
+    })
+}
+
 /// `GET /api/v1/{rules}?position=P`: the object of `tigadi probe --json`.
 async fn probe(
     State(tables): State<AppState>,
@@ -132,22 +153,14 @@ async fn line(
     let rules = rule_set(&rules)?;
     let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
     let max_turns = q.max_turns.unwrap_or(MAX_LINE_TURNS).min(MAX_LINE_TURNS);
-    let position = match asked(
+    let position = asked_position(
         rules,
         Ok(Query(PositionQuery {
             position: q.position,
             record: q.record,
         })),
-    )? {
-        Some(Asked::Text(p)) => tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
-            ApiError::bad_request(format!(
-                "position '{}': {e}",
-                tigadi_rules::notation::shown(&p)
-            ))
-        })?,
-        Some(Asked::Replayed(p)) => p,
-        None => return Err(ApiError::bad_request("missing query parameter: position")),
-    };
+    )?
+    .ok_or_else(|| ApiError::bad_request("missing query parameter: position"))?;
     let l = tigadi_play::line(&tables.get(&rules), &position, max_turns)?;
     Ok(answer(
         serde_json::to_value(&l).expect("a line is plain JSON"),
@@ -162,16 +175,7 @@ async fn explore_position(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let rules = rule_set(&rules)?;
-    let position = match asked(rules, q)? {
-        Some(Asked::Text(p)) => tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
-            ApiError::bad_request(format!(
-                "position '{}': {e}",
-                tigadi_rules::notation::shown(&p)
-            ))
-        })?,
-        Some(Asked::Replayed(p)) => p,
-        None => Position::START,
-    };
+    let position = asked_position(rules, q)?.unwrap_or(Position::START);
     Ok(answer(explore(&tables.get(&rules), &position)?))
 }
 
