@@ -240,7 +240,6 @@ pub fn solve_layer_subspace(
         .opponent
         .checked_sub(1)
         .and_then(|o| table_of(Subspace::new(o, sub.mover + 1)));
-    let (_, opponent_hand) = hands(rules, placed);
     let mut values = vec![Packed::NONE; idx.slots() as usize];
     values
         .par_chunks_mut(CHUNK as usize)
@@ -277,32 +276,35 @@ pub fn solve_layer_subspace(
                 // Every quiet placement leaves a board whose mover set is this
                 // board's opponent set: its half of the slot is computed once.
                 let class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
-                board.for_each_placement(rules, |_, s| {
-                    let (next_board, table, slot) = match s {
-                        Successor::Capture(n) if n.placing_game_over(opponent_hand) => return,
-                        Successor::Capture(n) | Successor::Quiet(n) | Successor::Pass(n)
-                            if n.is_full() =>
-                        {
-                            return
-                        }
-                        Successor::Capture(n) => match capture_table {
-                            Some(t) => (n, t, next.tables[t].0.index(n)),
-                            None => return,
-                        },
-                        Successor::Quiet(n) | Successor::Pass(n) => match (quiet_table, class) {
-                            (Some(t), Some(c)) => {
-                                (n, t, next.tables[t].0.index_with(c, n.opponent))
-                            }
-                            _ => return,
-                        },
-                    };
-                    prefetch(&next.tables[table].1[slot as usize]);
-                    located.push(Located {
-                        board: next_board,
-                        table,
-                        slot: slot as usize,
-                    });
-                });
+                // The boards located are exactly those the one definition asks
+                // for (it skips captures that end the game and the full board):
+                // its look-ups are recorded here, with a stand-in value.
+                for_each_placement_value(
+                    rules,
+                    placed,
+                    board,
+                    |n| {
+                        // A quiet placement leaves the mover set `board.opponent`;
+                        // a capture takes one goti from it.
+                        let (table, slot) =
+                            match (n.mover == board.opponent, quiet_table, class, capture_table) {
+                                (true, Some(t), Some(c), _) => {
+                                    (t, next.tables[t].0.index_with(c, n.opponent))
+                                }
+                                (false, _, _, Some(t)) => (t, next.tables[t].0.index(n)),
+                                // Not located: `evaluate` looks it up directly.
+                                _ => return Value::Draw,
+                            };
+                        prefetch(&next.tables[table].1[slot as usize]);
+                        located.push(Located {
+                            board: n,
+                            table,
+                            slot: slot as usize,
+                        });
+                        Value::Draw
+                    },
+                    |_, _| {},
+                );
                 cur ^= 1;
                 let (own, at, located) = &mut steps[cur];
                 if *own != usize::MAX {
