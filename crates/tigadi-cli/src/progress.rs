@@ -148,6 +148,9 @@ pub struct SolveProgress<'a> {
     pair: Mutex<Option<String>>,
     /// The process's CPU seconds when the current pair (or pass) started.
     cpu_mark: Mutex<f64>,
+    /// What the placing layers being solved hold: `""` game-theoretic values, or
+    /// the values under the 100-turn rule.
+    placing_kind: Mutex<&'static str>,
 }
 
 impl<'a> SolveProgress<'a> {
@@ -156,6 +159,7 @@ impl<'a> SolveProgress<'a> {
             progress,
             pair: Mutex::new(None),
             cpu_mark: Mutex::new(0.0),
+            placing_kind: Mutex::new(""),
         }
     }
 }
@@ -232,19 +236,33 @@ impl JobObserver for SolveProgress<'_> {
     }
 }
 
+impl SolveProgress<'_> {
+    /// `placing layer K` or `placing layer K, 100-turn rule`.
+    fn layer_name(&self, placed: u32) -> String {
+        let kind = *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner());
+        format!("placing layer {placed}{kind}")
+    }
+}
+
 impl PlacingObserver for SolveProgress<'_> {
+    fn placing_pass(&self, kind: tigadi_tablebase::TableKind) {
+        *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) = match kind {
+            tigadi_tablebase::TableKind::GameTheoretic => "",
+            tigadi_tablebase::TableKind::Horizon => ", 100-turn rule",
+        };
+    }
     fn layer_skipped(&self, placed: u32) {
         self.progress
-            .line(&format!("placing layer {placed}: already solved"));
+            .line(&format!("{}: already solved", self.layer_name(placed)));
     }
     fn layer_started(&self, placed: u32, _subspaces: usize, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some(format!("placing layer {placed}"));
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(self.layer_name(placed));
     }
     fn layer_solved(&self, placed: u32, subspaces: usize, slots: u64, seconds: f64) {
         self.progress.done(slots);
         self.progress.line(&format!(
-            "placing layer {placed}: {subspaces} subspaces, {slots} slots, {seconds:.1} s"
+            "{}: {subspaces} subspaces, {slots} slots, {seconds:.1} s",
+            self.layer_name(placed)
         ));
     }
     fn placing_warning(&self, message: &str) {

@@ -45,9 +45,12 @@ fn placing_phase_through_the_cli() {
     assert!(ok, "{err}");
     assert!(out.contains("placing layer 0"), "{out}");
     let files = placing_files(dir);
-    // 6 layers; p0-0v0 holds the empty board.
+    // 6 layers; p0-0v0 holds the empty board, ignoring the 100-turn rule and
+    // under it (the horizon tables are solved by default).
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tgtb"));
+    assert!(files.iter().any(|(n, _)| n == "p0-0v0.tghz"));
     assert!(files.iter().any(|(n, _)| n.starts_with("p5-")));
+    assert!(out.contains("placing layer 0, 100-turn rule"), "{out}");
 
     // Resume: lost layers are solved again, byte for byte, on one thread.
     for (n, _) in &files {
@@ -67,6 +70,17 @@ fn placing_phase_through_the_cli() {
         .lines()
         .find(|l| l.starts_with("empty board"))
         .unwrap();
+    assert!(
+        stats.contains("empty board under the 100-turn rule (quiet=100)"),
+        "{stats}"
+    );
+    let (ok, json, err) = tigadi(dir, &["stats", "--json"]);
+    assert!(ok, "{err}");
+    let row: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert!(
+        row["category"].is_string() && row["rule_value"].is_string(),
+        "{row}"
+    );
     let start = ".../.../.../....../.../.../... B 3 3";
     let (ok, probe, err) = tigadi(dir, &["probe", start]);
     assert!(ok, "{err}");
@@ -95,6 +109,9 @@ fn placing_phase_through_the_cli() {
         out.contains("\"a7xd2\"") && out.contains("\"a7xb2\""),
         "{out}"
     );
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(answer["category"].is_string(), "{answer}");
+    assert!(answer["moves"][0]["category"].is_string(), "{answer}");
     let (ok, out, _) = tigadi(dir, &["probe", "--record", ""]);
     assert!(ok && out.starts_with(start), "{out}");
 
@@ -105,6 +122,7 @@ fn placing_phase_through_the_cli() {
     let (ok, out, err) = tigadi(dir, &["verify"]);
     assert!(ok, "{out}{err}");
     assert!(out.contains("p0-0v0  ok"), "{out}");
+    assert!(out.contains("p0-0v0 (100-turn)  ok"), "{out}");
     let _ = fs::remove_dir_all(&tmp);
 }
 

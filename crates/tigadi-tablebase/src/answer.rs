@@ -195,8 +195,9 @@ pub struct ProbeReport {
     /// The game is already over in this position (material, blocked, or drawn by the
     /// turn limit): `value` says how, and there are no moves.
     pub over: Option<GameResult>,
-    /// A placing-phase position: values from the placing tables, game-theoretic
-    /// only (`rule` is `None`).
+    /// A placing-phase position: values from the placing tables, and `rule` from
+    /// the placing horizon tables where they exist (no counter runs while placing,
+    /// so its `rule_value` is its `dtc100`, whose depth counts the placements).
     pub placing: bool,
 }
 
@@ -230,20 +231,38 @@ impl Tablebase {
             return Ok(report);
         }
         if report.placing {
-            // Every placement with each capture choice, from the placing tables.
+            // Every placement with each capture choice, from the placing tables; with
+            // the placing horizon tables, under the 100-turn rule too.
+            let placed = p.placements(&rules);
             report.value = self.probe_any_phase(&p)?;
-            report.moves = self
-                .probe_placements(p.placements(&rules), board)?
-                .into_iter()
-                .map(|(m, value)| ReportTurn {
-                    turn: Move::Place {
-                        to: m.to,
-                        capture: m.capture,
-                    },
-                    value,
-                    rule: None,
-                })
-                .collect();
+            report.rule = match self.probe_placing_rule(placed, board) {
+                Ok(r) => Some(r),
+                Err(TablebaseError::MissingSubspace { .. }) => None,
+                Err(e) => return Err(e.into()),
+            };
+            let place = |m: tigadi_rules::Placement| Move::Place {
+                to: m.to,
+                capture: m.capture,
+            };
+            report.moves = if report.rule.is_some() {
+                self.probe_placements_rule(placed, board)?
+                    .into_iter()
+                    .map(|(m, r)| ReportTurn {
+                        turn: place(m),
+                        value: r.value,
+                        rule: Some(r),
+                    })
+                    .collect()
+            } else {
+                self.probe_placements(placed, board)?
+                    .into_iter()
+                    .map(|(m, value)| ReportTurn {
+                        turn: place(m),
+                        value,
+                        rule: None,
+                    })
+                    .collect()
+            };
             return Ok(report);
         }
         let answer = self.probe_at_counter(board, p.quiet_turns)?;

@@ -341,9 +341,14 @@ impl Header {
         b[20] = self.subspace.opponent;
         b[21] = self.kind.value_encoding();
         match self.kind {
-            // Version 2: bytes 22..24 are the turn limit; the gotis per side are
-            // carried by the rule set name only.
-            TableKind::Horizon => b[22..24].copy_from_slice(&self.rules.quiet.to_le_bytes()),
+            // Version 2: byte 22 the turn limit and byte 23 the placing layer + 1
+            // (0 for the moving phase, so that bytes 22..24 of a moving-phase table
+            // read as a u16 are the turn limit, as they were first written); the
+            // gotis per side are carried by the rule set name only.
+            TableKind::Horizon => {
+                b[22] = self.rules.quiet as u8;
+                b[23] = self.placing.map_or(0, |placed| placed + 1);
+            }
             // Version 1: byte 22 the gotis per side, 0 for the default 9, and byte 23
             // the placing layer + 1, 0 for the moving phase, so those files are
             // those of milestone 1.
@@ -430,6 +435,15 @@ impl Header {
             return bad("rule set name is not UTF-8".into());
         };
         // Bytes 22..24 depend on the version (docs/FORMAT.md).
+        // Byte 23: the placing layer + 1, 0 for the moving phase, in both versions.
+        let placing_code = |pieces: u8| match bytes[23] {
+            0 => Ok(None),
+            n if (n as u32) <= 2 * pieces as u32 => Ok(Some(n - 1)),
+            n => Err(TablebaseError::corrupt(
+                file,
+                format!("placing layer code {n}"),
+            )),
+        };
         let (quiet, pieces, placing) = match kind {
             TableKind::GameTheoretic => {
                 let pieces = match bytes[22] {
@@ -437,15 +451,10 @@ impl Header {
                     n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
                     n => return bad(format!("gotis-per-side code {n}")),
                 };
-                let placing = match bytes[23] {
-                    0 => None,
-                    n if (n as u32) <= 2 * pieces as u32 => Some(n - 1),
-                    n => return bad(format!("placing layer code {n}")),
-                };
-                (tigadi_rules::DEFAULT_QUIET, pieces, placing)
+                (tigadi_rules::DEFAULT_QUIET, pieces, placing_code(pieces)?)
             }
             TableKind::Horizon => {
-                let quiet = match u16_at(bytes, 22) {
+                let quiet = match bytes[22] as u16 {
                     q @ 1..=tigadi_rules::MAX_QUIET => q,
                     q => return bad(format!("turn limit {q}")),
                 };
@@ -454,7 +463,7 @@ impl Header {
                     Ok(r) => r.pieces,
                     Err(_) => return bad(format!("rule set name {rules_name:?}")),
                 };
-                (quiet, pieces, None)
+                (quiet, pieces, placing_code(pieces)?)
             }
         };
         let rules = RuleSet {
@@ -497,6 +506,13 @@ impl Header {
         };
         header.check_layout(file)?;
         Ok(header)
+    }
+
+    /// The largest DTC₁₀₀ a horizon table may hold: the turn limit for the moving
+    /// phase, and for placing layer `k` the turn limit plus the `2N - k` placements
+    /// still to come (a placing table's DTC₁₀₀ counts them, as its DTC does).
+    pub fn dtc100_limit(&self) -> u16 {
+        dtc100_limit(&self.rules, self.placing)
     }
 
     /// Where the head (header and both block tables) ends; the head checksum
@@ -605,14 +621,31 @@ pub fn kind_table_path(
     rules_dir(dir, rules).join(kind_file_name(kind, subspace))
 }
 
+/// The largest DTC₁₀₀ of a horizon table of `rules` for the moving phase
+/// (`placing == None`: the turn limit) or placing layer `placing` (the turn limit
+/// plus the placements still to come); see [`Header::dtc100_limit`].
+pub fn dtc100_limit(rules: &RuleSet, placing: Option<u8>) -> u16 {
+    rules.quiet + placing.map_or(0, |k| 2 * rules.pieces as u16 - k as u16)
+}
+
 /// The file name of a placing-layer table: `p<placed>-<mover>v<opponent>.tgtb`.
 pub fn placing_file_name(placed: u8, subspace: Subspace) -> String {
-    format!("p{placed}-{}", file_name(subspace))
+    any_file_name(TableKind::GameTheoretic, Some(placed), subspace)
+}
+
+/// The file name of any table: [`kind_file_name`] for the moving phase
+/// (`placing == None`), with `p<placed>-` in front for placing layer `placed`
+/// (`p7-3v4.tgtb`, `p7-3v4.tghz`).
+pub fn any_file_name(kind: TableKind, placing: Option<u8>, subspace: Subspace) -> String {
+    match placing {
+        None => kind_file_name(kind, subspace),
+        Some(placed) => format!("p{placed}-{}", kind_file_name(kind, subspace)),
+    }
 }
 
 /// The path of a placing-layer table inside tablebase directory `dir`.
 pub fn placing_table_path(dir: &Path, rules: &RuleSet, placed: u8, subspace: Subspace) -> PathBuf {
-    rules_dir(dir, rules).join(placing_file_name(placed, subspace))
+    any_table_path(dir, rules, Some(placed), subspace)
 }
 
 /// The path of a moving-phase (`placing == None`) or placing-layer table.
@@ -622,19 +655,38 @@ pub fn any_table_path(
     placing: Option<u8>,
     subspace: Subspace,
 ) -> PathBuf {
-    match placing {
-        None => table_path(dir, rules, subspace),
-        Some(placed) => placing_table_path(dir, rules, placed, subspace),
-    }
+    any_kind_path(dir, rules, TableKind::GameTheoretic, placing, subspace)
+}
+
+/// The path of a table of kind `kind` of the moving phase (`placing == None`) or
+/// of placing layer `placing` inside tablebase directory `dir`.
+pub fn any_kind_path(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> PathBuf {
+    rules_dir(dir, rules).join(any_file_name(kind, placing, subspace))
 }
 
 /// Parses a placing table's file name `p<placed>-<m>v<o>.tgtb` back into its layer
 /// and subspace.
 pub fn parse_placing_file_name(name: &str) -> Option<(u8, Subspace)> {
+    match parse_placing_kind_file_name(name)? {
+        (TableKind::GameTheoretic, placed, s) => Some((placed, s)),
+        _ => None,
+    }
+}
+
+/// Parses a placing table's file name of either kind (`p<placed>-<m>v<o>.tgtb`,
+/// `p<placed>-<m>v<o>.tghz`) back into its kind, layer and subspace.
+pub fn parse_placing_kind_file_name(name: &str) -> Option<(TableKind, u8, Subspace)> {
     let (layer, rest) = name.strip_prefix('p')?.split_once('-')?;
     let placed: u8 = layer.parse().ok()?;
     (placed.to_string() == layer).then_some(())?;
-    Some((placed, parse_file_name(rest)?))
+    let (kind, s) = parse_kind_file_name(rest)?;
+    Some((kind, placed, s))
 }
 
 /// Parses a table file name `<m>v<o>.tgtb` back into its subspace.

@@ -32,8 +32,8 @@ pub use answer::{
 };
 pub use error::TablebaseError;
 pub use format::{
-    any_table_path, kind_table_path, list_subspaces, placing_table_path, rules_dir, rules_dir_name,
-    table_path, ClassCounts, Header, TableKind,
+    any_kind_path, any_table_path, kind_table_path, list_subspaces, placing_table_path, rules_dir,
+    rules_dir_name, table_path, ClassCounts, Header, TableKind,
 };
 pub use job::{
     is_horizon_solved, is_solved, solve_pairs, HorizonReport, JobError, JobObserver, PairReport,
@@ -42,16 +42,20 @@ pub use lock::DirLock;
 pub use manifest::{
     read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
 };
-pub use placing_job::{is_placing_solved, solve_placing, PlacingObserver};
+pub use placing_job::{
+    is_placing_kind_solved, is_placing_solved, solve_placing, solve_placing_horizon,
+    PlacingObserver,
+};
 pub use reader::table::{
-    load_dtc100, load_placing_values, load_values, mark_padding, open_any_table, open_kind,
-    read_header, Section, Table,
+    load_dtc100, load_placing_dtc100, load_placing_values, load_values, mark_padding,
+    open_any_table, open_kind, open_table_of, read_header, Section, Table,
 };
 pub use tablebase::{RuleValues, Tablebase, Turn};
 pub use verify::{
     verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
 };
 pub use writer::{
-    encode_horizon_table, encode_table, encode_table_with, remove_stale_temporaries,
-    write_horizon_subspace, write_placing, write_subspace,
+    encode_horizon_table, encode_horizon_table_with, encode_table, encode_table_with,
+    remove_stale_temporaries, write_horizon_subspace, write_placing, write_placing_horizon,
+    write_subspace,
 };

@@ -7,11 +7,14 @@
 //! it holds the directory's [`DirLock`] while it runs, so `tigadi solve`, a server
 //! or a binding can all run this one loop after the moving phase.
 
-use crate::format::{any_table_path, rules_dir};
+use crate::error::TablebaseError;
+use crate::format::{rules_dir, TableKind};
 use crate::job::JobError;
 use crate::lock::DirLock;
-use crate::reader::table::{load_placing_values, load_values, Table};
-use crate::writer::{remove_stale_temporaries, write_placing};
+use crate::reader::table::{
+    load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
+};
+use crate::writer::{remove_stale_temporaries, write_placing, write_placing_horizon};
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -36,16 +39,28 @@ pub trait PlacingObserver: Observer {
     fn layer_solved(&self, _placed: u32, _subspaces: usize, _slots: u64, _seconds: f64) {}
     /// Something the caller should show (a removed temporary file).
     fn placing_warning(&self, _message: &str) {}
+    /// A pass over the layers begins: game-theoretic values, or values under the
+    /// 100-turn rule ([`TableKind::Horizon`]).
+    fn placing_pass(&self, _kind: TableKind) {}
 }
 
 /// Is the table of `sub` of placing layer `placed` present, for these rules, with
 /// every checksum right? Then it is not solved again.
 pub fn is_placing_solved(dir: &Path, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
-    let path = any_table_path(dir, rules, Some(placed), sub);
-    match Table::open(&path) {
-        Ok(t) => {
-            t.expect_table(rules, Some(placed), sub).is_ok() && t.check_file_checksum().is_ok()
-        }
+    is_placing_kind_solved(dir, rules, TableKind::GameTheoretic, placed, sub)
+}
+
+/// [`is_placing_solved`] for the tables of kind `kind` (a horizon table must also
+/// have the rule set's turn limit).
+pub fn is_placing_kind_solved(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    placed: u8,
+    sub: Subspace,
+) -> bool {
+    match open_table_of(dir, rules, kind, Some(placed), sub) {
+        Ok(t) => t.check_file_checksum().is_ok(),
         Err(_) => false,
     }
 }
@@ -60,6 +75,51 @@ pub fn solve_placing<O: PlacingObserver>(
     rules: &RuleSet,
     observer: &O,
 ) -> Result<Option<Value>, JobError> {
+    solve_placing_kind(dir, rules, TableKind::GameTheoretic, observer)
+}
+
+/// Solves the placing phase's values under the 100-turn rule (turn limit
+/// `rules.quiet`) into placing horizon tables (`p<k>-<m>v<o>.tghz`), by the same
+/// layer-by-layer pass as [`solve_placing`] with the moving phase's horizon
+/// tables (values under the rule at counter 0, where every moving phase starts) as
+/// the leaves: the placing phase has no quiet-turn counter, so a placing
+/// position's value under the rule is the best of its placements' values under the
+/// rule, and its class (win, cursed win, draw, blessed loss, loss) follows from
+/// that and its game-theoretic value. Needs every moving-phase horizon table and
+/// the game-theoretic placing tables ([`solve_placing`] first); resumable in the
+/// same way. Returns the empty board's value under the rule for Bone.
+pub fn solve_placing_horizon<O: PlacingObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    observer: &O,
+) -> Result<Option<Value>, JobError> {
+    solve_placing_kind(dir, rules, TableKind::Horizon, observer)
+}
+
+/// Reads the whole table of kind `kind` of `sub` of the moving phase (`placing ==
+/// None`) or of placing layer `placing`: values, or DTC₁₀₀ values.
+fn load_kind(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    placing: Option<u8>,
+    sub: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    match (kind, placing) {
+        (TableKind::GameTheoretic, None) => load_values(dir, rules, sub),
+        (TableKind::GameTheoretic, Some(p)) => load_placing_values(dir, rules, p, sub),
+        (TableKind::Horizon, None) => load_dtc100(dir, rules, sub),
+        (TableKind::Horizon, Some(p)) => load_placing_dtc100(dir, rules, p, sub),
+    }
+}
+
+/// The one layer-by-layer loop of [`solve_placing`] and [`solve_placing_horizon`].
+fn solve_placing_kind<O: PlacingObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    observer: &O,
+) -> Result<Option<Value>, JobError> {
     let rdir = rules_dir(dir, rules);
     let _lock = DirLock::acquire(&rdir)?;
     for name in remove_stale_temporaries(&rdir) {
@@ -67,6 +127,7 @@ pub fn solve_placing<O: PlacingObserver>(
             "removed {name}, left half-written by a stopped run"
         ));
     }
+    observer.placing_pass(kind);
     let layers = layer_count(rules);
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
@@ -74,7 +135,7 @@ pub fn solve_placing<O: PlacingObserver>(
         let layer = placed as u8;
         let todo: Vec<Subspace> = layer_subspaces(rules, placed)
             .into_iter()
-            .filter(|&s| !is_placing_solved(dir, rules, layer, s))
+            .filter(|&s| !is_placing_kind_solved(dir, rules, kind, layer, s))
             .collect();
         if todo.is_empty() {
             observer.layer_skipped(placed);
@@ -94,19 +155,30 @@ pub fn solve_placing<O: PlacingObserver>(
                 if cache.iter().any(|(k, _)| *k == (n, s)) {
                     continue;
                 }
-                let v = match n {
-                    None => load_values(dir, rules, s)?,
-                    Some(n) => load_placing_values(dir, rules, n, s)?,
-                };
-                cache.push(((n, s), v));
+                cache.push(((n, s), load_kind(dir, rules, kind, n, s)?));
             }
             let tables = SolvedTable::views(cache.iter().map(|((_, s), v)| (s, v)));
             let solved = solve_layer_subspace(rules, placed, sub, &tables, observer)
                 .map_err(|e| JobError::Placing(layer, sub, e))?;
-            write_placing(dir, rules, layer, sub, &solved.values)?;
+            match kind {
+                TableKind::GameTheoretic => {
+                    write_placing(dir, rules, layer, sub, &solved.values)?;
+                }
+                TableKind::Horizon => {
+                    // The classes need the game-theoretic values; the padding is
+                    // the solver's (a file holds fillers there).
+                    let mut game = load_placing_values(dir, rules, layer, sub)?;
+                    for (g, h) in game.iter_mut().zip(&solved.values) {
+                        if !h.is_some() {
+                            *g = Packed::NONE;
+                        }
+                    }
+                    write_placing_horizon(dir, rules, layer, sub, &game, &solved.values)?;
+                }
+            }
         }
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
-    let start = load_placing_values(dir, rules, 0, Subspace::new(0, 0))?;
+    let start = load_kind(dir, rules, kind, Some(0), Subspace::new(0, 0))?;
     Ok(start.first().and_then(|p| p.get()))
 }

@@ -3,7 +3,7 @@
 //! per-placement queries for placing positions.
 
 use crate::error::TablebaseError;
-use crate::format::{any_table_path, kind_table_path, TableKind};
+use crate::format::{any_kind_path, kind_table_path, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
@@ -121,7 +121,7 @@ impl Tablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
             tables: (0..PARTS * PER_PART).map(|_| OnceLock::new()).collect(),
-            horizon: (0..PER_PART).map(|_| OnceLock::new()).collect(),
+            horizon: (0..PARTS * PER_PART).map(|_| OnceLock::new()).collect(),
             cache: BlockCache::new(blocks),
         }
     }
@@ -151,8 +151,8 @@ impl Tablebase {
         self.loaded_table(kind, None, sub)
     }
 
-    /// A game-theoretic (moving-phase when `placing` is `None`, else placing-layer)
-    /// or horizon table, opened on first use.
+    /// A game-theoretic or horizon table (of the moving phase when `placing` is
+    /// `None`, else of that placing layer), opened on first use.
     fn loaded_table(
         &self,
         kind: TableKind,
@@ -161,7 +161,7 @@ impl Tablebase {
     ) -> Result<&Loaded, TablebaseError> {
         let cell = match kind {
             TableKind::GameTheoretic => &self.tables[Tablebase::key_of(placing, sub)],
-            TableKind::Horizon => &self.horizon[Tablebase::key(sub)],
+            TableKind::Horizon => &self.horizon[Tablebase::key_of(placing, sub)],
         };
         if let Some(l) = cell.get() {
             return match l {
@@ -201,20 +201,9 @@ impl Tablebase {
         placing: Option<u8>,
         sub: Subspace,
     ) -> Result<Loaded, TablebaseError> {
-        let path = match placing {
-            None => kind_table_path(&self.dir, &self.rules, kind, sub),
-            Some(_) => any_table_path(&self.dir, &self.rules, placing, sub),
-        };
-        if crate::reader::table::is_missing(&path) {
-            return Err(TablebaseError::MissingSubspace {
-                subspace: sub,
-                path,
-            });
-        }
-        let table = match placing {
-            None => crate::reader::table::open_kind(&self.dir, &self.rules, kind, sub)?,
-            Some(_) => crate::reader::table::open_any_table(&self.dir, &self.rules, placing, sub)?,
-        };
+        let path = any_kind_path(&self.dir, &self.rules, kind, placing, sub);
+        let table =
+            crate::reader::table::open_table_of(&self.dir, &self.rules, kind, placing, sub)?;
         let index = SubspaceIndex::new(sub);
         if index.slots() != table.header().slots {
             return Err(TablebaseError::corrupt(
@@ -310,27 +299,119 @@ impl Tablebase {
         placed: u32,
         board: Board,
     ) -> Result<Vec<(Placement, Value)>, TablebaseError> {
+        let mut out = self.probe_placements_unsorted(placed, board, TableKind::GameTheoretic)?;
+        sort_best_first(&mut out);
+        Ok(out)
+    }
+
+    /// The DTC₁₀₀ value of the placing position `board` of layer `placed` (its value
+    /// under the 100-turn rule, whose counter starts with the moving phase, with the
+    /// turns to the next capture counting the placements), from the placing horizon
+    /// table.
+    pub fn probe_placing_dtc100(&self, placed: u32, board: Board) -> Result<Value, TablebaseError> {
+        let sub = self.check_placing(placed, board)?;
+        let l = self.loaded_table(TableKind::Horizon, Some(placed as u8), sub)?;
+        let key = Tablebase::key_of(Some(placed as u8), sub) as u32;
+        l.table.dtc100(&self.cache, key, l.index.index(board))
+    }
+
+    /// The placing position `board` of layer `placed`: its game-theoretic value, its
+    /// class and its value under the 100-turn rule (which is also `rule_value`: no
+    /// counter runs while placing), from the placing tables of both kinds.
+    pub fn probe_placing_rule(
+        &self,
+        placed: u32,
+        board: Board,
+    ) -> Result<RuleValues, TablebaseError> {
+        let sub = self.check_placing(placed, board)?;
+        let l = self.loaded_table(TableKind::Horizon, Some(placed as u8), sub)?;
+        let key = Tablebase::key_of(Some(placed as u8), sub) as u32;
+        let slot = l.index.index(board);
+        let dtc100 = l.table.dtc100(&self.cache, key, slot)?;
+        Ok(RuleValues {
+            value: self.probe_placing(placed, board)?,
+            category: l.table.category(&self.cache, key, slot)?,
+            dtc100,
+            rule_value: dtc100,
+        })
+    }
+
+    /// Every placement of the placing position `board` of layer `placed` with its
+    /// values ignoring and under the 100-turn rule, counted from `board`, best first
+    /// for a player who must win under the rule (by the value under the rule, then
+    /// the class, then the game-theoretic value, as [`Tablebase::probe_moves_rule`]
+    /// orders turns). The best one's values are `probe_placing_rule(placed, board)`'s.
+    pub fn probe_placements_rule(
+        &self,
+        placed: u32,
+        board: Board,
+    ) -> Result<Vec<(Placement, RuleValues)>, TablebaseError> {
+        let game = self.probe_placements_unsorted(placed, board, TableKind::GameTheoretic)?;
+        let rule = self.probe_placements_unsorted(placed, board, TableKind::Horizon)?;
+        let mut out = Vec::with_capacity(game.len());
+        for ((p, value), (_, dtc100)) in game.into_iter().zip(rule) {
+            let category =
+                Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| TablebaseError::Corrupt {
+                    file: any_kind_path(
+                        &self.dir,
+                        &self.rules,
+                        TableKind::Horizon,
+                        Some(placed as u8),
+                        Subspace::of(board),
+                    ),
+                    what: format!(
+                        "placement {}: {dtc100:?} under the rule but {value:?} ignoring it",
+                        Move::Place {
+                            to: p.to,
+                            capture: p.capture
+                        }
+                    ),
+                })?;
+            out.push((
+                p,
+                RuleValues {
+                    value,
+                    category,
+                    dtc100,
+                    rule_value: dtc100,
+                },
+            ));
+        }
+        sort_best_under_rule(&mut out);
+        Ok(out)
+    }
+
+    /// Every placement of `board` of layer `placed` with its value counted from
+    /// `board`, in move-generation order: game-theoretic, or under the 100-turn rule
+    /// (`kind`), read from the next layer's tables of that kind (the moving phase's
+    /// after the last placement, at counter 0).
+    fn probe_placements_unsorted(
+        &self,
+        placed: u32,
+        board: Board,
+        kind: TableKind,
+    ) -> Result<Vec<(Placement, Value)>, TablebaseError> {
         self.check_placing(placed, board)?;
         let last = placed + 1 == layer_count(&self.rules);
         let mut error = None;
         let mut out = Vec::new();
         let lookup = |b: Board| {
-            let v = if last {
-                self.probe(b)
-            } else {
-                self.probe_placing(placed + 1, b)
-            };
-            v.unwrap_or_else(|e| {
+            match (kind, last) {
+                (TableKind::GameTheoretic, true) => self.probe(b),
+                (TableKind::GameTheoretic, false) => self.probe_placing(placed + 1, b),
+                (TableKind::Horizon, true) => self.probe_dtc100(b),
+                (TableKind::Horizon, false) => self.probe_placing_dtc100(placed + 1, b),
+            }
+            .unwrap_or_else(|e| {
                 error.get_or_insert(e);
                 Value::Draw
             })
         };
         for_each_placement_value(&self.rules, placed, board, lookup, |p, v| out.push((p, v)));
-        if let Some(e) = error {
-            return Err(e);
+        match error {
+            Some(e) => Err(e),
+            None => Ok(out),
         }
-        sort_best_first(&mut out);
-        Ok(out)
     }
 
     /// Checks that `board` can be a position of placing layer `placed`; its subspace.
@@ -480,25 +561,7 @@ impl Tablebase {
                 },
             ));
         }
-        turns.sort_by(|a, b| {
-            let key = |r: &RuleValues| (r.rule_value, r.category, r.value);
-            let (x, y) = (key(&a.1), key(&b.1));
-            if x.0.better_than(y.0) {
-                std::cmp::Ordering::Less
-            } else if y.0.better_than(x.0) {
-                std::cmp::Ordering::Greater
-            } else {
-                y.1.cmp(&x.1).then_with(|| {
-                    if x.2.better_than(y.2) {
-                        std::cmp::Ordering::Less
-                    } else if y.2.better_than(x.2) {
-                        std::cmp::Ordering::Greater
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                })
-            }
-        });
+        sort_best_under_rule(&mut turns);
         Ok(turns)
     }
 
@@ -514,6 +577,31 @@ impl Tablebase {
         }
         Ok(move |v| value_at_counter(v, counter, quiet).expect("counter checked"))
     }
+}
+
+/// Sorts turns best first for a player who must win under the 100-turn rule: by the
+/// value under the rule at the counter asked for (a kept win first, the quickest
+/// first), then by class, then by the game-theoretic value; stable.
+fn sort_best_under_rule<T>(turns: &mut [(T, RuleValues)]) {
+    turns.sort_by(|a, b| {
+        let key = |r: &RuleValues| (r.rule_value, r.category, r.value);
+        let (x, y) = (key(&a.1), key(&b.1));
+        if x.0.better_than(y.0) {
+            std::cmp::Ordering::Less
+        } else if y.0.better_than(x.0) {
+            std::cmp::Ordering::Greater
+        } else {
+            y.1.cmp(&x.1).then_with(|| {
+                if x.2.better_than(y.2) {
+                    std::cmp::Ordering::Less
+                } else if y.2.better_than(x.2) {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+        }
+    });
 }
 
 /// Sorts moves best first for the player to move; stable, so equal values keep

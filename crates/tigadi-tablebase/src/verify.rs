@@ -4,11 +4,11 @@
 
 use crate::error::TablebaseError;
 use crate::format::{
-    kind_file_name, kind_table_path, list_subspaces, parse_kind_file_name, parse_placing_file_name,
-    placing_file_name, placing_table_path, rules_dir, TableKind,
+    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_subspaces,
+    parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
 };
 use crate::manifest::{sha256_file, SHA256SUMS};
-use crate::reader::table::{open_any_table, open_kind, Table};
+use crate::reader::table::{open_any_table, open_kind, open_table_of, Table};
 use crate::writer::write_atomically;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -53,7 +53,7 @@ pub struct SubspaceReport {
     /// Which of its tables: game-theoretic values or values under the 100-turn rule.
     pub kind: TableKind,
     /// `None` for a moving-phase table, `Some(placed)` for a table of placing layer
-    /// `placed` (always game-theoretic).
+    /// `placed`.
     pub placing: Option<u8>,
     /// Its file.
     pub path: PathBuf,
@@ -204,8 +204,9 @@ pub fn verify_with(
     let mut subs = list_subspaces(dir, rules)?;
     let rdir = rules_dir(dir, rules);
     let mut placing = list_placing_tables(dir, rules)?;
-    // Placing layers last first: each needs only the one after it.
-    placing.sort_by_key(|&(p, s)| (std::cmp::Reverse(p), s));
+    // Game-theoretic tables first (horizon tables read them for the classes), each
+    // kind's layers last first: each needs only the one after it.
+    placing.sort_by_key(|&(k, p, s)| (k == TableKind::Horizon, std::cmp::Reverse(p), s));
     if subs.is_empty() && placing.is_empty() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
         return Err(TablebaseError::io(&rdir, e));
@@ -244,7 +245,7 @@ pub fn verify_with(
                     opened
                         .iter()
                         .any(|(k, present, _)| *k == kind && present.contains(&s))
-                }) || parse_placing_file_name(name)
+                }) || parse_placing_kind_file_name(name)
                     .is_some_and(|t| placing.contains(&t));
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
@@ -263,7 +264,7 @@ pub fn verify_with(
     };
     let placing_slots: u64 = placing
         .iter()
-        .map(|&(_, s)| SubspaceIndex::new(s).slots())
+        .map(|&(_, _, s)| SubspaceIndex::new(s).slots())
         .sum();
     let tables: usize = opened
         .iter()
@@ -571,25 +572,27 @@ fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
     read_sums(rdir).unwrap_or_default()
 }
 
-/// Verifies the placing tables `placing` (last layer first): checksums, size,
-/// SHA-256 against `SHA256SUMS`, and `evaluate_placing(board) == stored(board)`
-/// over the stored values of the next layer (or, for the last layer, of the moving
-/// phase), and the WDL section against the DTC section. One report per table,
-/// naming its layer.
+/// Verifies the placing tables `placing` (each kind's last layer first):
+/// checksums, size, SHA-256 against `SHA256SUMS`, and `evaluate_placing(board) ==
+/// stored(board)` over the stored values of the next layer (or, for the last layer,
+/// of the moving phase) of the same kind, and the first section against the
+/// second: the WDL section against the DTC section, or in a horizon table every
+/// class against the DTC₁₀₀ and the layer's game-theoretic value. One report per
+/// table, naming its layer.
 fn verify_placing(
     dir: &Path,
     rules: &RuleSet,
-    placing: &[(u8, Subspace)],
+    placing: &[(TableKind, u8, Subspace)],
     listed: &BTreeMap<String, String>,
     observer: &dyn VerifyObserver,
     reports: &mut Vec<SubspaceReport>,
 ) {
-    let mut decoded: HashMap<(Option<u8>, Subspace), Arc<Vec<Packed>>> = HashMap::new();
-    for &(placed, s) in placing {
-        let path = placing_table_path(dir, rules, placed, s);
+    let mut decoded: HashMap<(TableKind, Option<u8>, Subspace), Arc<Vec<Packed>>> = HashMap::new();
+    for &(kind, placed, s) in placing {
+        let path = any_kind_path(dir, rules, kind, Some(placed), s);
         let mut report = SubspaceReport {
             subspace: s,
-            kind: TableKind::GameTheoretic,
+            kind,
             placing: Some(placed),
             path: path.clone(),
             checked: 0,
@@ -601,7 +604,7 @@ fn verify_placing(
         let slots = SubspaceIndex::new(s).slots();
         observer.started(s, slots);
         let result = (|| -> Result<(), TablebaseError> {
-            let table = open_any_table(dir, rules, Some(placed), s)?;
+            let table = open_table_of(dir, rules, kind, Some(placed), s)?;
             table.check_file_checksum()?;
             if slots != table.header().slots {
                 return Err(TablebaseError::corrupt(
@@ -610,7 +613,7 @@ fn verify_placing(
                 ));
             }
             let hash = sha256_file(table.path())?;
-            if let Some(h) = listed.get(&placing_file_name(placed, s)) {
+            if let Some(h) = listed.get(&any_file_name(kind, Some(placed), s)) {
                 if *h != hash {
                     return Err(TablebaseError::corrupt(
                         &path,
@@ -619,24 +622,61 @@ fn verify_placing(
                 }
             }
             let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
-            let needed: Vec<(Option<u8>, Subspace)> = successor_subspaces(rules, placed as u32)
-                .into_iter()
-                .map(|n| (next, n))
-                .collect();
+            let needed: Vec<(TableKind, Option<u8>, Subspace)> =
+                successor_subspaces(rules, placed as u32)
+                    .into_iter()
+                    .map(|n| (kind, next, n))
+                    .collect();
             decoded.retain(|k, _| needed.contains(k));
             let mut arrays = Vec::new();
-            for &(p, n) in &needed {
-                if let Some(v) = decoded.get(&(p, n)) {
+            for &(k, p, n) in &needed {
+                if let Some(v) = decoded.get(&(k, p, n)) {
                     arrays.push((n, v.clone()));
                     continue;
                 }
-                let v = Arc::new(open_any_table(dir, rules, p, n)?.decode_values()?);
-                decoded.insert((p, n), v.clone());
+                let t = open_table_of(dir, rules, k, p, n)?;
+                let v = Arc::new(match k {
+                    TableKind::GameTheoretic => t.decode_values()?,
+                    TableKind::Horizon => t.decode_dtc100()?,
+                });
+                decoded.insert((k, p, n), v.clone());
                 arrays.push((n, v));
             }
-            let own = table.decode_values()?;
-            let wdl = table.decode_wdl()?;
-            check_placing(rules, placed, s, &own, &wdl, &arrays, &mut report, observer);
+            // The stored values, and whether the first section disagrees with one.
+            let (own, first_bad): (Vec<Packed>, Vec<bool>) = match kind {
+                TableKind::GameTheoretic => {
+                    let own = table.decode_values()?;
+                    let wdl = table.decode_wdl()?;
+                    let bad = own
+                        .iter()
+                        .zip(&wdl)
+                        .map(|(v, w)| v.get().map(|v| v.wdl()) != Some(*w))
+                        .collect();
+                    (own, bad)
+                }
+                TableKind::Horizon => {
+                    let own = table.decode_dtc100()?;
+                    let cats = table.decode_categories()?;
+                    let game = open_any_table(dir, rules, Some(placed), s)?.decode_values()?;
+                    let bad = (0..own.len())
+                        .map(|i| match (game[i].get(), own[i].get()) {
+                            (Some(g), Some(h)) => Category::of(g.wdl(), h.wdl()) != Some(cats[i]),
+                            _ => true,
+                        })
+                        .collect();
+                    (own, bad)
+                }
+            };
+            check_placing(
+                rules,
+                placed,
+                s,
+                &own,
+                &first_bad,
+                &arrays,
+                &mut report,
+                observer,
+            );
             Ok(())
         })();
         if let Err(e) = result {
@@ -656,7 +696,7 @@ fn check_placing(
     placed: u8,
     s: Subspace,
     own: &[Packed],
-    wdl: &[tigadi_solve::Wdl],
+    first_bad: &[bool],
     arrays: &[(Subspace, Arc<Vec<Packed>>)],
     report: &mut SubspaceReport,
     observer: &dyn VerifyObserver,
@@ -681,7 +721,7 @@ fn check_placing(
                 .expect("decode_values rejects NONE")
         };
         let recomputed = evaluate_placing(rules, placed as u32, board, lookup);
-        (stored, recomputed, wdl[slot as usize] != stored.wdl())
+        (stored, recomputed, first_bad[slot as usize])
     });
 }
 
@@ -755,8 +795,11 @@ fn sweep_slots(
     });
 }
 
-/// The placing tables in the rule set's directory, as (layer, subspace).
-fn list_placing_tables(dir: &Path, rules: &RuleSet) -> Result<Vec<(u8, Subspace)>, TablebaseError> {
+/// The placing tables in the rule set's directory, as (kind, layer, subspace).
+fn list_placing_tables(
+    dir: &Path,
+    rules: &RuleSet,
+) -> Result<Vec<(TableKind, u8, Subspace)>, TablebaseError> {
     let rdir = rules_dir(dir, rules);
     let entries = match std::fs::read_dir(&rdir) {
         Ok(e) => e,
@@ -765,7 +808,11 @@ fn list_placing_tables(dir: &Path, rules: &RuleSet) -> Result<Vec<(u8, Subspace)
     let mut out = Vec::new();
     for e in entries {
         let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
-        if let Some(t) = e.file_name().to_str().and_then(parse_placing_file_name) {
+        if let Some(t) = e
+            .file_name()
+            .to_str()
+            .and_then(parse_placing_kind_file_name)
+        {
             out.push(t);
         }
     }

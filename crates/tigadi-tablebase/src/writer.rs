@@ -56,16 +56,14 @@ fn write_table(
         )));
     }
     let bytes = encode_table_with(rules, placing, subspace, values)?;
-    match placing {
-        None => write_table_file(dir, rules, TableKind::GameTheoretic, subspace, &bytes),
-        Some(placed) => {
-            let rdir = rules_dir(dir, rules);
-            fs::create_dir_all(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
-            let path = placing_table_path(dir, rules, placed, subspace);
-            write_atomically(&path, &bytes)?;
-            Ok(path)
-        }
-    }
+    write_table_file(
+        dir,
+        rules,
+        TableKind::GameTheoretic,
+        placing,
+        subspace,
+        &bytes,
+    )
 }
 
 /// Writes the horizon table (values under the 100-turn rule of `rules`, turn limit
@@ -80,6 +78,32 @@ pub fn write_horizon_subspace(
     game: &[Packed],
     dtc100: &[Packed],
 ) -> Result<PathBuf, TablebaseError> {
+    write_horizon_table(dir, rules, None, subspace, game, dtc100)
+}
+
+/// Writes the horizon table of `subspace` of placing layer `placed` (its values
+/// under the 100-turn rule, from the moving phase's at counter 0) as
+/// `dir/<rules>/p<placed>-<m>v<o>.tghz`, atomically, as
+/// [`write_horizon_subspace`] does; `game` are the layer's game-theoretic values.
+pub fn write_placing_horizon(
+    dir: &Path,
+    rules: &RuleSet,
+    placed: u8,
+    subspace: Subspace,
+    game: &[Packed],
+    dtc100: &[Packed],
+) -> Result<PathBuf, TablebaseError> {
+    write_horizon_table(dir, rules, Some(placed), subspace, game, dtc100)
+}
+
+fn write_horizon_table(
+    dir: &Path,
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+    game: &[Packed],
+    dtc100: &[Packed],
+) -> Result<PathBuf, TablebaseError> {
     let slots = SubspaceIndex::new(subspace).slots();
     if game.len() as u64 != slots || dtc100.len() as u64 != slots {
         return Err(TablebaseError::InvalidValues(format!(
@@ -88,20 +112,21 @@ pub fn write_horizon_subspace(
             dtc100.len()
         )));
     }
-    let bytes = encode_horizon_table(rules, subspace, game, dtc100)?;
-    write_table_file(dir, rules, TableKind::Horizon, subspace, &bytes)
+    let bytes = encode_horizon_table_with(rules, placing, subspace, game, dtc100)?;
+    write_table_file(dir, rules, TableKind::Horizon, placing, subspace, &bytes)
 }
 
 fn write_table_file(
     dir: &Path,
     rules: &RuleSet,
     kind: TableKind,
+    placing: Option<u8>,
     subspace: Subspace,
     bytes: &[u8],
 ) -> Result<PathBuf, TablebaseError> {
     let rdir = rules_dir(dir, rules);
     fs::create_dir_all(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
-    let path = rdir.join(kind_file_name(kind, subspace));
+    let path = any_kind_path(dir, rules, kind, placing, subspace);
     write_atomically(&path, bytes)?;
     Ok(path)
 }
@@ -264,6 +289,20 @@ pub fn encode_horizon_table(
     game: &[Packed],
     dtc100: &[Packed],
 ) -> Result<Vec<u8>, TablebaseError> {
+    encode_horizon_table_with(rules, None, subspace, game, dtc100)
+}
+
+/// [`encode_horizon_table`] for the moving phase (`placing == None`) or placing
+/// layer `placing`, whose DTC₁₀₀ may exceed the turn limit by the placements still
+/// to come ([`dtc100_limit`]).
+pub fn encode_horizon_table_with(
+    rules: &RuleSet,
+    placing: Option<u8>,
+    subspace: Subspace,
+    game: &[Packed],
+    dtc100: &[Packed],
+) -> Result<Vec<u8>, TablebaseError> {
+    let limit = dtc100_limit(rules, placing);
     if game.is_empty() || game.len() != dtc100.len() {
         return Err(TablebaseError::InvalidValues(format!(
             "{} game-theoretic and {} DTC100 values",
@@ -286,7 +325,7 @@ pub fn encode_horizon_table(
                 "slot {slot}: DTC100 {h:?} {what} (game-theoretic value {g:?})"
             )))
         };
-        if h.dtc().is_some_and(|d| d > rules.quiet) {
+        if h.dtc().is_some_and(|d| d > limit) {
             return bad("beyond the turn limit");
         }
         if Category::of(g.wdl(), h.wdl()).is_none() {
@@ -332,7 +371,7 @@ pub fn encode_horizon_table(
         rules: *rules,
         rules_name: rules.name(),
         subspace,
-        placing: None,
+        placing,
         slots: game.len() as u64,
         counts,
         wdl: first.desc(SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, WDL_ZSTD_LEVEL),

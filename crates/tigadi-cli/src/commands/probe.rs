@@ -99,6 +99,12 @@ fn to_text(report: &ProbeReport) -> String {
     );
     s.push('\n');
     match &report.rule {
+        // No counter runs while placing: the moving phase starts at 0.
+        Some(r) if report.placing => s.push_str(&format!(
+            "under the 100-turn rule (its counter starts with the moving phase): {}; class {}\n",
+            describe_rule(r.rule_value),
+            r.category
+        )),
         Some(r) => s.push_str(&format!(
             "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
             report.position.quiet_turns,

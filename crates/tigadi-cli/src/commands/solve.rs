@@ -83,20 +83,36 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     progress.finish();
     result.map_err(|e| e.to_string())?;
     // The placing phase reads the whole moving phase: only after a full solve.
+    // With the values under the 100-turn rule (every moving-phase horizon table is
+    // there after `solve_pairs` with them), the placing phase gets them too.
     if !args.no_placing && args.subspace.is_none() && max_pieces == all {
+        let layer_slots: u64 = (0..layer_count(&rules))
+            .flat_map(|k| layer_subspaces(&rules, k))
+            .map(|s| SubspaceIndex::new(s).slots())
+            .sum();
+        let passes = if args.no_horizon { 1 } else { 2 };
         let progress = Progress::new("slots");
-        progress.plan(
-            (0..layer_count(&rules))
-                .flat_map(|k| layer_subspaces(&rules, k))
-                .map(|s| SubspaceIndex::new(s).slots())
-                .sum(),
-        );
+        progress.plan(passes * layer_slots);
         let observer = SolveProgress::new(&progress);
-        let result = pool.install(|| tb::solve_placing(dir, &rules, &observer));
+        let result = pool.install(|| {
+            let game = tb::solve_placing(dir, &rules, &observer)?;
+            let rule = match args.no_horizon {
+                true => None,
+                false => tb::solve_placing_horizon(dir, &rules, &observer)?,
+            };
+            Ok::<_, tb::JobError>((game, rule))
+        });
         progress.finish();
-        if let Some(v) = result.map_err(|e| e.to_string())? {
+        let (game, rule) = result.map_err(|e| e.to_string())?;
+        if let Some(v) = game {
             progress.line(&format!(
                 "empty board ({rules}): {v} for Bone, who places first"
+            ));
+        }
+        if let Some(v) = rule {
+            progress.line(&format!(
+                "empty board ({rules}) under the 100-turn rule, turn limit {}: {v}",
+                rules.quiet
             ));
         }
         if let Some(e) = progress.write_failure() {

@@ -5,10 +5,10 @@ use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
 use tigadi_index::Subspace;
-use tigadi_rules::{Position, RuleSet, Side};
+use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
     list_subspaces, load_placing_values, open_kind, placing_table_path, read_header, read_manifest,
-    rules_dir, TableKind, TablebaseError,
+    rules_dir, TableKind, Tablebase, TablebaseError,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
@@ -100,8 +100,9 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     print_empty_board(rules, args)
 }
 
-/// The empty board's value (game-theoretic, for Bone, who places first), when the
-/// first placing layer is solved.
+/// The empty board's value for Bone, who places first, when the first placing
+/// layer is solved: game-theoretic, and under the 100-turn rule (with its class)
+/// when the placing horizon tables are there too.
 fn print_empty_board(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     let dir = &args.dir.dir;
     let start = Subspace::new(0, 0);
@@ -116,6 +117,11 @@ fn print_empty_board(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
         .first()
         .and_then(|p| p.get())
         .ok_or("the empty board's table holds no value")?;
+    let rule = match Tablebase::open(dir, &rules).probe_placing_rule(0, Board::default()) {
+        Ok(r) => Some(r),
+        Err(TablebaseError::MissingSubspace { .. }) => None,
+        Err(e) => return Err(e.to_string()),
+    };
     let position = Position::start(&rules).to_string();
     if args.json {
         let row = json!({
@@ -124,10 +130,19 @@ fn print_empty_board(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             "side": Side::Bone.name(),
             "value": value.wdl().to_string(),
             "dtc": value.dtc(),
+            "category": rule.map(|r| r.category.to_string()),
+            "rule_value": rule.map(|r| r.dtc100.wdl().to_string()),
+            "dtc100": rule.and_then(|r| r.dtc100.dtc()),
         });
         println!("{row}");
     } else {
         println!("empty board ({position}): {value} for Bone, who places first (game-theoretic)");
+        if let Some(r) = rule {
+            println!(
+                "empty board under the 100-turn rule (quiet={}): {} for Bone ({})",
+                rules.quiet, r.dtc100, r.category
+            );
+        }
     }
     Ok(0)
 }

@@ -12,17 +12,17 @@ use tigadi_tablebase::SubspaceReport;
 /// The result lines of one table.
 fn report_lines(s: &SubspaceReport) -> Vec<String> {
     let mut lines = Vec::new();
+    // `4v3` for the moving phase, `p5-2v3` for placing layer 5 (as the files).
+    let table = match s.placing {
+        None => s.subspace.to_string(),
+        Some(p) => format!("p{p}-{}", s.subspace),
+    };
     let (name, first) = match s.kind {
-        // `4v3` for the moving phase, `p5-2v3` for placing layer 5 (as the files).
-        tigadi_tablebase::TableKind::GameTheoretic => (
-            match s.placing {
-                None => s.subspace.to_string(),
-                Some(p) => format!("p{p}-{}", s.subspace),
-            },
-            "WDL section disagrees with DTC section",
-        ),
+        tigadi_tablebase::TableKind::GameTheoretic => {
+            (table, "WDL section disagrees with DTC section")
+        }
         tigadi_tablebase::TableKind::Horizon => (
-            format!("{} (100-turn)", s.subspace),
+            format!("{table} (100-turn)"),
             "category section disagrees with the DTC100 and game-theoretic values",
         ),
     };

@@ -356,7 +356,7 @@ impl Table {
             b if b & DTC100_LOSS != 0 => Value::Loss(h),
             _ => Value::Win(h),
         };
-        (h <= self.header.rules.quiet).then_some(v)
+        (h <= self.header.dtc100_limit()).then_some(v)
     }
 
     /// Decodes the whole DTC₁₀₀ section of a horizon table: one [`Packed`] per slot
@@ -536,7 +536,20 @@ pub fn open_kind(
     kind: TableKind,
     subspace: Subspace,
 ) -> Result<Table, TablebaseError> {
-    let path = kind_table_path(dir, rules, kind, subspace);
+    open_table_of(dir, rules, kind, None, subspace)
+}
+
+/// Opens the table of kind `kind` of `subspace` of the moving phase
+/// (`placing == None`) or of placing layer `placing`, and checks that it is the one
+/// asked for (kind, rules, turn limit, phase and layer, subspace).
+pub fn open_table_of(
+    dir: &Path,
+    rules: &RuleSet,
+    kind: TableKind,
+    placing: Option<u8>,
+    subspace: Subspace,
+) -> Result<Table, TablebaseError> {
+    let path = any_kind_path(dir, rules, kind, placing, subspace);
     if is_missing(&path) {
         return Err(TablebaseError::MissingSubspace { subspace, path });
     }
@@ -548,7 +561,7 @@ pub fn open_kind(
             table.header.kind
         )));
     }
-    table.expect(rules, subspace)?;
+    table.expect_table(rules, placing, subspace)?;
     Ok(table)
 }
 
@@ -571,20 +584,7 @@ pub fn open_any_table(
     placing: Option<u8>,
     subspace: Subspace,
 ) -> Result<Table, TablebaseError> {
-    let path = any_table_path(dir, rules, placing, subspace);
-    if is_missing(&path) {
-        return Err(TablebaseError::MissingSubspace { subspace, path });
-    }
-    let table = Table::open(&path)?;
-    if table.header.kind != TableKind::GameTheoretic {
-        return Err(table.corrupt(format!(
-            "format version {} is a {:?} table, expected a game-theoretic one",
-            table.header.kind.version(),
-            table.header.kind
-        )));
-    }
-    table.expect_table(rules, placing, subspace)?;
-    Ok(table)
+    open_table_of(dir, rules, TableKind::GameTheoretic, placing, subspace)
 }
 
 /// Reads every value of the table of `subspace` of placing layer `placed`, as
@@ -596,6 +596,17 @@ pub fn load_placing_values(
     subspace: Subspace,
 ) -> Result<Vec<Packed>, TablebaseError> {
     open_any_table(dir, rules, Some(placed), subspace)?.decode_values()
+}
+
+/// Reads every DTC₁₀₀ value of the horizon table of `subspace` of placing layer
+/// `placed`, as [`load_dtc100`] does for the moving phase.
+pub fn load_placing_dtc100(
+    dir: &Path,
+    rules: &RuleSet,
+    placed: u8,
+    subspace: Subspace,
+) -> Result<Vec<Packed>, TablebaseError> {
+    open_table_of(dir, rules, TableKind::Horizon, Some(placed), subspace)?.decode_dtc100()
 }
 
 /// Reads and checks just the header of a table (header, layout and head checksum).

@@ -1,0 +1,184 @@
+//! Placing horizon tables (`p<k>-<m>v<o>.tghz`, values under the 100-turn rule of
+//! the placing phase): solved by the resumable job after the game-theoretic
+//! placing tables, probed, verified; `verify` fails on an altered value; the
+//! header keeps the turn limit in byte 22 and the layer in byte 23, with the moving
+//! phase's horizon headers as they were.
+
+use std::path::Path;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, Position, RuleSet};
+use tigadi_solve::placing::{layer_count, layer_subspaces};
+use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
+use tigadi_tablebase::{
+    any_kind_path, load_placing_dtc100, load_placing_values, solve_pairs, solve_placing,
+    solve_placing_horizon, verify, write_placing_horizon, Header, JobObserver, PlacingObserver,
+    TableKind, Tablebase,
+};
+
+struct Silent;
+impl tigadi_solve::Observer for Silent {}
+impl JobObserver for Silent {}
+impl PlacingObserver for Silent {}
+
+fn no_progress(_: u64, _: u64) {}
+
+/// The whole game of `rules`, both kinds of table, through the jobs `tigadi solve`
+/// runs; returns the empty board's values ignoring and under the rule.
+fn solve_all(dir: &Path, rules: &RuleSet) -> (Value, Value) {
+    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
+    solve_pairs(dir, rules, &pairs, true, &Silent).unwrap();
+    let game = solve_placing(dir, rules, &Silent).unwrap().unwrap();
+    let rule = solve_placing_horizon(dir, rules, &Silent).unwrap().unwrap();
+    (game, rule)
+}
+
+#[test]
+fn placing_horizon_tables_probe_and_verify() {
+    let rules = RuleSet::parse("tigadi,pieces=3,quiet=4").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (game, rule) = solve_all(dir.path(), &rules);
+    let tb = Tablebase::open(dir.path(), &rules);
+    let start = tb.probe_placing_rule(0, Board::default()).unwrap();
+    assert_eq!((start.value, start.dtc100), (game, rule));
+    assert_eq!(
+        tb.report(&Position::start(&rules).to_string())
+            .unwrap()
+            .rule,
+        Some(start)
+    );
+    let mut classes = [0u64; 5];
+    for placed in 0..layer_count(&rules) {
+        for sub in layer_subspaces(&rules, placed) {
+            let game = load_placing_values(dir.path(), &rules, placed as u8, sub).unwrap();
+            let rule = load_placing_dtc100(dir.path(), &rules, placed as u8, sub).unwrap();
+            let idx = SubspaceIndex::new(sub);
+            for (slot, board) in idx.boards(0..idx.slots()).step_by(5) {
+                let r = tb.probe_placing_rule(placed, board).unwrap();
+                assert_eq!(Some(r.value), game[slot as usize].get());
+                assert_eq!(Some(r.dtc100), rule[slot as usize].get());
+                assert_eq!(r.rule_value, r.dtc100, "no counter runs while placing");
+                assert_eq!(
+                    Category::of(r.value.wdl(), r.dtc100.wdl()),
+                    Some(r.category)
+                );
+                classes[r.category.code() as usize] += 1;
+                // The best placement under the rule has the position's values.
+                let moves = tb.probe_placements_rule(placed, board).unwrap();
+                assert_eq!(moves[0].1.dtc100, r.dtc100, "layer {placed} {board:?}");
+                assert_eq!(moves[0].1.category, r.category);
+            }
+        }
+    }
+    assert!(
+        classes[Category::CursedWin.code() as usize] > 0,
+        "{classes:?}"
+    );
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    let placing_horizon = report
+        .subspaces
+        .iter()
+        .filter(|s| s.kind == TableKind::Horizon && s.placing.is_some())
+        .count();
+    let layers: usize = (0..layer_count(&rules))
+        .map(|k| layer_subspaces(&rules, k).len())
+        .sum();
+    assert_eq!(
+        placing_horizon, layers,
+        "every placing horizon table is verified"
+    );
+    // A second run finds everything solved and changes nothing.
+    let start_file = || {
+        let start = Subspace::new(0, 0);
+        std::fs::read(any_kind_path(
+            dir.path(),
+            &rules,
+            TableKind::Horizon,
+            Some(0),
+            start,
+        ))
+        .unwrap()
+    };
+    let before = start_file();
+    assert_eq!(solve_all(dir.path(), &rules), (game, rule));
+    assert_eq!(before, start_file());
+}
+
+#[test]
+fn verify_catches_an_altered_placing_horizon_value() {
+    let rules = RuleSet::parse("morris,pieces=3,quiet=4").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules);
+    // Change one DTC₁₀₀ value of a middle layer to another value consistent with the
+    // game-theoretic one (so the class still agrees) and rewrite the file with good
+    // checksums: only recomputation can notice.
+    let placed = 4u8;
+    let sub = layer_subspaces(&rules, placed as u32)[0];
+    let mut game = load_placing_values(dir.path(), &rules, placed, sub).unwrap();
+    let mut rule = load_placing_dtc100(dir.path(), &rules, placed, sub).unwrap();
+    let idx = SubspaceIndex::new(sub);
+    for (slot, v) in game.iter_mut().enumerate() {
+        if idx.board(slot as u64).is_none() {
+            *v = Packed::NONE;
+            rule[slot] = Packed::NONE;
+        }
+    }
+    let slot = (0..rule.len())
+        .find(|&s| matches!(rule[s].get(), Some(Value::Win(_))))
+        .expect("a won position under the rule");
+    let Some(Value::Win(d)) = rule[slot].get() else {
+        unreachable!()
+    };
+    let altered = Value::Win(d + 1);
+    rule[slot] = Packed::new(altered);
+    write_placing_horizon(dir.path(), &rules, placed, sub, &game, &rule).unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(!report.is_ok());
+    let bad = report
+        .subspaces
+        .iter()
+        .find(|s| s.kind == TableKind::Horizon && s.placing == Some(placed) && s.subspace == sub)
+        .expect("the altered table is reported");
+    assert_eq!(bad.mismatches, 1, "{bad:?}");
+    assert_eq!(bad.examples[0].slot, slot as u64);
+    assert_eq!(bad.examples[0].stored, altered);
+    assert_eq!(bad.examples[0].recomputed, Value::Win(d));
+    // The game-theoretic tables are untouched and pass.
+    assert!(report
+        .subspaces
+        .iter()
+        .filter(|s| s.kind == TableKind::GameTheoretic)
+        .all(|s| s.is_ok()));
+}
+
+#[test]
+fn placing_horizon_headers_carry_the_layer_and_the_limit() {
+    let rules = RuleSet::parse("navakankari,pieces=3,quiet=7").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules);
+    for (placing, sub, byte23) in [
+        (None, Subspace::new(3, 3), 0u8),
+        (Some(5u8), Subspace::new(2, 3), 6),
+        (Some(0), Subspace::new(0, 0), 1),
+    ] {
+        let path = any_kind_path(dir.path(), &rules, TableKind::Horizon, placing, sub);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[8..10], &2u16.to_le_bytes(), "format version 2");
+        assert_eq!((bytes[22], bytes[23]), (7, byte23), "{}", path.display());
+        let h = Header::parse(&bytes, &path).unwrap();
+        assert_eq!((h.placing, h.subspace, h.rules), (placing, sub, rules));
+        // The largest DTC₁₀₀ counts the placements still to come.
+        assert_eq!(h.dtc100_limit(), 7 + placing.map_or(0, |k| 6 - k as u16));
+    }
+    // A reader that takes bytes 22..24 for a u16 turn limit (as the first horizon
+    // readers did) sees a limit above 100 in a placing table and refuses it.
+    let path = any_kind_path(
+        dir.path(),
+        &rules,
+        TableKind::Horizon,
+        Some(0),
+        Subspace::new(0, 0),
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(u16::from_le_bytes([bytes[22], bytes[23]]) > 100);
+}
