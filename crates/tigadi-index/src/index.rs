@@ -160,6 +160,75 @@ impl SubspaceIndex {
         self.slots
     }
 
+    /// Number of symmetry classes of the opponent's point set: the groups that
+    /// [`for_each_board_by_opponent`](Self::for_each_board_by_opponent) visits.
+    pub fn opponent_orbits(&self) -> u64 {
+        MoverTable::of(self.subspace.opponent as u32).orbits.len() as u64
+    }
+
+    /// Calls `f(slot, board)` for the positions of this subspace grouped by the
+    /// opponent's point set: for each canonical opponent set `O` (least of its
+    /// orbit) with orbit rank in `orbits` (`0..opponent_orbits()` in all), every
+    /// board `(M, O)` of one symmetry class per slot, mover sets `M` in increasing
+    /// order. Over all orbits every slot holding a position is visited exactly
+    /// once (padding never); `board` is one of the slot's class, not necessarily
+    /// its canonical board.
+    ///
+    /// For passes whose look-ups depend on the opponent set: every quiet successor
+    /// or predecessor of `(M, O)` has the mover set `O`, so within one group they
+    /// all fall into one run of the other table (see [`mover_class`](Self::mover_class)),
+    /// which stays in cache, where slot order scatters them over the whole table.
+    pub fn for_each_board_by_opponent(
+        &self,
+        orbits: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Board),
+    ) {
+        let table = MoverTable::of(self.subspace.opponent as u32);
+        let m = self.subspace.mover as usize;
+        for r in orbits {
+            let orbit = table.orbits[r as usize];
+            let opponent = orbit.set;
+            // The free points in increasing order.
+            let mut points = [0u8; POINTS];
+            let mut n = 0;
+            for p in 0..POINTS {
+                if opponent & (1 << p) == 0 {
+                    points[n] = p as u8;
+                    n += 1;
+                }
+            }
+            if m > n {
+                continue;
+            }
+            // The m-subsets of the free points, as increasing index tuples.
+            let mut at: [usize; POINTS] = std::array::from_fn(|i| i);
+            loop {
+                let mover = at[..m].iter().fold(0, |s, &i| s | 1 << points[i]);
+                // Boards (M, O) and (g M, O) with g fixing O are one class: keep the
+                // least M of those.
+                let mut rest = orbit.stabiliser;
+                let mut least = true;
+                while rest != 0 && least {
+                    let g = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    least = transform_set(g, mover) >= mover;
+                }
+                if least {
+                    let board = Board { mover, opponent };
+                    f(self.index(board), board);
+                }
+                // The next tuple: raise the last index that can rise, reset the rest.
+                let Some(i) = (0..m).rev().find(|&i| at[i] < n - m + i) else {
+                    break;
+                };
+                at[i] += 1;
+                for j in i + 1..m {
+                    at[j] = at[j - 1] + 1;
+                }
+            }
+        }
+    }
+
     /// Number of symmetry classes of the mover's point set: the runs of slots that
     /// share one canonical mover set.
     pub fn mover_classes(&self) -> u64 {

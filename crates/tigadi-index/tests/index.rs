@@ -315,3 +315,56 @@ fn opponent_key_separates_exactly_the_classes() {
         "only {symmetric_seen} symmetric mover sets"
     );
 }
+
+/// Grouped by opponent set, every slot that holds a position is visited exactly
+/// once and padding never; each board given is of its slot's class (its canonical
+/// form is the slot's board, by the naive least image), and its opponent set is
+/// the least of its orbit. Subspaces with few gotis (placing layers: 0, 1 or 2 on a
+/// side) and with symmetric opponent sets included.
+#[test]
+fn boards_by_opponent_visit_every_position_once() {
+    let perms = permutations();
+    for (m, o) in [
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (3, 3),
+        (4, 3),
+        (2, 5),
+    ] {
+        let sub = Subspace::new(m, o);
+        let idx = SubspaceIndex::new(sub);
+        let mut seen = vec![0u8; idx.slots() as usize];
+        // In two halves of the orbits, as parallel callers split them.
+        let half = idx.opponent_orbits() / 2;
+        for range in [0..half, half..idx.opponent_orbits()] {
+            idx.for_each_board_by_opponent(range, |slot, board| {
+                seen[slot as usize] += 1;
+                assert_eq!(Subspace::of(board), sub);
+                assert_eq!(
+                    idx.board(slot),
+                    Some(naive_least(&perms, board)),
+                    "{sub} {board:?}"
+                );
+                let least_opponent = perms
+                    .iter()
+                    .map(|p| apply(p, board.opponent))
+                    .min()
+                    .unwrap();
+                assert_eq!(
+                    board.opponent, least_opponent,
+                    "{sub}: opponent set not canonical"
+                );
+            });
+        }
+        for (slot, &n) in seen.iter().enumerate() {
+            let real = idx.board(slot as u64).is_some();
+            assert_eq!(n, real as u8, "{sub} slot {slot} visited {n} times");
+        }
+    }
+}

@@ -36,16 +36,32 @@
 //!
 //! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
 
-use crate::memory::prefetch;
 use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use tigadi_index::{MoverClass, Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::{Board, Placement, RuleSet, Successor};
 
-/// Slots one worker evaluates at a time.
+/// Positions one worker evaluates at a time (at least one opponent-set group).
 const CHUNK: u64 = 1 << 14;
+
+/// C(n, k).
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// View a packed-value vector as atomics, for the parallel pass.
+fn atomic_packed(v: &mut [Packed]) -> &[AtomicU16] {
+    // SAFETY: Packed is a transparent u16, and AtomicU16 has the same size,
+    // alignment and bit validity as u16; the exclusive borrow guarantees no
+    // non-atomic access while the view lives.
+    unsafe { &*(v as *mut [Packed] as *const [AtomicU16]) }
+}
 
 /// Number of placing layers under `rules`: `2 * pieces` (layer `placed` for
 /// `placed` in `0..layers`).
@@ -158,14 +174,6 @@ fn next_value(next: Board, lookup: &mut impl FnMut(Board) -> Value) -> Value {
     }
 }
 
-/// A value that a placement leads to, located ahead of its use: the board, the
-/// table (in [`LayerValues`]) and the slot.
-struct Located {
-    board: Board,
-    table: usize,
-    slot: usize,
-}
-
 /// Solved tables of one layer (or of the moving phase), looked up by board.
 pub struct LayerValues<'a> {
     tables: Vec<(SubspaceIndex, &'a [Packed])>,
@@ -240,84 +248,77 @@ pub fn solve_layer_subspace(
         .opponent
         .checked_sub(1)
         .and_then(|o| table_of(Subspace::new(o, sub.mover + 1)));
-    let mut values = vec![Packed::NONE; idx.slots() as usize];
-    values
-        .par_chunks_mut(CHUNK as usize)
-        .enumerate()
-        .for_each(|(c, chunk)| {
-            let start = c as u64 * CHUNK;
-            let len = chunk.len() as u64;
-            // A two-stage pipeline, as in the moving phase: the values that one
-            // position's placements lead to are located and prefetched while the
-            // position before it is evaluated from the values located for it.
-            // `evaluate_placing`, the one definition of a placing value, asks for
-            // them in the order they were located (the same move generation); a
-            // board not found there in turn is looked up directly.
-            let mut steps: [(usize, Board, Vec<Located>); 2] =
-                std::array::from_fn(|_| (usize::MAX, Board::default(), Vec::new()));
-            let mut cur = 0;
-            let mut evaluate = |own: usize, board: Board, located: &[Located]| {
-                let mut pending = located.iter();
-                let v = evaluate_placing(rules, placed, board, |b| match pending.next() {
-                    Some(l) if l.board == b => next.tables[l.table].1[l.slot]
-                        .get()
-                        .expect("a solved table has a value at a canonical slot"),
-                    _ => next.value(b).unwrap_or_else(|| {
-                        unreachable!("successor {b:?} of layer {placed} has no value")
-                    }),
-                });
-                chunk[own] = Packed::new(v);
-            };
-            for (slot, board) in idx.boards(start..start + len) {
-                let (own, at, located) = &mut steps[cur];
-                *own = (slot - start) as usize;
-                *at = board;
-                located.clear();
-                // Every quiet placement leaves a board whose mover set is this
-                // board's opponent set: its half of the slot is computed once.
-                let class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
-                // The boards located are exactly those the one definition asks
-                // for (it skips captures that end the game and the full board):
-                // its look-ups are recorded here, with a stand-in value.
-                for_each_placement_value(
-                    rules,
-                    placed,
-                    board,
-                    |n| {
-                        // A quiet placement leaves the mover set `board.opponent`;
-                        // a capture takes one goti from it.
-                        let (table, slot) =
-                            match (n.mover == board.opponent, quiet_table, class, capture_table) {
-                                (true, Some(t), Some(c), _) => {
-                                    (t, next.tables[t].0.index_with(c, n.opponent))
-                                }
-                                (false, _, _, Some(t)) => (t, next.tables[t].0.index(n)),
-                                // Not located: `evaluate` looks it up directly.
-                                _ => return Value::Draw,
-                            };
-                        prefetch(&next.tables[table].1[slot as usize]);
-                        located.push(Located {
-                            board: n,
-                            table,
-                            slot: slot as usize,
-                        });
-                        Value::Draw
-                    },
-                    |_, _| {},
-                );
-                cur ^= 1;
-                let (own, at, located) = &mut steps[cur];
-                if *own != usize::MAX {
-                    evaluate(*own, *at, located);
-                    *own = usize::MAX;
+    let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
+    let out = atomic_packed(&mut values);
+    // Positions are visited grouped by the opponent's set `O`
+    // ([`SubspaceIndex::for_each_board_by_opponent`]): every quiet placement leads
+    // to a board whose mover set is `O`, so all of a group's quiet successors lie
+    // in one run of the next table, and its captures (mover set `O` less one goti)
+    // in at most one run per goti of `O`. Those runs stay in cache while the group
+    // is evaluated; in slot order the same look-ups would each miss it (they once
+    // took most of a large layer's time). Each slot is written exactly once, so the
+    // result does not depend on the threads.
+    let per_group = binomial(24 - sub.opponent as u64, sub.mover as u64).max(1);
+    let groups_per_task = (CHUNK / per_group).max(1);
+    let groups = idx.opponent_orbits();
+    let visited: u64 = (0..groups.div_ceil(groups_per_task))
+        .into_par_iter()
+        .map(|t| {
+            let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
+            let mut opponent = None;
+            let mut quiet_class = None;
+            // The capture table's mover class of `O` less the goti on each point,
+            // computed once per group (`known` says which belong to this group).
+            let mut taken: [Option<MoverClass>; tigadi_rules::POINTS] =
+                [None; tigadi_rules::POINTS];
+            let mut known = 0u32;
+            let mut count = 0u64;
+            idx.for_each_board_by_opponent(range, |slot, board| {
+                if opponent != Some(board.opponent) {
+                    opponent = Some(board.opponent);
+                    quiet_class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
+                    known = 0;
                 }
-            }
-            let (own, at, located) = &steps[cur ^ 1];
-            if *own != usize::MAX {
-                evaluate(*own, *at, located);
-            }
-            observer.advance(len);
-        });
+                // `evaluate_placing`, the one definition of a placing value.
+                let v = evaluate_placing(rules, placed, board, |n| {
+                    let found = if n.mover == board.opponent {
+                        quiet_table.zip(quiet_class).map(|(t, c)| {
+                            next.tables[t].1[next.tables[t].0.index_with(c, n.opponent) as usize]
+                        })
+                    } else {
+                        capture_table.map(|t| {
+                            let point = (board.opponent & !n.mover).trailing_zeros() as usize;
+                            let class = match taken[point] {
+                                Some(c) if known & 1 << point != 0 => c,
+                                _ => {
+                                    let c = next.tables[t].0.mover_class(n.mover);
+                                    taken[point] = Some(c);
+                                    known |= 1 << point;
+                                    c
+                                }
+                            };
+                            next.tables[t].1
+                                [next.tables[t].0.index_with(class, n.opponent) as usize]
+                        })
+                    };
+                    match found {
+                        Some(p) => p
+                            .get()
+                            .expect("a solved table has a value at a canonical slot"),
+                        None => next.value(n).unwrap_or_else(|| {
+                            unreachable!("successor {n:?} of layer {placed} has no value")
+                        }),
+                    }
+                });
+                out[slot as usize].store(Packed::new(v).0, Relaxed);
+                count += 1;
+            });
+            observer.advance(count);
+            count
+        })
+        .sum();
+    // The padding slots, for the progress count.
+    observer.advance(idx.slots() - visited);
     Ok(SolvedSubspace {
         subspace: sub,
         values,

@@ -1,0 +1,58 @@
+//! The time of one placing-layer subspace, with its successors read from a solved
+//! tablebase directory: prints the slots, the wall time and the CPU seconds (user +
+//! system, all threads) of `solve_layer_subspace`, and checks the result against
+//! the table already in the directory, when there is one.
+//!
+//! `cargo run --release -p tigadi-tablebase --example placing_times -- DIR LAYER SUBSPACE [RULES]`
+//! where DIR is a tablebase directory holding the layer's successor tables (the
+//! next layer's, or the moving phase's for the last layer), LAYER the placements
+//! made (e.g. `17`) and SUBSPACE e.g. `4v8`. Nothing is written.
+
+#[path = "../../tigadi-solve/examples/phase_times.rs"]
+#[allow(dead_code)]
+mod phase_times;
+
+use phase_times::cpu_seconds;
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
+use tigadi_solve::placing::{layer_count, solve_layer_subspace, subspace_successors};
+use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::{Packed, SolvedTable};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(&args[1]);
+    let placed: u32 = args[2].parse().expect("a layer such as 17");
+    let (m, o) = args[3].split_once('v').expect("a subspace such as 4v8");
+    let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
+    let rules = args
+        .get(4)
+        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let last = placed + 1 == layer_count(&rules);
+    let loaded: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, placed, sub)
+        .into_iter()
+        .map(|s| {
+            let v = if last {
+                tigadi_tablebase::load_values(&dir, &rules, s)
+            } else {
+                tigadi_tablebase::load_placing_values(&dir, &rules, placed as u8 + 1, s)
+            };
+            (s, v.expect("successor table"))
+        })
+        .collect();
+    let tables = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
+    let (t0, c0) = (Instant::now(), cpu_seconds());
+    let solved = solve_layer_subspace(&rules, placed, sub, &tables, &Quiet).unwrap();
+    let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    let slots = solved.values.len();
+    println!(
+        "p{placed}-{sub}: {slots} slots, wall {wall:.2} s, cpu {cpu:.2} s, {:.2} M slots/s",
+        slots as f64 / wall / 1e6
+    );
+    if let Ok(mut stored) = tigadi_tablebase::load_placing_values(&dir, &rules, placed as u8, sub) {
+        tigadi_tablebase::mark_padding(sub, &mut stored);
+        assert!(stored == solved.values, "differs from the stored table");
+        println!("same values as the stored table");
+    }
+}
