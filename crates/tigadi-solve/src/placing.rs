@@ -274,6 +274,9 @@ pub fn solve_layer_subspace(
             let mut known = 0u32;
             let mut count = 0u64;
             idx.for_each_board_by_opponent(range, |slot, board| {
+                // The result's slot is random: its line is fetched while the value
+                // is computed.
+                crate::memory::prefetch(&out[slot as usize]);
                 if opponent != Some(board.opponent) {
                     opponent = Some(board.opponent);
                     quiet_class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
