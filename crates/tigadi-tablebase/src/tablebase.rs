@@ -3,7 +3,7 @@
 //! per-placement queries for placing positions.
 
 use crate::error::TablebaseError;
-use crate::format::{any_kind_path, kind_table_path, TableKind};
+use crate::format::{any_kind_path, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::fmt;
@@ -350,23 +350,17 @@ impl Tablebase {
         let rule = self.probe_placements_unsorted(placed, board, TableKind::Horizon)?;
         let mut out = Vec::with_capacity(game.len());
         for ((p, value), (_, dtc100)) in game.into_iter().zip(rule) {
-            let category =
-                Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| TablebaseError::Corrupt {
-                    file: any_kind_path(
-                        &self.dir,
-                        &self.rules,
-                        TableKind::Horizon,
-                        Some(placed as u8),
-                        Subspace::of(board),
-                    ),
-                    what: format!(
-                        "placement {}: {dtc100:?} under the rule but {value:?} ignoring it",
-                        Move::Place {
-                            to: p.to,
-                            capture: p.capture
-                        }
-                    ),
-                })?;
+            let turn = Move::Place {
+                to: p.to,
+                capture: p.capture,
+            };
+            let category = self.category_of(
+                value,
+                dtc100,
+                Some(placed as u8),
+                board,
+                format!("placement {turn}"),
+            )?;
             out.push((
                 p,
                 RuleValues {
@@ -538,18 +532,7 @@ impl Tablebase {
         for ((turn, value), (_, through)) in game.into_iter().zip(rule) {
             // Decided only if within the limit from counter 0.
             let dtc100 = value_at_counter(through, 0, self.rules.quiet).expect("counter 0");
-            let category =
-                Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| TablebaseError::Corrupt {
-                    file: kind_table_path(
-                        &self.dir,
-                        &self.rules,
-                        TableKind::Horizon,
-                        Subspace::of(board),
-                    ),
-                    what: format!(
-                        "turn {turn}: {dtc100:?} under the rule but {value:?} ignoring it"
-                    ),
-                })?;
+            let category = self.category_of(value, dtc100, None, board, format!("turn {turn}"))?;
             let rule_value = rule_value(through);
             turns.push((
                 turn,
@@ -563,6 +546,30 @@ impl Tablebase {
         }
         sort_best_under_rule(&mut turns);
         Ok(turns)
+    }
+
+    /// The class of a turn from `board` (of the moving phase, or of placing layer
+    /// `placing`) from its values ignoring and under the rule; a pair no class has
+    /// (a win under the rule that is no win ignoring it) is a corrupt horizon table,
+    /// the error naming `turn` (`turn a1-a4`, `placement d7`).
+    fn category_of(
+        &self,
+        value: Value,
+        dtc100: Value,
+        placing: Option<u8>,
+        board: Board,
+        turn: impl fmt::Display,
+    ) -> Result<Category, TablebaseError> {
+        Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| TablebaseError::Corrupt {
+            file: any_kind_path(
+                &self.dir,
+                &self.rules,
+                TableKind::Horizon,
+                placing,
+                Subspace::of(board),
+            ),
+            what: format!("{turn}: {dtc100:?} under the rule but {value:?} ignoring it"),
+        })
     }
 
     /// Refuses a counter above the turn limit; otherwise the function that turns a
