@@ -6,10 +6,12 @@ mod common;
 
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Position, RuleSet};
+use tigadi_solve::placing::subspace_successors;
 use tigadi_solve::placing::{evaluate_placing, layer_count, solve_placing, start_value};
 use tigadi_solve::{retrograde::Quiet, Packed, SolvedTable, Value};
 use tigadi_tablebase::{
-    encode_table, load_placing_values, verify, write_placing, write_subspace, Header, Tablebase,
+    encode_table, load_placing_values, verify, verify_with, write_placing, write_subspace, Header,
+    Tablebase, VerifyObserver,
 };
 
 fn no_progress(_: u64, _: u64) {}
@@ -102,6 +104,61 @@ fn verify_catches_an_altered_placing_value() {
     assert_eq!(ex.stored, altered);
     assert_eq!(ex.slot, slot as u64);
     assert_ne!(ex.recomputed, altered);
+}
+
+/// Placing tables that passed are not recomputed by a resumed verify while every
+/// file their check reads is unchanged; altering one rechecks it and the tables
+/// of the layer before that read it, and nothing else.
+#[test]
+fn verify_resumes_placing_tables_and_rechecks_what_changed() {
+    struct Nothing;
+    impl VerifyObserver for Nothing {}
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layers = solve_and_write_all(dir.path(), rules);
+    let placing_earlier = |resume: bool| {
+        let report = verify_with(dir.path(), &rules, resume, &Nothing).unwrap();
+        let placing: Vec<_> = report
+            .subspaces
+            .iter()
+            .filter(|s| s.placing.is_some())
+            .map(|s| (s.placing.unwrap(), s.subspace, s.earlier, s.is_ok()))
+            .collect();
+        assert!(!placing.is_empty());
+        placing
+    };
+    let first = placing_earlier(true);
+    assert!(first.iter().all(|&(_, _, earlier, ok)| !earlier && ok));
+    let second = placing_earlier(true);
+    assert!(second.iter().all(|&(_, _, earlier, ok)| earlier && ok));
+    // Without resuming, everything is recomputed.
+    assert!(placing_earlier(false)
+        .iter()
+        .all(|&(_, _, earlier, _)| !earlier));
+
+    // Alter a value of one table of layer 3, with good checksums.
+    let placed = 3u8;
+    let table = &layers[placed as usize][0];
+    let mut values = table.values.clone();
+    let slot = values.iter().position(|v| v.is_some()).unwrap();
+    values[slot] = Packed::new(match values[slot].get().unwrap() {
+        Value::Win(_) => Value::Draw,
+        _ => Value::Win(1),
+    });
+    write_placing(dir.path(), &rules, placed, table.subspace, &values).unwrap();
+    let third = placing_earlier(true);
+    for &(p, s, earlier, ok) in &third {
+        let reads_altered =
+            p == placed - 1 && subspace_successors(&rules, p as u32, s).contains(&table.subspace);
+        let altered = p == placed && s == table.subspace;
+        assert_eq!(earlier, !(altered || reads_altered), "layer {p} {s}");
+        if altered {
+            assert!(!ok);
+        }
+    }
+    assert!(third
+        .iter()
+        .any(|&(p, _, earlier, _)| p == placed - 1 && !earlier));
 }
 
 #[test]
