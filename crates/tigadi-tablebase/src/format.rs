@@ -689,6 +689,32 @@ pub fn parse_placing_kind_file_name(name: &str) -> Option<(TableKind, u8, Subspa
     Some((kind, placed, s))
 }
 
+/// The placing tables of either kind in the rule set's directory, as (kind, layer,
+/// subspace), sorted: game-theoretic tables first, then by layer and subspace.
+pub fn list_placing_tables(
+    dir: &Path,
+    rules: &RuleSet,
+) -> Result<Vec<(TableKind, u8, Subspace)>, TablebaseError> {
+    let rdir = rules_dir(dir, rules);
+    let entries = match std::fs::read_dir(&rdir) {
+        Ok(e) => e,
+        Err(e) => return Err(TablebaseError::io(&rdir, e)),
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
+        if let Some(t) = e
+            .file_name()
+            .to_str()
+            .and_then(parse_placing_kind_file_name)
+        {
+            out.push(t);
+        }
+    }
+    out.sort_by_key(|&(k, p, s)| (k == TableKind::Horizon, p, s));
+    Ok(out)
+}
+
 /// Parses a table file name `<m>v<o>.tgtb` back into its subspace.
 pub fn parse_file_name(name: &str) -> Option<Subspace> {
     match parse_kind_file_name(name)? {

@@ -32,8 +32,8 @@ pub use answer::{
 };
 pub use error::TablebaseError;
 pub use format::{
-    any_kind_path, any_table_path, kind_table_path, list_subspaces, placing_table_path, rules_dir,
-    rules_dir_name, table_path, ClassCounts, Header, TableKind,
+    any_kind_path, any_table_path, kind_table_path, list_placing_tables, list_subspaces,
+    placing_table_path, rules_dir, rules_dir_name, table_path, ClassCounts, Header, TableKind,
 };
 pub use job::{
     is_horizon_solved, is_solved, solve_pairs, HorizonReport, JobError, JobObserver, PairReport,

@@ -103,8 +103,11 @@ impl ManifestEntry {
 /// Writes `SHA256SUMS` and `manifest.json` for every table file of `rules` in
 /// tablebase directory `dir` (each header and head checksum is checked on the
 /// way; a file that fails is listed in [`Manifest::skipped`], since the manifest
-/// only describes, and `verify` reports the damage). Solve times recorded in an existing `manifest.json` are kept for files
-/// whose SHA-256 is unchanged.
+/// only describes, and `verify` reports the damage). Solve times recorded in an
+/// existing `manifest.json` are kept for files whose SHA-256 is unchanged.
+/// `SHA256SUMS` lists every table file: the moving-phase tables, their horizon
+/// tables, then the placing tables of both kinds; `manifest.json` has an entry per
+/// moving-phase table.
 pub fn write_manifest(dir: &Path, rules: &RuleSet) -> Result<Manifest, TablebaseError> {
     write_manifest_with_seconds(dir, rules, &[])
 }
@@ -196,6 +199,20 @@ pub fn write_manifest_with_seconds(
             sums.push_str(&format!("{}  {name}\n", sha256_file(&path)?));
         }
     }
+    // Then the placing tables of both kinds, by kind, layer and subspace. One that
+    // cannot be read is left out and named, as a damaged moving-phase table is.
+    let mut skipped = manifest.skipped.clone();
+    for (kind, placed, s) in list_placing_tables(dir, rules)? {
+        let name = any_file_name(kind, Some(placed), s);
+        match sha256_file(&any_kind_path(dir, rules, kind, Some(placed), s)) {
+            Ok(h) => sums.push_str(&format!("{h}  {name}\n")),
+            Err(e) => skipped.push(format!("{name}: {e}")),
+        }
+    }
+    let manifest = Manifest {
+        skipped,
+        ..manifest
+    };
     write_atomically(&rdir.join(SHA256SUMS), sums.as_bytes())?;
     let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
     json.push('\n');

@@ -8,9 +8,10 @@
 //! or a binding can all run this one loop after the moving phase.
 
 use crate::error::TablebaseError;
-use crate::format::{rules_dir, TableKind};
+use crate::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
 use crate::job::JobError;
 use crate::lock::DirLock;
+use crate::manifest::{write_manifest, SHA256SUMS};
 use crate::reader::table::{
     load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
 };
@@ -129,6 +130,7 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     observer.placing_pass(kind);
     let layers = layer_count(rules);
+    let mut solved_any = false;
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
@@ -145,6 +147,7 @@ fn solve_placing_kind<O: PlacingObserver>(
         let next = (placed + 1 < layers).then_some(layer + 1);
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
+        solved_any = true;
         for &sub in &todo {
             let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
                 .into_iter()
@@ -179,6 +182,23 @@ fn solve_placing_kind<O: PlacingObserver>(
         }
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
+    // `SHA256SUMS` lists the placing tables too: rewritten when this run wrote any,
+    // or when one is missing from it (tables written by an older version).
+    if solved_any || !sums_list_every_placing_table(dir, rules)? {
+        write_manifest(dir, rules)?;
+    }
     let start = load_kind(dir, rules, kind, Some(0), Subspace::new(0, 0))?;
     Ok(start.first().and_then(|p| p.get()))
+}
+
+/// Does the directory's `SHA256SUMS` name every placing table present?
+fn sums_list_every_placing_table(dir: &Path, rules: &RuleSet) -> Result<bool, TablebaseError> {
+    let sums = std::fs::read_to_string(rules_dir(dir, rules).join(SHA256SUMS)).unwrap_or_default();
+    let listed: std::collections::HashSet<&str> = sums
+        .lines()
+        .filter_map(|l| l.split_once("  ").map(|(_, name)| name))
+        .collect();
+    Ok(list_placing_tables(dir, rules)?
+        .into_iter()
+        .all(|(k, p, s)| listed.contains(any_file_name(k, Some(p), s).as_str())))
 }

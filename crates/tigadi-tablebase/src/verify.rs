@@ -4,8 +4,8 @@
 
 use crate::error::TablebaseError;
 use crate::format::{
-    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_subspaces,
-    parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
+    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
+    list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
 };
 use crate::manifest::{sha256_file, SHA256SUMS};
 use crate::reader::table::{open_any_table, open_kind, open_table_of, Table};
@@ -880,30 +880,6 @@ fn sweep_chunks(
     let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
     ex.sort_by_key(|m| m.slot);
     report.examples = ex;
-}
-
-/// The placing tables in the rule set's directory, as (kind, layer, subspace).
-fn list_placing_tables(
-    dir: &Path,
-    rules: &RuleSet,
-) -> Result<Vec<(TableKind, u8, Subspace)>, TablebaseError> {
-    let rdir = rules_dir(dir, rules);
-    let entries = match std::fs::read_dir(&rdir) {
-        Ok(e) => e,
-        Err(e) => return Err(TablebaseError::io(&rdir, e)),
-    };
-    let mut out = Vec::new();
-    for e in entries {
-        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
-        if let Some(t) = e
-            .file_name()
-            .to_str()
-            .and_then(parse_placing_kind_file_name)
-        {
-            out.push(t);
-        }
-    }
-    Ok(out)
 }
 
 /// Where captures from subspace `s` lead, unless every capture ends the game.

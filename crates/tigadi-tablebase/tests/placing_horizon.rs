@@ -111,7 +111,7 @@ fn verify_catches_an_altered_placing_horizon_value() {
     solve_all(dir.path(), &rules);
     // Change one DTC₁₀₀ value of a middle layer to another value consistent with the
     // game-theoretic one (so the class still agrees) and rewrite the file with good
-    // checksums: only recomputation can notice.
+    // checksums and SHA256SUMS to match: only recomputation can notice.
     let placed = 4u8;
     let sub = layer_subspaces(&rules, placed as u32)[0];
     let mut game = load_placing_values(dir.path(), &rules, placed, sub).unwrap();
@@ -132,6 +132,7 @@ fn verify_catches_an_altered_placing_horizon_value() {
     let altered = Value::Win(d + 1);
     rule[slot] = Packed::new(altered);
     write_placing_horizon(dir.path(), &rules, placed, sub, &game, &rule).unwrap();
+    tigadi_tablebase::write_manifest(dir.path(), &rules).unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(!report.is_ok());
     let bad = report
@@ -181,4 +182,74 @@ fn placing_horizon_headers_carry_the_layer_and_the_limit() {
     );
     let bytes = std::fs::read(&path).unwrap();
     assert!(u16::from_le_bytes([bytes[22], bytes[23]]) > 100);
+}
+
+/// `SHA256SUMS` lists every placing table of both kinds with its SHA-256 (so
+/// `sha256sum -c` covers the whole directory); a directory whose list lacks them
+/// (written by an older version) gets them from the next placing run, which has
+/// nothing else to do; `verify` fails on a listed hash that is wrong.
+#[test]
+fn sha256sums_list_the_placing_tables() {
+    use sha2::{Digest, Sha256};
+    let rules = RuleSet::parse("morris,pieces=3,quiet=4").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules);
+    let rdir = tigadi_tablebase::rules_dir(dir.path(), &rules);
+    let sums_path = rdir.join("SHA256SUMS");
+    let listed = |text: &str| -> std::collections::BTreeMap<String, String> {
+        text.lines()
+            .map(|l| {
+                let (h, n) = l.split_once("  ").unwrap();
+                (n.to_string(), h.to_string())
+            })
+            .collect()
+    };
+    let sums = listed(&std::fs::read_to_string(&sums_path).unwrap());
+    let mut placing = 0;
+    for entry in std::fs::read_dir(&rdir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.starts_with('p') && (name.ends_with(".tgtb") || name.ends_with(".tghz")) {
+            let bytes = std::fs::read(rdir.join(&name)).unwrap();
+            let hash: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(sums.get(&name), Some(&hash), "{name}");
+            placing += 1;
+        }
+    }
+    let kinds = 2
+        * (0..layer_count(&rules))
+            .map(|p| layer_subspaces(&rules, p).len())
+            .sum::<usize>();
+    assert_eq!(placing, kinds);
+
+    // An older directory: the placing entries are missing until the next run.
+    let moving_only: String = std::fs::read_to_string(&sums_path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("  p"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&sums_path, &moving_only).unwrap();
+    solve_placing(dir.path(), &rules, &Silent).unwrap();
+    assert_eq!(listed(&std::fs::read_to_string(&sums_path).unwrap()), sums);
+
+    // A wrong listed hash of a placing table fails verify, naming it.
+    let (name, _) = sums.iter().find(|(n, _)| n.starts_with("p3-")).unwrap();
+    let text = std::fs::read_to_string(&sums_path).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.ends_with(&format!("  {name}")))
+        .unwrap();
+    std::fs::write(
+        &sums_path,
+        text.replace(line, &format!("{}  {name}", "0".repeat(64))),
+    )
+    .unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(!report.is_ok());
+    let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(bad[0].path.ends_with(name), "{:?}", bad[0].path);
 }
