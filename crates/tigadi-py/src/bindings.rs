@@ -7,9 +7,10 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use std::path::PathBuf;
+use tigadi_rules::Move;
 use tigadi_rules::{check_move, diagram, parse_move, parse_position, Phase, RuleSet, Side};
 use tigadi_solve::Value;
-use tigadi_tablebase::{ProbeAnswer, Turn};
+use tigadi_tablebase::ProbeAnswer;
 
 create_exception!(
     tigadi,
@@ -201,13 +202,14 @@ fn point_names(bits: u32) -> Vec<&'static str> {
 /// One legal move of a probed position and the value it leads to.
 #[pyclass(frozen, module = "tigadi", name = "ProbeMove")]
 struct ProbeMove {
-    turn: Turn,
+    turn: Move,
     outcome: Value,
 }
 
 #[pymethods]
 impl ProbeMove {
-    /// The move in notation (`"a1-a4"`, `"a1-a4xg7"`, `"pass"`).
+    /// The move in notation (`"a1-a4"`, `"a1-a4xg7"`, `"pass"`; placing: `"d7"`,
+    /// `"d7xg1"`).
     #[getter(r#move)]
     fn get_move(&self) -> String {
         self.turn.to_string()
@@ -238,11 +240,11 @@ struct Probe {
     position: tigadi_rules::Position,
     value: Value,
     /// `None` when probed without moves.
-    moves: Option<Vec<(Turn, Value)>>,
+    moves: Option<Vec<(Move, Value)>>,
 }
 
 impl Probe {
-    fn move_dict<'py>(py: Python<'py>, turn: &Turn, v: Value) -> PyResult<Bound<'py, PyDict>> {
+    fn move_dict<'py>(py: Python<'py>, turn: &Move, v: Value) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("move", turn.to_string())?;
         d.set_item("value", v.wdl().to_string())?;
@@ -411,10 +413,12 @@ impl PyTablebase {
         self.inner.dir().to_path_buf()
     }
 
-    /// Value, DTC and every legal move's value of a moving-phase position (a
-    /// string or a Position); see Probe. Raises ValueError for a string that does
-    /// not parse or a placing-phase position, MissingTableError or
-    /// CorruptTableError when the tables needed are absent or damaged.
+    /// Value, DTC and every legal move's value of a position of either phase (a
+    /// string or a Position); see Probe. A placing position is answered from the
+    /// placing tables (`tigadi solve` writes them after the moving phase), with
+    /// every placement and capture choice as a move. Raises ValueError for a
+    /// string that does not parse, MissingTableError or CorruptTableError when the
+    /// tables needed are absent or damaged.
     fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Probe> {
         let arg = PositionArg::extract(position)?;
         py.allow_threads(|| self.answer(&arg, true))
@@ -422,19 +426,17 @@ impl PyTablebase {
     }
 
     /// `"win"`, `"draw"` or `"loss"` for the player to move, reading only the
-    /// win/draw/loss section of the table (cheaper than probe). Errors as probe.
+    /// win/draw/loss section of a moving-phase table (cheaper than probe; a
+    /// placing position reads its value). Errors as probe.
     fn probe_wdl(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<String> {
         let arg = PositionArg::extract(position)?;
         let wdl = py.allow_threads(|| {
             let p = arg.position().map_err(Failure::Parse)?;
-            if p.phase() != Phase::Moving {
-                return Err(Failure::Tablebase(
-                    tigadi_tablebase::TablebaseError::NotMovingPhase,
-                ));
+            match p.phase() {
+                Phase::Moving => self.inner.probe_wdl(p.to_board()),
+                Phase::Placing => self.inner.probe_position_value(&p).map(|v| v.wdl()),
             }
-            self.inner
-                .probe_wdl(p.to_board())
-                .map_err(Failure::Tablebase)
+            .map_err(Failure::Tablebase)
         });
         Ok(wdl.map_err(|f| f.into_py(""))?.to_string())
     }

@@ -80,3 +80,12 @@ def tigadi_tb(tmp_path_factory):
 def navakankari_tb(tmp_path_factory):
     """A directory with the `navakankari` (blocked player loses) tables."""
     return solve(tmp_path_factory, "navakankari")
+
+
+@pytest.fixture(scope="session")
+def morris3_tb(tmp_path_factory):
+    """The whole game of `morris,pieces=3` (three gotis a side): every moving-phase
+    table and every placing table, so any position of a game can be probed."""
+    directory = tmp_path_factory.mktemp("tb-morris3")
+    run_cli("--rules", "morris,pieces=3", "solve", "--no-horizon", "--dir", str(directory))
+    return directory

@@ -13,37 +13,59 @@ use tigadi_rules::{
 };
 use tigadi_solve::Value;
 
-/// The full answer for one moving-phase position: [`Tablebase::probe`] and
-/// [`Tablebase::probe_moves`] together.
+/// The full answer for one position of either phase: its value and every legal
+/// turn with the value it leads to, best first ([`Tablebase::probe_position`]).
 ///
 /// Serialises as `{"value": "win"|"draw"|"loss", "dtc": N|null, "moves":
 /// [{"move": "a1-a4", "value": ..., "dtc": ...}, ...]}`, the fields of
-/// `tigadi probe --json` (which adds the position string).
+/// `tigadi probe --json` (which adds the position string and the values under the
+/// 100-turn rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeAnswer {
     /// The value for the player to move (DTC in turns).
     pub value: Value,
     /// Every legal turn with its value from the player to move's point of view,
-    /// counted from this position, best first (see [`Tablebase::probe_moves`]).
-    pub moves: Vec<(Turn, Value)>,
+    /// counted from this position, best first: slides and passes
+    /// ([`Tablebase::probe_moves`]) or placements with each capture choice
+    /// ([`Tablebase::probe_placements`]).
+    pub moves: Vec<(Move, Value)>,
 }
 
 impl Tablebase {
-    /// The value and every legal turn of `position`, which must be in the moving
-    /// phase ([`TablebaseError::NotMovingPhase`] otherwise). The 100-turn counter
-    /// is ignored: the values are game-theoretic (docs/RULES.md §7).
+    /// The value and every legal turn of `position`, of either phase: a
+    /// moving-phase position from the moving-phase tables, a placing position from
+    /// the placing tables. The values are game-theoretic (docs/RULES.md §7): the
+    /// 100-turn counter is ignored ([`Tablebase::report`] has the values under the
+    /// rule too).
     pub fn probe_position(&self, position: &Position) -> Result<ProbeAnswer, TablebaseError> {
-        let board = moving_board(position)?;
-        Ok(ProbeAnswer {
-            value: self.probe(board)?,
-            moves: self.probe_moves(board)?,
+        let board = position.to_board();
+        Ok(match position.phase() {
+            Phase::Moving => ProbeAnswer {
+                value: self.probe(board)?,
+                moves: self
+                    .probe_moves(board)?
+                    .into_iter()
+                    .map(|(t, v)| (t.into(), v))
+                    .collect(),
+            },
+            Phase::Placing => {
+                let placed = position.placements(self.rules());
+                ProbeAnswer {
+                    value: self.probe_placing(placed, board)?,
+                    moves: self
+                        .probe_placements(placed, board)?
+                        .into_iter()
+                        .map(|(m, v)| (placement_move(m), v))
+                        .collect(),
+                }
+            }
         })
     }
 
-    /// The value of `position` for the player to move, without the moves (see
-    /// [`Tablebase::probe_position`]).
+    /// The value of `position` (either phase) for the player to move, without the
+    /// moves (see [`Tablebase::probe_position`]).
     pub fn probe_position_value(&self, position: &Position) -> Result<Value, TablebaseError> {
-        self.probe(moving_board(position)?)
+        self.probe_any_phase(position)
     }
 }
 
@@ -98,16 +120,16 @@ impl Tablebase {
     }
 }
 
-/// The board of a moving-phase position, seen from the player to move.
-fn moving_board(position: &Position) -> Result<tigadi_rules::Board, TablebaseError> {
-    if position.phase() != Phase::Moving {
-        return Err(TablebaseError::NotMovingPhase);
+/// A placement (with its capture choice) as a move of the notation.
+fn placement_move(m: tigadi_rules::Placement) -> Move {
+    Move::Place {
+        to: m.to,
+        capture: m.capture,
     }
-    Ok(position.to_board())
 }
 
 /// One turn of [`ProbeAnswer::moves`] as `{"move", "value", "dtc"}`.
-struct MoveEntry<'a>(&'a Turn, Value);
+struct MoveEntry<'a>(&'a Move, Value);
 
 impl Serialize for MoveEntry<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -240,15 +262,11 @@ impl Tablebase {
                 Err(TablebaseError::MissingSubspace { .. }) => None,
                 Err(e) => return Err(e.into()),
             };
-            let place = |m: tigadi_rules::Placement| Move::Place {
-                to: m.to,
-                capture: m.capture,
-            };
             report.moves = if report.rule.is_some() {
                 self.probe_placements_rule(placed, board)?
                     .into_iter()
                     .map(|(m, r)| ReportTurn {
-                        turn: place(m),
+                        turn: placement_move(m),
                         value: r.value,
                         rule: Some(r),
                     })
@@ -257,7 +275,7 @@ impl Tablebase {
                 self.probe_placements(placed, board)?
                     .into_iter()
                     .map(|(m, value)| ReportTurn {
-                        turn: place(m),
+                        turn: placement_move(m),
                         value,
                         rule: None,
                     })

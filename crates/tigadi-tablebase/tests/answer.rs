@@ -1,5 +1,5 @@
-//! `ProbeAnswer`: `probe_position` is `probe` plus `probe_moves`, refuses the
-//! placing phase, and serialises to the fields `tigadi probe --json` documents.
+//! `ProbeAnswer`: `probe_position` is `probe` plus `probe_moves` (placing
+//! positions: `tests/placing.rs`), and serialises to the fields `tigadi probe --json` documents.
 
 mod common;
 
@@ -29,7 +29,13 @@ fn probe_position_is_probe_and_probe_moves() {
             .probe_position(&Position::from_board(board, side, quiet))
             .unwrap();
         assert_eq!(answer.value, tb.probe(board).unwrap());
-        assert_eq!(answer.moves, tb.probe_moves(board).unwrap());
+        let moves: Vec<(tigadi_rules::Move, Value)> = tb
+            .probe_moves(board)
+            .unwrap()
+            .into_iter()
+            .map(|(t, v)| (t.to_move(), v))
+            .collect();
+        assert_eq!(answer.moves, moves);
         assert_eq!(
             tb.probe_position_value(&Position::from_board(board, side, quiet))
                 .unwrap(),
@@ -58,9 +64,10 @@ fn probe_position_is_probe_and_probe_moves() {
     }
     assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
 
+    // A placing position is answered from the placing tables, absent here.
     let placing = tigadi_rules::parse_position("BB./S../.../...S../.../.../SB. S 1 2").unwrap();
     assert!(matches!(
         tb.probe_position(&placing),
-        Err(TablebaseError::NotMovingPhase)
+        Err(TablebaseError::MissingSubspace { .. })
     ));
 }

@@ -161,6 +161,60 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
         .any(|&(p, _, earlier, _)| p == placed - 1 && !earlier));
 }
 
+/// `probe_position` (what the Python binding's `probe` calls) answers placing
+/// positions: `probe_placing` and every placement of `probe_placements`, as moves
+/// of the notation, and agrees with `report` (what `tigadi probe` prints).
+#[test]
+fn probe_position_answers_placing_positions() {
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let layers = solve_and_write_all(dir.path(), rules);
+    let tb = Tablebase::open(dir.path(), &rules);
+    let mut checked = 0;
+    for (placed, layer) in layers.iter().enumerate() {
+        for s in layer {
+            let idx = SubspaceIndex::new(s.subspace);
+            for (_, board) in idx.boards(0..idx.slots()).step_by(11) {
+                let side = if placed % 2 == 0 {
+                    tigadi_rules::Side::Bone
+                } else {
+                    tigadi_rules::Side::Seed
+                };
+                let mut position = Position::from_board(board, side, 0);
+                let (mover_hand, other_hand) = tigadi_solve::placing::hands(&rules, placed as u32);
+                (position.bone_hand, position.seed_hand) = match side {
+                    tigadi_rules::Side::Bone => (mover_hand, other_hand),
+                    tigadi_rules::Side::Seed => (other_hand, mover_hand),
+                };
+                let answer = tb.probe_position(&position).unwrap();
+                assert_eq!(
+                    answer.value,
+                    tb.probe_placing(placed as u32, board).unwrap()
+                );
+                assert_eq!(tb.probe_position_value(&position).unwrap(), answer.value);
+                let placements = tb.probe_placements(placed as u32, board).unwrap();
+                assert_eq!(answer.moves.len(), placements.len());
+                for ((m, v), (p, w)) in answer.moves.iter().zip(&placements) {
+                    assert_eq!(v, w);
+                    assert_eq!(
+                        *m,
+                        tigadi_rules::Move::Place {
+                            to: p.to,
+                            capture: p.capture
+                        }
+                    );
+                }
+                let report = tb.report(&position.to_string()).unwrap();
+                assert_eq!(report.value, answer.value);
+                let turns: Vec<_> = report.moves.iter().map(|t| (t.turn, t.value)).collect();
+                assert_eq!(turns, answer.moves);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
 #[test]
 fn evaluate_placing_matches_the_solver() {
     let rules = RuleSet::parse("navakankari,pieces=3").unwrap();

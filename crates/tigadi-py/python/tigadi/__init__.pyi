@@ -110,10 +110,12 @@ class Tablebase:
     def directory(self) -> "os.PathLike[str]":
         """The tablebase directory (a pathlib.Path)."""
     def probe(self, position: PositionLike) -> Probe:
-        """Value, DTC and every move's value of a moving-phase position.
+        """Value, DTC and every move's value of a position of either phase.
 
-        Raises ValueError for a bad string or a placing-phase position,
-        MissingTableError / CorruptTableError for absent or damaged tables.
+        A placing position is answered from the placing tables, its moves being
+        every placement with each capture choice ("d7", "d7xg1"). Raises
+        ValueError for a bad string, MissingTableError / CorruptTableError for
+        absent or damaged tables.
         """
     def probe_wdl(self, position: PositionLike) -> Value:
         """Win, draw or loss only, reading the cheaper WDL section."""
