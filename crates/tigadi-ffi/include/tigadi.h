@@ -309,6 +309,45 @@ int32_t tigadi_legal_moves(const struct TigadiTablebase *tb,
 int32_t tigadi_parse_position(const char *text, uint32_t *bone, uint32_t *seed, uint32_t *side);
 
 /*
+ The value (win/draw/loss and DTC) of a position of either phase for the side to
+ move, into `*value`. `bone_hand` and `seed_hand` are the gotis each player still
+ has to place: with either above 0 the position is in the placing phase and is
+ answered from the placing tables (`tigadi solve` writes them after the moving
+ phase); with both 0 this is `tigadi_probe`. The DTC of a placing position counts
+ the placements as turns. `TIGADI_ERR_INVALID_POSITION` for a position no game
+ reaches (hands that do not fit the side to move, too many gotis of a colour).
+
+ # Safety
+ `tb` is a live handle; `value` is valid for one write.
+ */
+int32_t tigadi_probe_any(const struct TigadiTablebase *tb,
+                         uint32_t bone,
+                         uint32_t seed,
+                         uint32_t side,
+                         uint32_t bone_hand,
+                         uint32_t seed_hand,
+                         struct TigadiValue *value);
+
+/*
+ Parses a position string of either phase (docs/RULES.md §9; a placing position
+ gives both hands, as `".../.../.../....../.../.../... B 9 9"` for the empty
+ board) into Bone's and Seed's point sets, the side to move and the hands (0 and
+ 0 in the moving phase), the arguments of `tigadi_probe_any`.
+ `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse or that no
+ game can reach.
+
+ # Safety
+ `text` is a NUL-terminated string; `bone`, `seed`, `side`, `bone_hand` and
+ `seed_hand` are valid for one write each.
+ */
+int32_t tigadi_parse_any_position(const char *text,
+                                  uint32_t *bone,
+                                  uint32_t *seed,
+                                  uint32_t *side,
+                                  uint32_t *bone_hand,
+                                  uint32_t *seed_hand);
+
+/*
  A static, NUL-terminated English message for a status code (never NULL; an
  unknown code gets "unknown status code").
  */

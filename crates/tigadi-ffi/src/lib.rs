@@ -488,6 +488,84 @@ pub unsafe extern "C" fn tigadi_parse_position(
     })
 }
 
+/// The value (win/draw/loss and DTC) of a position of either phase for the side to
+/// move, into `*value`. `bone_hand` and `seed_hand` are the gotis each player still
+/// has to place: with either above 0 the position is in the placing phase and is
+/// answered from the placing tables (`tigadi solve` writes them after the moving
+/// phase); with both 0 this is `tigadi_probe`. The DTC of a placing position counts
+/// the placements as turns. `TIGADI_ERR_INVALID_POSITION` for a position no game
+/// reaches (hands that do not fit the side to move, too many gotis of a colour).
+///
+/// # Safety
+/// `tb` is a live handle; `value` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_probe_any(
+    tb: *const TigadiTablebase,
+    bone: u32,
+    seed: u32,
+    side: u32,
+    bone_hand: u32,
+    seed_hand: u32,
+    value: *mut TigadiValue,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let out = required(value)?;
+        let (_, side) = board(bone, seed, side)?;
+        let hand = |h: u32| u8::try_from(h).map_err(|_| TIGADI_ERR_INVALID_POSITION);
+        let position = Position {
+            bone,
+            seed,
+            side,
+            bone_hand: hand(bone_hand)?,
+            seed_hand: hand(seed_hand)?,
+            quiet_turns: 0,
+        };
+        position
+            .validate_with(tb.rules())
+            .map_err(|_| TIGADI_ERR_INVALID_POSITION)?;
+        *out = tb
+            .probe_position_value(&position)
+            .map_err(|e| code_of(&e))?
+            .into();
+        Ok(())
+    })
+}
+
+/// Parses a position string of either phase (docs/RULES.md §9; a placing position
+/// gives both hands, as `".../.../.../....../.../.../... B 9 9"` for the empty
+/// board) into Bone's and Seed's point sets, the side to move and the hands (0 and
+/// 0 in the moving phase), the arguments of `tigadi_probe_any`.
+/// `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse or that no
+/// game can reach.
+///
+/// # Safety
+/// `text` is a NUL-terminated string; `bone`, `seed`, `side`, `bone_hand` and
+/// `seed_hand` are valid for one write each.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_parse_any_position(
+    text: *const c_char,
+    bone: *mut u32,
+    seed: *mut u32,
+    side: *mut u32,
+    bone_hand: *mut u32,
+    seed_hand: *mut u32,
+) -> i32 {
+    guard(|| {
+        let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
+        let (bone_hand, seed_hand) = (required(bone_hand)?, required(seed_hand)?);
+        let p = parse_position(string(text)?).map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
+        let sets: (Bits, Bits) = (p.bone, p.seed);
+        (*bone, *seed) = sets;
+        *side = match p.side {
+            Side::Bone => TIGADI_BONE,
+            Side::Seed => TIGADI_SEED,
+        };
+        (*bone_hand, *seed_hand) = (p.bone_hand as u32, p.seed_hand as u32);
+        Ok(())
+    })
+}
+
 /// A static, NUL-terminated English message for a status code (never NULL; an
 /// unknown code gets "unknown status code").
 #[no_mangle]

@@ -496,3 +496,132 @@ fn the_c_example_agrees_with_the_prober() {
         .unwrap();
     assert_eq!(no_dir.status.code(), Some(2));
 }
+
+/// The whole game of `tigadi,pieces=3` (moving phase and every placing table) in a
+/// temporary directory, solved once per test binary, and a handle on it.
+fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
+    struct Shared(*mut TigadiTablebase, Tablebase);
+    unsafe impl Send for Shared {}
+    unsafe impl Sync for Shared {}
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static TB: OnceLock<Shared> = OnceLock::new();
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let shared = TB.get_or_init(|| {
+        let dir = DIR.get_or_init(|| {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            let moving = solve_up_to(&rules, 6, &Quiet, |_, solved, _| {
+                for s in solved {
+                    write_subspace(dir.path(), &rules, s.subspace, &s.values).expect("writes");
+                }
+            });
+            let tables = tigadi_solve::SolvedTable::views(&moving);
+            let layers =
+                tigadi_solve::placing::solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
+            for (placed, layer) in layers.iter().enumerate() {
+                for s in layer {
+                    tigadi_tablebase::write_placing(
+                        dir.path(),
+                        &rules,
+                        placed as u8,
+                        s.subspace,
+                        &s.values,
+                    )
+                    .expect("writes");
+                }
+            }
+            dir
+        });
+        let mut tb = std::ptr::null_mut();
+        let path = c_string(dir.path().to_str().unwrap());
+        let code = unsafe { tigadi_open(path.as_ptr(), c"tigadi,pieces=3".as_ptr(), &mut tb) };
+        assert_eq!(code, TIGADI_OK);
+        Shared(tb, Tablebase::open(dir.path(), &rules))
+    });
+    (shared.0, &shared.1)
+}
+
+/// `tigadi_probe_any` answers every position of random games from the empty board,
+/// placing phase and moving phase, as the Rust prober does, and
+/// `tigadi_parse_any_position` reads their strings back; bad hands get a code.
+#[test]
+fn positions_of_either_phase_are_probed_as_the_prober_does() {
+    let (tb, rust) = whole_game();
+    let rules = *rust.rules();
+    let mut rng = Rng(21);
+    let (mut placing, mut moving) = (0, 0);
+    for _ in 0..60 {
+        let mut p = Position::start(&rules);
+        for _ in 0..40 {
+            if p.decided(&rules).is_some() {
+                break;
+            }
+            let text = c_string(&p.to_string());
+            let (mut bone, mut seed, mut side, mut bh, mut sh) = (0, 0, 9, 99, 99);
+            let code = unsafe {
+                tigadi_parse_any_position(
+                    text.as_ptr(),
+                    &mut bone,
+                    &mut seed,
+                    &mut side,
+                    &mut bh,
+                    &mut sh,
+                )
+            };
+            assert_eq!(code, TIGADI_OK, "{p}");
+            assert_eq!(
+                (bone, seed, side, bh, sh),
+                (
+                    p.bone,
+                    p.seed,
+                    side_code(p.side),
+                    p.bone_hand as u32,
+                    p.seed_hand as u32
+                )
+            );
+            let mut v = TigadiValue::default();
+            let code = unsafe { tigadi_probe_any(tb, bone, seed, side, bh, sh, &mut v) };
+            assert_eq!(code, TIGADI_OK, "{p}: {}", message(code));
+            let p0 = Position {
+                quiet_turns: 0,
+                ..p
+            };
+            assert_eq!(v, expected(rust.probe_position_value(&p0).unwrap()), "{p}");
+            if bh + sh > 0 {
+                placing += 1;
+            } else {
+                moving += 1;
+            }
+            let moves = p.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            p = p.apply(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(placing > 200 && moving > 200, "{placing} {moving}");
+
+    // Hands that do not fit the side to move, or too large, or a bad side.
+    let mut v = TigadiValue::default();
+    let empty =
+        |side, bh, sh, v: &mut TigadiValue| unsafe { tigadi_probe_any(tb, 0, 0, side, bh, sh, v) };
+    assert_eq!(empty(TIGADI_BONE, 3, 3, &mut v), TIGADI_OK);
+    assert_eq!(
+        empty(TIGADI_SEED, 3, 3, &mut v),
+        TIGADI_ERR_INVALID_POSITION
+    );
+    assert_eq!(
+        empty(TIGADI_BONE, 300, 300, &mut v),
+        TIGADI_ERR_INVALID_POSITION
+    );
+    assert_eq!(
+        empty(TIGADI_BONE, 4, 4, &mut v),
+        TIGADI_ERR_INVALID_POSITION
+    );
+    assert_eq!(empty(7, 3, 3, &mut v), TIGADI_ERR_BAD_SIDE);
+    let code = unsafe { tigadi_probe_any(tb, 0, 0, TIGADI_BONE, 3, 3, std::ptr::null_mut()) };
+    assert_eq!(code, TIGADI_ERR_NULL_ARGUMENT);
+    let code = unsafe {
+        tigadi_parse_any_position(c"nonsense".as_ptr(), &mut 0, &mut 0, &mut 0, &mut 0, &mut 0)
+    };
+    assert_eq!(code, TIGADI_ERR_BAD_POSITION_STRING);
+}
