@@ -229,6 +229,15 @@ fn a_held_directory_is_refused_and_live_temporaries_are_kept() {
     assert!(r.stderr.contains(&me), "{}", r.stderr);
     assert!(!rdir.join("3v3.tgtb").exists());
     drop(lock);
+    // A child that another test thread forked while the lock was held keeps a copy
+    // of its descriptor, and with it the lock, until it executes its program (the
+    // descriptor is close-on-exec); on a loaded machine that can outlast the drop.
+    // Wait until the lock is free before the next solve needs it.
+    let start = std::time::Instant::now();
+    while tigadi_tablebase::DirLock::acquire(&rdir).is_err() {
+        assert!(start.elapsed().as_secs() < 30, "the lock stays held");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 
     // A temporary of this (live) process and one of a process that cannot exist.
     let live = rdir.join(format!(".4v3.tgtb.tmp{}", std::process::id()));
