@@ -81,6 +81,40 @@ fn placing_phase_through_the_cli() {
         row["category"].is_string() && row["rule_value"].is_string(),
         "{row}"
     );
+    // One row per placing layer, whose counts are the layer's values counted from
+    // the files.
+    let rules = tigadi_rules::RuleSet::parse(RULES).unwrap();
+    let layers: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r.get("placed").is_some())
+        .collect();
+    assert_eq!(layers.len(), 6, "{json}");
+    for (placed, row) in layers.iter().enumerate() {
+        assert_eq!(row["placed"], placed);
+        let mut wdl = [0u64; 3];
+        let subs = tigadi_solve::placing::layer_subspaces(&rules, placed as u32);
+        for &sub in &subs {
+            let mut values =
+                tigadi_tablebase::load_placing_values(dir, &rules, placed as u8, sub).unwrap();
+            tigadi_tablebase::mark_padding(sub, &mut values);
+            for v in values.iter().filter_map(|v| v.get()) {
+                wdl[match v.wdl() {
+                    tigadi_solve::Wdl::Win => 0,
+                    tigadi_solve::Wdl::Draw => 1,
+                    tigadi_solve::Wdl::Loss => 2,
+                }] += 1;
+            }
+        }
+        assert_eq!(
+            [&row["win"], &row["draw"], &row["loss"], &row["tables"]],
+            [wdl[0], wdl[1], wdl[2], subs.len() as u64],
+            "layer {placed}: {row}"
+        );
+        assert_eq!(row["classes"], wdl.iter().sum::<u64>());
+    }
+    assert!(stats.contains("placed      tables"), "{stats}");
+
     let start = ".../.../.../....../.../.../... B 3 3";
     let (ok, probe, err) = tigadi(dir, &["probe", start]);
     assert!(ok, "{err}");

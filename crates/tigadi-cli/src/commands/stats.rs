@@ -1,5 +1,6 @@
-//! `tigadi stats`: win/draw/loss counts of the solved subspaces, and the value of
-//! the empty board when the placing phase is solved.
+//! `tigadi stats`: win/draw/loss counts of the solved subspaces, of each solved
+//! placing layer, and the value of the empty board when the placing phase is
+//! solved.
 
 use super::CmdResult;
 use crate::DirJsonArgs;
@@ -7,8 +8,9 @@ use serde_json::json;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
-    list_subspaces, load_placing_values, open_kind, placing_table_path, read_header, read_manifest,
-    rules_dir, TableKind, Tablebase, TablebaseError,
+    list_placing_tables, list_subspaces, load_placing_values, open_kind, open_table_of,
+    placing_table_path, read_header, read_manifest, rules_dir, ClassCounts, TableKind, Tablebase,
+    TablebaseError,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
@@ -97,7 +99,75 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             );
         }
     }
+    print_placing_layers(rules, args)?;
     print_empty_board(rules, args)
+}
+
+/// One row per solved placing layer, summed over its tables' headers: classes,
+/// wins, draws and losses for the player to place, the longest win and loss (DTC
+/// counting placements as turns).
+fn print_placing_layers(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
+    let dir = &args.dir.dir;
+    let tables = list_placing_tables(dir, &rules).map_err(|e| e.to_string())?;
+    let mut layers: std::collections::BTreeMap<u8, (usize, ClassCounts)> = Default::default();
+    for (kind, placed, s) in tables {
+        if kind != TableKind::GameTheoretic {
+            continue;
+        }
+        let c = open_table_of(dir, &rules, kind, Some(placed), s)
+            .map_err(|e| e.to_string())?
+            .header()
+            .counts;
+        let (n, sum) = layers.entry(placed).or_default();
+        *n += 1;
+        sum.wins += c.wins;
+        sum.draws += c.draws;
+        sum.losses += c.losses;
+        sum.max_dtc_win = sum.max_dtc_win.max(c.max_dtc_win);
+        sum.max_dtc_loss = sum.max_dtc_loss.max(c.max_dtc_loss);
+    }
+    if !layers.is_empty() && !args.json {
+        outln!(
+            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6}",
+            "placed",
+            "tables",
+            "classes",
+            "win",
+            "draw",
+            "loss",
+            "dtc+",
+            "dtc-"
+        );
+    }
+    for (placed, (n, c)) in layers {
+        if args.json {
+            let row = json!({
+                "rules": rules.name(),
+                "placed": placed,
+                "tables": n,
+                "classes": c.classes(),
+                "win": c.wins,
+                "draw": c.draws,
+                "loss": c.losses,
+                "max_dtc_win": c.max_dtc_win,
+                "max_dtc_loss": c.max_dtc_loss,
+            });
+            outln!("{row}");
+        } else {
+            outln!(
+                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6}",
+                placed,
+                n,
+                c.classes(),
+                c.wins,
+                c.draws,
+                c.losses,
+                c.max_dtc_win,
+                c.max_dtc_loss
+            );
+        }
+    }
+    Ok(0)
 }
 
 /// The empty board's value for Bone, who places first, when the first placing
