@@ -189,6 +189,14 @@ fn board(bone: u32, seed: u32, side: u32) -> Result<(Board, Side), i32> {
     Ok((Board { mover, opponent }, side))
 }
 
+/// The C code of a side (the inverse of [`board`]'s reading of `side`).
+fn side_code(side: Side) -> u32 {
+    match side {
+        Side::Bone => TIGADI_BONE,
+        Side::Seed => TIGADI_SEED,
+    }
+}
+
 fn wdl_code(wdl: Wdl) -> i32 {
     match wdl {
         Wdl::Win => TIGADI_WIN,
@@ -480,10 +488,7 @@ pub unsafe extern "C" fn tigadi_parse_position(
         }
         let sets: (Bits, Bits) = (p.bone, p.seed);
         (*bone, *seed) = sets;
-        *side = match p.side {
-            Side::Bone => TIGADI_BONE,
-            Side::Seed => TIGADI_SEED,
-        };
+        *side = side_code(p.side);
         Ok(())
     })
 }
@@ -557,10 +562,7 @@ pub unsafe extern "C" fn tigadi_parse_any_position(
         let p = parse_position(string(text)?).map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
         let sets: (Bits, Bits) = (p.bone, p.seed);
         (*bone, *seed) = sets;
-        *side = match p.side {
-            Side::Bone => TIGADI_BONE,
-            Side::Seed => TIGADI_SEED,
-        };
+        *side = side_code(p.side);
         (*bone_hand, *seed_hand) = (p.bone_hand as u32, p.seed_hand as u32);
         Ok(())
     })

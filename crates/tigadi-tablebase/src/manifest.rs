@@ -9,6 +9,7 @@ use crate::reader::table::open_table;
 use crate::writer::write_atomically;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 use tigadi_index::Subspace;
@@ -158,7 +159,7 @@ pub fn write_manifest_with_seconds(
             seconds: secs,
         });
     }
-    let manifest = Manifest {
+    let mut manifest = Manifest {
         rules: rules.name(),
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         settings: Settings {
@@ -201,18 +202,13 @@ pub fn write_manifest_with_seconds(
     }
     // Then the placing tables of both kinds, by kind, layer and subspace. One that
     // cannot be read is left out and named, as a damaged moving-phase table is.
-    let mut skipped = manifest.skipped.clone();
     for (kind, placed, s) in list_placing_tables(dir, rules)? {
         let name = any_file_name(kind, Some(placed), s);
         match sha256_file(&any_kind_path(dir, rules, kind, Some(placed), s)) {
             Ok(h) => sums.push_str(&format!("{h}  {name}\n")),
-            Err(e) => skipped.push(format!("{name}: {e}")),
+            Err(e) => manifest.skipped.push(format!("{name}: {e}")),
         }
     }
-    let manifest = Manifest {
-        skipped,
-        ..manifest
-    };
     write_atomically(&rdir.join(SHA256SUMS), sums.as_bytes())?;
     let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
     json.push('\n');
@@ -231,6 +227,45 @@ pub fn read_manifest(dir: &Path, rules: &RuleSet) -> Result<Option<Manifest>, Ta
     serde_json::from_str(&text)
         .map(Some)
         .map_err(|e| TablebaseError::corrupt(&path, format!("bad manifest: {e}")))
+}
+
+/// `SHA256SUMS` of a rule set's directory as file name to hash: `Err(None)` when
+/// there is none, `Err(Some(problem))` when it cannot be read or a line is not
+/// `HASH  NAME` (the `sha256sum` format).
+pub(crate) fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
+    let path = rdir.join(SHA256SUMS);
+    if crate::reader::table::is_missing(&path) {
+        return Err(None);
+    }
+    let text = crate::reader::table::open_regular_file(&path)
+        .and_then(|mut f| {
+            let mut t = String::new();
+            std::io::Read::read_to_string(&mut f, &mut t)
+                .map(|_| t)
+                .map_err(|e| TablebaseError::io(&path, e))
+        })
+        .map_err(|e| Some(e.to_string()))?;
+    let mut sums = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let parsed = line.split_once(' ').and_then(|(hash, name)| {
+            let name = name.strip_prefix([' ', '*'])?;
+            let hex = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+            hex.then(|| (name.to_string(), hash.to_ascii_lowercase()))
+        });
+        match parsed {
+            Some((name, hash)) => {
+                sums.insert(name, hash);
+            }
+            None => return Err(Some(format!("{SHA256SUMS} line {} is malformed", i + 1))),
+        }
+    }
+    Ok(sums)
+}
+
+/// `SHA256SUMS` as read by [`read_sums`], or an empty list when it is missing or
+/// unreadable (`verify` reports its problems once, with the moving-phase tables).
+pub(crate) fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
+    read_sums(rdir).unwrap_or_default()
 }
 
 /// SHA-256 of the file at `path`, lowercase hex.

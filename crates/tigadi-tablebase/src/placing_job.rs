@@ -11,7 +11,7 @@ use crate::error::TablebaseError;
 use crate::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
 use crate::job::JobError;
 use crate::lock::DirLock;
-use crate::manifest::{write_manifest, SHA256SUMS};
+use crate::manifest::{listed_sums, write_manifest};
 use crate::reader::table::{
     load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
 };
@@ -193,12 +193,8 @@ fn solve_placing_kind<O: PlacingObserver>(
 
 /// Does the directory's `SHA256SUMS` name every placing table present?
 fn sums_list_every_placing_table(dir: &Path, rules: &RuleSet) -> Result<bool, TablebaseError> {
-    let sums = std::fs::read_to_string(rules_dir(dir, rules).join(SHA256SUMS)).unwrap_or_default();
-    let listed: std::collections::HashSet<&str> = sums
-        .lines()
-        .filter_map(|l| l.split_once("  ").map(|(_, name)| name))
-        .collect();
+    let listed = listed_sums(&rules_dir(dir, rules));
     Ok(list_placing_tables(dir, rules)?
         .into_iter()
-        .all(|(k, p, s)| listed.contains(any_file_name(k, Some(p), s).as_str())))
+        .all(|(k, p, s)| listed.contains_key(&any_file_name(k, Some(p), s))))
 }

@@ -7,7 +7,7 @@ use crate::format::{
     any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
     list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
 };
-use crate::manifest::{sha256_file, SHA256SUMS};
+use crate::manifest::{listed_sums, read_sums, sha256_file, SHA256SUMS};
 use crate::reader::table::{open_any_table, open_kind, open_table_of, Table};
 use crate::writer::write_atomically;
 use rayon::prelude::*;
@@ -363,6 +363,19 @@ struct Journaled {
 }
 
 impl Journaled {
+    /// The positions recorded for table `name` when resuming and it passed an
+    /// earlier run with exactly these `files` (the hashes of every file its check
+    /// reads; `complete` says that each of them has one).
+    fn passed_earlier(
+        &self,
+        name: &str,
+        files: &BTreeMap<String, String>,
+        complete: bool,
+    ) -> Option<u64> {
+        let entry = self.journal.passed.get(name)?;
+        (self.resume && complete && entry.files == *files).then_some(entry.positions)
+    }
+
     /// Records that table `name` passed (with the hashes of the files its check
     /// read) or did not, and saves the journal when that changed it.
     fn record(&mut self, name: String, passed: Option<JournalEntry>) {
@@ -458,15 +471,15 @@ impl KindContext<'_> {
                 .collect();
             let name = kind_file_name(kind, s);
             observer.started(s, table.header().slots);
-            if let Some(entry) = journal.journal.passed.get(&name) {
-                if journal.resume && files.len() == reads.len() && entry.files == files {
-                    report.checked = entry.positions;
-                    report.earlier = true;
-                    observer.advance(table.header().slots);
-                    observer.finished(&report);
-                    reports.push(report);
-                    continue;
-                }
+            if let Some(positions) =
+                journal.passed_earlier(&name, &files, files.len() == reads.len())
+            {
+                report.checked = positions;
+                report.earlier = true;
+                observer.advance(table.header().slots);
+                observer.finished(&report);
+                reports.push(report);
+                continue;
             }
             decoded.retain(|k, _| needed.contains(k));
             let mut arrays = Vec::new();
@@ -536,45 +549,6 @@ impl KindContext<'_> {
     }
 }
 
-/// `SHA256SUMS` of a rule set's directory as file name to hash: `Err(None)` when
-/// there is none, `Err(Some(problem))` when it cannot be read or a line is not
-/// `HASH  NAME` (the `sha256sum` format).
-fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
-    let path = rdir.join(SHA256SUMS);
-    if crate::reader::table::is_missing(&path) {
-        return Err(None);
-    }
-    let text = crate::reader::table::open_regular_file(&path)
-        .and_then(|mut f| {
-            let mut t = String::new();
-            std::io::Read::read_to_string(&mut f, &mut t)
-                .map(|_| t)
-                .map_err(|e| TablebaseError::io(&path, e))
-        })
-        .map_err(|e| Some(e.to_string()))?;
-    let mut sums = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let parsed = line.split_once(' ').and_then(|(hash, name)| {
-            let name = name.strip_prefix([' ', '*'])?;
-            let hex = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
-            hex.then(|| (name.to_string(), hash.to_ascii_lowercase()))
-        });
-        match parsed {
-            Some((name, hash)) => {
-                sums.insert(name, hash);
-            }
-            None => return Err(Some(format!("{SHA256SUMS} line {} is malformed", i + 1))),
-        }
-    }
-    Ok(sums)
-}
-
-/// `SHA256SUMS` as read by [`read_sums`], or an empty list when it is missing or
-/// unreadable (its problems are reported once, with the moving-phase tables).
-fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
-    read_sums(rdir).unwrap_or_default()
-}
-
 /// Verifies the placing tables `placing` (each kind's last layer first):
 /// checksums, size, SHA-256 against `SHA256SUMS`, and `evaluate_placing(board) ==
 /// stored(board)` over the stored values of the next layer (or, for the last layer,
@@ -611,6 +585,7 @@ fn verify_placing(
             earlier: false,
         };
         let slots = SubspaceIndex::new(s).slots();
+        let name = any_file_name(kind, Some(placed), s);
         observer.started(s, slots);
         // `Some(files)`: the check passed or failed with every file it read hashed
         // (for the journal).
@@ -624,7 +599,7 @@ fn verify_placing(
                 ));
             }
             let hash = sha256_file(table.path())?;
-            if let Some(h) = listed.get(&any_file_name(kind, Some(placed), s)) {
+            if let Some(h) = listed.get(&name) {
                 if *h != hash {
                     return Err(TablebaseError::corrupt(
                         &path,
@@ -656,15 +631,12 @@ fn verify_placing(
                 })
                 .collect();
             let complete = files.len() == reads.len();
-            files.insert(any_file_name(kind, Some(placed), s), hash);
-            let name = any_file_name(kind, Some(placed), s);
-            if let Some(entry) = journal.journal.passed.get(&name) {
-                if journal.resume && complete && entry.files == files {
-                    report.checked = entry.positions;
-                    report.earlier = true;
-                    observer.advance(slots);
-                    return Ok(Some(files));
-                }
+            files.insert(name.clone(), hash);
+            if let Some(positions) = journal.passed_earlier(&name, &files, complete) {
+                report.checked = positions;
+                report.earlier = true;
+                observer.advance(slots);
+                return Ok(Some(files));
             }
             decoded.retain(|k, _| needed.contains(k));
             let mut arrays = Vec::new();
@@ -731,7 +703,7 @@ fn verify_placing(
             let passed = files
                 .filter(|_| report.is_ok())
                 .map(|files| JournalEntry { files, positions });
-            journal.record(any_file_name(kind, Some(placed), s), passed);
+            journal.record(name, passed);
         }
         observer.finished(&report);
         reports.push(report);
