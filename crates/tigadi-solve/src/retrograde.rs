@@ -23,7 +23,10 @@
 //!    A round may instead run **forwards** ([`Rounds`]): every undecided position
 //!    looks up its quiet successor classes and applies the same rule to itself.
 //!    Both directions compute the same level from the same previous level; each
-//!    round takes the cheaper one (few undecided positions: forwards).
+//!    round takes the cheaper one (few undecided positions: forwards). Every
+//!    round marks the chunks of slots in which it decided a position, and the next
+//!    backward round visits only those chunks (from round 3 on: levels 0 and 1
+//!    also come from the initial pass).
 //! 3. What is still undecided when a round decides nothing is a **draw**.
 //!
 //! Counting distinct successor *classes* forward and distinct predecessor *classes*
@@ -34,7 +37,7 @@
 use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::POINTS;
 use tigadi_rules::{Board, RuleSet, Successor};
@@ -254,6 +257,47 @@ impl SlotSet {
     #[inline]
     fn distinct(&self) -> &[u64] {
         &self.buf[..self.len]
+    }
+}
+
+/// Which chunks of [`CHUNK`] words hold a position decided in one round: a bit per
+/// chunk. A backward round reads only the positions of the level before it, and
+/// from round 3 on those were all decided in the round before (levels 0 and 1 also
+/// come from the initial pass), so it sweeps only the chunks marked then. Late
+/// rounds decide few positions, and without the marks each of them swept the
+/// whole pair.
+struct Touched(Vec<AtomicU64>);
+
+impl Touched {
+    fn new(words: usize) -> Touched {
+        Touched(
+            (0..words.div_ceil(CHUNK).div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
+    }
+
+    /// Marks the chunk of word `slot`.
+    #[inline]
+    fn mark(&self, slot: usize) {
+        let c = slot / CHUNK;
+        let (w, bit) = (&self.0[c / 64], 1u64 << (c % 64));
+        // Most marks repeat: test first, so that the line is written once.
+        if w.load(Relaxed) & bit == 0 {
+            w.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Is chunk `c` marked?
+    #[inline]
+    fn has(&self, c: usize) -> bool {
+        self.0[c / 64].load(Relaxed) & (1 << (c % 64)) != 0
+    }
+
+    fn clear(&mut self) {
+        for w in &mut self.0 {
+            *w.get_mut() = 0;
+        }
     }
 }
 
@@ -514,6 +558,9 @@ pub(crate) fn solve_pair_capped(
     let mut level: u16 = 1;
     // Positions at level 0 (blocked losses) are few; start backwards.
     let mut previous_level = 0u64;
+    // The chunks holding the positions decided in the round before (`read`) and in
+    // this one (`marked`).
+    let (mut read, mut marked) = (Touched::new(n), Touched::new(n));
     while level <= max_level {
         let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
@@ -522,11 +569,16 @@ pub(crate) fn solve_pair_capped(
             Rounds::Backward => false,
             Rounds::Forward => true,
         };
+        marked.clear();
         let decided = if forward {
-            forward_round(rules, &space, words, at, observer)
+            forward_round(rules, &space, words, at, &marked, observer)
         } else {
-            backward_round(rules, &space, words, at, observer)
+            // Levels 0 and 1 come from the initial pass too: rounds 1 and 2 sweep
+            // every chunk.
+            let only = (level > 2).then_some(&read);
+            backward_round(rules, &space, words, at, only, &marked, observer)
         };
+        std::mem::swap(&mut read, &mut marked);
         observer.round_done(level, forward, decided);
         // Level k holds what round k decided, and at level 1 also what the initial
         // pass did; nothing else writes it. Counted exactly (not by looking at the
@@ -647,17 +699,27 @@ const NONE: u16 = Packed::NONE.0;
 
 /// One round run backwards: every position at level `k - 1` updates its quiet
 /// predecessor classes (see the module docs). Returns the positions decided.
+///
+/// With `only`, the chunks not marked there hold no position of level `k - 1` and
+/// are skipped. Every chunk in which this round decides a position is marked in
+/// `marked`.
 fn backward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
+    only: Option<&Touched>,
+    marked: &Touched,
     observer: &dyn Observer,
 ) -> u64 {
     words
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
+            if only.is_some_and(|t| !t.has(c)) {
+                observer.advance(chunk.len() as u64);
+                return 0;
+            }
             let base = (c * CHUNK) as u64;
             let mut decided = 0u64;
             // Updates the predecessors of one position at level k - 1.
@@ -667,10 +729,16 @@ fn backward_round(
                     if was_loss {
                         // Only a win can be written here concurrently: a position
                         // with a lost successor never runs out of successors.
-                        let old = w.load(Relaxed);
-                        if word_value(old) == NONE {
-                            w.store((old & !VALUE_MASK) | at.win_now as u32, Relaxed);
-                            decided += 1;
+                        // Clearing the bits of `NONE` (all ones) that `Win(k)`
+                        // lacks writes it atomically, counters untouched, and
+                        // exactly one thread finds `NONE` there first: the count
+                        // of decided positions is exact.
+                        if word_value(w.load(Relaxed)) == NONE {
+                            let old = w.fetch_and(!VALUE_MASK | at.win_now as u32, Relaxed);
+                            if word_value(old) == NONE {
+                                marked.mark(p as usize);
+                                decided += 1;
+                            }
                         }
                     } else {
                         // A decided word never becomes undecided again, so its
@@ -683,6 +751,7 @@ fn backward_round(
                             // The last quiet successor turned out won for the
                             // opponent; nothing else writes this word any more.
                             w.store(word(Packed(at.loss_now), 0), Relaxed);
+                            marked.mark(p as usize);
                             decided += 1;
                         }
                     }
@@ -760,6 +829,7 @@ fn forward_round(
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
+    marked: &Touched,
     observer: &dyn Observer,
 ) -> u64 {
     let mut tally = 0;
@@ -794,7 +864,10 @@ fn forward_round(
                     owners[cur] = Some(own);
                     cur ^= 1;
                     if let Some(own) = owners[cur].take() {
-                        decided += forward_step(words, at, own, sets[cur].distinct()) as u64;
+                        if forward_step(words, at, own, sets[cur].distinct()) {
+                            marked.mark(own);
+                            decided += 1;
+                        }
                     }
                 };
                 // Which positions of the chunk are undecided, from the words alone.
@@ -825,7 +898,10 @@ fn forward_round(
                     }
                 }
                 if let Some(own) = owners[cur ^ 1].take() {
-                    decided += forward_step(words, at, own, sets[cur ^ 1].distinct()) as u64;
+                    if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
+                        marked.mark(own);
+                        decided += 1;
+                    }
                 }
                 observer.advance(range.end - range.start);
                 decided
