@@ -62,22 +62,19 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             .and_then(|m| m.subspaces.iter().find(|e| e.subspace() == s))
             .and_then(|e| e.seconds);
         if args.json {
-            let row = json!({
-                "rules": rules.name(),
-                "mover": s.mover,
-                "opponent": s.opponent,
-                "classes": c.classes(),
-                "win": c.wins,
-                "draw": c.draws,
-                "loss": c.losses,
-                "max_dtc_win": c.max_dtc_win,
-                "max_dtc_loss": c.max_dtc_loss,
-                "seconds": seconds,
-                "cursed_win": cursed,
-                "blessed_loss": blessed,
-                "max_dtc100_win": rule.map(|r| r.max_dtc_win),
-                "max_dtc100_loss": rule.map(|r| r.max_dtc_loss),
-            });
+            let row = counts_row(
+                &rules,
+                &c,
+                json!({
+                    "mover": s.mover,
+                    "opponent": s.opponent,
+                    "seconds": seconds,
+                    "cursed_win": cursed,
+                    "blessed_loss": blessed,
+                    "max_dtc100_win": rule.map(|r| r.max_dtc_win),
+                    "max_dtc100_loss": rule.map(|r| r.max_dtc_loss),
+                }),
+            );
             outln!("{row}");
         } else {
             let secs = seconds.map_or("-".to_string(), |x| format!("{x:.1}"));
@@ -101,6 +98,25 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     }
     print_placing_layers(rules, args)?;
     print_empty_board(rules, args)
+}
+
+/// A `--json` row: the rule set and the class counts every row has (classes,
+/// win, draw, loss, longest win and loss), with the fields of `extra` (an object)
+/// added. Keys come out sorted, whatever the order here.
+fn counts_row(rules: &RuleSet, c: &ClassCounts, extra: serde_json::Value) -> serde_json::Value {
+    let mut row = json!({
+        "rules": rules.name(),
+        "classes": c.classes(),
+        "win": c.wins,
+        "draw": c.draws,
+        "loss": c.losses,
+        "max_dtc_win": c.max_dtc_win,
+        "max_dtc_loss": c.max_dtc_loss,
+    });
+    if let (Some(row), serde_json::Value::Object(extra)) = (row.as_object_mut(), extra) {
+        row.extend(extra);
+    }
+    row
 }
 
 /// One row per solved placing layer, summed over its tables' headers: classes,
@@ -141,17 +157,7 @@ fn print_placing_layers(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     }
     for (placed, (n, c)) in layers {
         if args.json {
-            let row = json!({
-                "rules": rules.name(),
-                "placed": placed,
-                "tables": n,
-                "classes": c.classes(),
-                "win": c.wins,
-                "draw": c.draws,
-                "loss": c.losses,
-                "max_dtc_win": c.max_dtc_win,
-                "max_dtc_loss": c.max_dtc_loss,
-            });
+            let row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
             outln!("{row}");
         } else {
             outln!(
