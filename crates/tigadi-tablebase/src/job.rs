@@ -11,9 +11,9 @@
 //! writer is gone.
 
 use crate::error::TablebaseError;
-use crate::format::{rules_dir, table_path, TableKind};
+use crate::format::{file_name, kind_file_name, rules_dir, table_path, TableKind};
 use crate::lock::DirLock;
-use crate::manifest::write_manifest_with_seconds;
+use crate::manifest::update_manifest;
 use crate::reader::table::{load_dtc100, load_values, open_kind, Table};
 use crate::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
 use std::fmt;
@@ -194,7 +194,9 @@ pub fn solve_pairs<O: JobObserver>(
             observer.horizon_solved(&report);
         }
     }
-    let manifest = write_manifest_with_seconds(dir, rules, &[])?;
+    // Every table this run wrote is listed already: this adds only what an
+    // interrupted run wrote and did not list.
+    let manifest = update_manifest(dir, rules, &[], &[])?;
     for s in &manifest.skipped {
         observer.warning(&format!("left out of the manifest: {s}"));
     }
@@ -235,7 +237,8 @@ fn solve_one<O: JobObserver>(
     }
     // After every pair, so a run stopped later loses no solve times.
     let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
-    write_manifest_with_seconds(dir, rules, &times)?;
+    let written: Vec<String> = solved.iter().map(|s| file_name(s.subspace)).collect();
+    update_manifest(dir, rules, &written, &times)?;
     let mut report = PairReport {
         pair,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),
@@ -292,7 +295,11 @@ fn solve_one_horizon<O: JobObserver>(
         }
     }
     // SHA256SUMS lists the horizon tables too.
-    write_manifest_with_seconds(dir, rules, &[])?;
+    let written: Vec<String> = solved
+        .iter()
+        .map(|s| kind_file_name(TableKind::Horizon, s.subspace))
+        .collect();
+    update_manifest(dir, rules, &written, &[])?;
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),

@@ -40,7 +40,8 @@ pub use job::{
 };
 pub use lock::DirLock;
 pub use manifest::{
-    read_manifest, write_manifest, write_manifest_with_seconds, Manifest, ManifestEntry,
+    read_manifest, update_manifest, write_manifest, write_manifest_with_seconds, Manifest,
+    ManifestEntry,
 };
 pub use placing_job::{
     is_placing_kind_solved, is_placing_solved, solve_placing, solve_placing_horizon,

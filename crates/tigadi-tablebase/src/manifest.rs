@@ -120,6 +120,46 @@ pub fn write_manifest_with_seconds(
     rules: &RuleSet,
     seconds: &[(Subspace, f64)],
 ) -> Result<Manifest, TablebaseError> {
+    write_manifest_keeping(dir, rules, seconds, None)
+}
+
+/// Like [`write_manifest_with_seconds`], for a job that has just written the
+/// table files named in `written` (names inside the rule set's directory): their
+/// SHA-256 and that of every file `SHA256SUMS` does not list yet are computed; every
+/// other file keeps the SHA-256 listed for it. So the list keeps recording what the
+/// toolkit wrote: a file damaged after it was listed is not blessed again by the
+/// next run (`verify` and `sha256sum -c` still catch it), and a run does not read
+/// back gigabytes of unchanged tables after every pair. [`write_manifest`] hashes
+/// every file afresh.
+pub fn update_manifest(
+    dir: &Path,
+    rules: &RuleSet,
+    written: &[String],
+    seconds: &[(Subspace, f64)],
+) -> Result<Manifest, TablebaseError> {
+    let listed = listed_sums(&rules_dir(dir, rules));
+    write_manifest_keeping(dir, rules, seconds, Some((&listed, written)))
+}
+
+/// The manifest writer: `keep` holds the listed sums that may be reused and the
+/// files whose sums may not (written since); `None` hashes every file.
+fn write_manifest_keeping(
+    dir: &Path,
+    rules: &RuleSet,
+    seconds: &[(Subspace, f64)],
+    keep: Option<(&BTreeMap<String, String>, &[String])>,
+) -> Result<Manifest, TablebaseError> {
+    let sum_of = |name: &str, path: &Path| -> Result<String, TablebaseError> {
+        match keep {
+            Some((listed, written)) if !written.iter().any(|w| w == name) => {
+                match listed.get(name) {
+                    Some(h) => Ok(h.clone()),
+                    None => sha256_file(path),
+                }
+            }
+            _ => sha256_file(path),
+        }
+    };
     let old = read_manifest(dir, rules).ok().flatten();
     let rdir = rules_dir(dir, rules);
     let mut entries = Vec::new();
@@ -133,7 +173,7 @@ pub fn write_manifest_with_seconds(
             }
         };
         let h = table.header();
-        let sha256 = sha256_file(table.path())?;
+        let sha256 = sum_of(&file_name(s), table.path())?;
         let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
         if secs.is_none() {
             secs = old.as_ref().and_then(|m| {
@@ -197,14 +237,14 @@ pub fn write_manifest_with_seconds(
         let path = kind_table_path(dir, rules, TableKind::Horizon, s);
         if path.is_file() {
             let name = kind_file_name(TableKind::Horizon, s);
-            sums.push_str(&format!("{}  {name}\n", sha256_file(&path)?));
+            sums.push_str(&format!("{}  {name}\n", sum_of(&name, &path)?));
         }
     }
     // Then the placing tables of both kinds, by kind, layer and subspace. One that
     // cannot be read is left out and named, as a damaged moving-phase table is.
     for (kind, placed, s) in list_placing_tables(dir, rules)? {
         let name = any_file_name(kind, Some(placed), s);
-        match sha256_file(&any_kind_path(dir, rules, kind, Some(placed), s)) {
+        match sum_of(&name, &any_kind_path(dir, rules, kind, Some(placed), s)) {
             Ok(h) => sums.push_str(&format!("{h}  {name}\n")),
             Err(e) => manifest.skipped.push(format!("{name}: {e}")),
         }

@@ -11,7 +11,7 @@ use crate::error::TablebaseError;
 use crate::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
 use crate::job::JobError;
 use crate::lock::DirLock;
-use crate::manifest::{listed_sums, write_manifest};
+use crate::manifest::{listed_sums, update_manifest};
 use crate::reader::table::{
     load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
 };
@@ -130,7 +130,8 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     observer.placing_pass(kind);
     let layers = layer_count(rules);
-    let mut solved_any = false;
+    // The tables this run writes, for the manifest.
+    let mut written: Vec<String> = Vec::new();
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
@@ -147,7 +148,6 @@ fn solve_placing_kind<O: PlacingObserver>(
         let next = (placed + 1 < layers).then_some(layer + 1);
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
-        solved_any = true;
         for &sub in &todo {
             let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
                 .into_iter()
@@ -179,13 +179,14 @@ fn solve_placing_kind<O: PlacingObserver>(
                     write_placing_horizon(dir, rules, layer, sub, &game, &solved.values)?;
                 }
             }
+            written.push(any_file_name(kind, Some(layer), sub));
         }
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
     // `SHA256SUMS` lists the placing tables too: rewritten when this run wrote any,
     // or when one is missing from it (tables written by an older version).
-    if solved_any || !sums_list_every_placing_table(dir, rules)? {
-        write_manifest(dir, rules)?;
+    if !written.is_empty() || !sums_list_every_placing_table(dir, rules)? {
+        update_manifest(dir, rules, &written, &[])?;
     }
     let start = load_kind(dir, rules, kind, Some(0), Subspace::new(0, 0))?;
     Ok(start.first().and_then(|p| p.get()))
