@@ -164,6 +164,21 @@ fn writing_is_deterministic_across_thread_counts() {
     }
 }
 
+/// Rewrites table `sub` (values `values`) under `dir` with one win's DTC (the
+/// first above 3) one longer, checksums valid; returns its slot and old DTC.
+fn alter_a_win(dir: &Path, sub: Subspace, mut values: Vec<Packed>) -> (usize, u16) {
+    let slot = values
+        .iter()
+        .position(|p| matches!(p.get(), Some(Value::Win(d)) if d > 3))
+        .unwrap();
+    let Some(Value::Win(d)) = values[slot].get() else {
+        unreachable!()
+    };
+    values[slot] = Packed::new(Value::Win(d + 1));
+    write_subspace(dir, &RULES, sub, &values).unwrap();
+    (slot, d)
+}
+
 #[test]
 fn verify_passes_solved_tables_and_catches_an_altered_value() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,16 +200,7 @@ fn verify_passes_solved_tables_and_catches_an_altered_value() {
 
     // Change one won position's DTC in 4v3 and rewrite it (with valid checksums).
     let sub = Subspace::new(4, 3);
-    let mut values = tables[&sub].clone();
-    let slot = values
-        .iter()
-        .position(|p| matches!(p.get(), Some(Value::Win(d)) if d > 3))
-        .unwrap();
-    let Some(Value::Win(d)) = values[slot].get() else {
-        unreachable!()
-    };
-    values[slot] = Packed::new(Value::Win(d + 1));
-    write_subspace(dir.path(), &RULES, sub, &values).unwrap();
+    let (slot, d) = alter_a_win(dir.path(), sub, tables[&sub].clone());
     let report = verify(dir.path(), &RULES, &no_progress).unwrap();
     assert!(!report.is_ok());
     let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
@@ -286,15 +292,7 @@ fn a_later_solve_does_not_bless_an_altered_table() {
     let sub = Subspace::new(4, 3);
     let mut values = load_values(dir.path(), &RULES, sub).unwrap();
     tigadi_tablebase::mark_padding(sub, &mut values);
-    let slot = values
-        .iter()
-        .position(|p| matches!(p.get(), Some(Value::Win(d)) if d > 3))
-        .unwrap();
-    let Some(Value::Win(d)) = values[slot].get() else {
-        unreachable!()
-    };
-    values[slot] = Packed::new(Value::Win(d + 1));
-    write_subspace(dir.path(), &RULES, sub, &values).unwrap();
+    alter_a_win(dir.path(), sub, values);
     run();
     assert_eq!(sums(dir.path()), listed, "the altered 4v3 was listed anew");
     let report = verify(dir.path(), &RULES, &no_progress).unwrap();
