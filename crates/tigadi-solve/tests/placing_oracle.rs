@@ -8,7 +8,8 @@
 //! asks the naive moving-phase oracle (`tests/oracle`: forward value iteration over
 //! raw positions with its own move generator), never the fast solver, except in the
 //! five-a-side tests marked `Leaves::Toolkit`, which check the placing phase alone
-//! over the toolkit's moving-phase tables (the naive 5v5 is too big for two cores).
+//! over the toolkit's moving-phase tables (quicker: the naive 5v5 moving phase
+//! takes most of an hour on two cores).
 //!
 //! Every placing position the naive solver reaches from the empty board (all of
 //! them that a game can reach) is then compared, value and depth, with the
@@ -420,11 +421,12 @@ fn morris_4_a_side_agrees_with_naive_solver() {
 
 /// Five a side (issue 10's test of the whole game): the empty board's value both
 /// ways, and every position after at most four placements. The naive solver's
-/// moving phase is every raw position up to 5v5 (about a billion, 2 GB); on two
-/// shared cores its value iteration would take hours (3v3 alone took 30 s wall,
-/// 5v5 with 4v5 and 5v4 is 300 times bigger), so the `Leaves::Oracle` tests are
-/// for a bigger machine and the `Leaves::Toolkit` ones check the placing phase
-/// (naive search over raw positions, the toolkit's moving phase as leaves).
+/// moving phase is every raw position up to 5v5 (about a billion, 2 GB): its value
+/// iteration took 14 (`morris`) to 45 minutes wall on two cores shared with other
+/// work, each whole test 26 to 62 minutes and 3 GB, so the `Leaves::Oracle` tests
+/// are `#[ignore]`d; the `Leaves::Toolkit` ones check the placing phase alone in
+/// about 20 minutes (naive search over raw positions, the toolkit's moving phase
+/// as leaves).
 fn five_a_side(name: &str, leaves: Leaves) {
     let rules = RuleSet::parse(&format!("{name},pieces=5")).unwrap();
     let (compared, met, _) = agree(rules, 4, leaves);
@@ -440,19 +442,19 @@ fn five_a_side(name: &str, leaves: Leaves) {
 }
 
 #[test]
-#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+#[ignore = "up to an hour of CPU and 3 GB (naive 5v5 moving phase); run with -- --ignored"]
 fn tigadi_5_a_side_empty_board_agrees_with_naive_solver() {
     five_a_side("tigadi", Leaves::Oracle);
 }
 
 #[test]
-#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+#[ignore = "up to an hour of CPU and 3 GB (naive 5v5 moving phase); run with -- --ignored"]
 fn navakankari_5_a_side_empty_board_agrees_with_naive_solver() {
     five_a_side("navakankari", Leaves::Oracle);
 }
 
 #[test]
-#[ignore = "hours of CPU and about 4 GB (naive 5v5 moving phase); run with -- --ignored"]
+#[ignore = "up to an hour of CPU and 3 GB (naive 5v5 moving phase); run with -- --ignored"]
 fn morris_5_a_side_empty_board_agrees_with_naive_solver() {
     five_a_side("morris", Leaves::Oracle);
 }
