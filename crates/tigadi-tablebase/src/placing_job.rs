@@ -130,7 +130,7 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     observer.placing_pass(kind);
     let layers = layer_count(rules);
-    // The tables this run writes, for the manifest.
+    // The tables this layer wrote, for the manifest.
     let mut written: Vec<String> = Vec::new();
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
@@ -181,12 +181,16 @@ fn solve_placing_kind<O: PlacingObserver>(
             }
             written.push(any_file_name(kind, Some(layer), sub));
         }
+        // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
+        // written (hashing only those), so a stopped run leaves them listed.
+        update_manifest(dir, rules, &written, &[])?;
+        written.clear();
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
-    // `SHA256SUMS` lists the placing tables too: rewritten when this run wrote any,
-    // or when one is missing from it (tables written by an older version).
-    if !written.is_empty() || !sums_list_every_placing_table(dir, rules)? {
-        update_manifest(dir, rules, &written, &[])?;
+    // A table present but missing from the list (written by an older version, or
+    // by a run stopped before listing it) is added.
+    if !sums_list_every_placing_table(dir, rules)? {
+        update_manifest(dir, rules, &[], &[])?;
     }
     let start = load_kind(dir, rules, kind, Some(0), Subspace::new(0, 0))?;
     Ok(start.first().and_then(|p| p.get()))

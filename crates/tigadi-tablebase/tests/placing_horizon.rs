@@ -253,3 +253,52 @@ fn sha256sums_list_the_placing_tables() {
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].path.ends_with(name), "{:?}", bad[0].path);
 }
+
+/// At the end of each placing layer, the `SHA256SUMS` lines of that layer's
+/// game-theoretic tables.
+struct ListedPerLayer {
+    sums: std::path::PathBuf,
+    seen: std::sync::Mutex<Vec<(u32, Vec<String>)>>,
+}
+impl tigadi_solve::Observer for ListedPerLayer {}
+impl PlacingObserver for ListedPerLayer {
+    fn layer_solved(&self, placed: u32, _: usize, _: u64, _: f64) {
+        let text = std::fs::read_to_string(&self.sums).unwrap_or_default();
+        let lines = text
+            .lines()
+            .filter(|l| l.contains(&format!("  p{placed}-")) && l.ends_with(".tgtb"))
+            .map(String::from)
+            .collect();
+        self.seen.lock().unwrap().push((placed, lines));
+    }
+}
+
+#[test]
+fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
+    // A run stopped after any layer leaves that layer's tables in SHA256SUMS.
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
+    solve_pairs(dir.path(), &rules, &pairs, false, &Silent).unwrap();
+    let sums = tigadi_tablebase::rules_dir(dir.path(), &rules).join("SHA256SUMS");
+    let observer = ListedPerLayer {
+        sums: sums.clone(),
+        seen: Default::default(),
+    };
+    solve_placing(dir.path(), &rules, &observer).unwrap();
+    let last = std::fs::read_to_string(&sums).unwrap();
+    let seen = observer.seen.into_inner().unwrap();
+    assert_eq!(seen.len() as u32, layer_count(&rules));
+    for (placed, lines) in seen {
+        assert_eq!(
+            lines.len(),
+            layer_subspaces(&rules, placed).len(),
+            "layer {placed}: {lines:?}"
+        );
+        // Listed with the hash the table keeps (the last list is checked against
+        // the files by `verify` in the tests above).
+        for l in lines {
+            assert!(last.lines().any(|x| x == l), "{l}");
+        }
+    }
+}
