@@ -130,8 +130,6 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     observer.placing_pass(kind);
     let layers = layer_count(rules);
-    // The tables this layer wrote, for the manifest.
-    let mut written: Vec<String> = Vec::new();
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
@@ -148,6 +146,8 @@ fn solve_placing_kind<O: PlacingObserver>(
         let next = (placed + 1 < layers).then_some(layer + 1);
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
+        // The tables this layer writes, for the manifest.
+        let mut written: Vec<String> = Vec::new();
         for &sub in &todo {
             let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
                 .into_iter()
@@ -184,7 +184,6 @@ fn solve_placing_kind<O: PlacingObserver>(
         // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
         // written (hashing only those), so a stopped run leaves them listed.
         update_manifest(dir, rules, &written, &[])?;
-        written.clear();
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
     // A table present but missing from the list (written by an older version, or

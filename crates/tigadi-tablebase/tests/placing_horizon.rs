@@ -4,6 +4,9 @@
 //! header keeps the turn limit in byte 22 and the layer in byte 23, with the moving
 //! phase's horizon headers as they were.
 
+mod common;
+
+use common::{listed_sums, Silent};
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet};
@@ -11,14 +14,9 @@ use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
 use tigadi_tablebase::{
     any_kind_path, load_placing_dtc100, load_placing_values, solve_pairs, solve_placing,
-    solve_placing_horizon, verify, write_placing_horizon, Header, JobObserver, PlacingObserver,
-    TableKind, Tablebase,
+    solve_placing_horizon, verify, write_placing_horizon, Header, PlacingObserver, TableKind,
+    Tablebase,
 };
-
-struct Silent;
-impl tigadi_solve::Observer for Silent {}
-impl JobObserver for Silent {}
-impl PlacingObserver for Silent {}
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -196,15 +194,7 @@ fn sha256sums_list_the_placing_tables() {
     solve_all(dir.path(), &rules);
     let rdir = tigadi_tablebase::rules_dir(dir.path(), &rules);
     let sums_path = rdir.join("SHA256SUMS");
-    let listed = |text: &str| -> std::collections::BTreeMap<String, String> {
-        text.lines()
-            .map(|l| {
-                let (h, n) = l.split_once("  ").unwrap();
-                (n.to_string(), h.to_string())
-            })
-            .collect()
-    };
-    let sums = listed(&std::fs::read_to_string(&sums_path).unwrap());
+    let sums = listed_sums(&rdir);
     let mut placing = 0;
     for entry in std::fs::read_dir(&rdir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -233,7 +223,7 @@ fn sha256sums_list_the_placing_tables() {
         .collect();
     std::fs::write(&sums_path, &moving_only).unwrap();
     solve_placing(dir.path(), &rules, &Silent).unwrap();
-    assert_eq!(listed(&std::fs::read_to_string(&sums_path).unwrap()), sums);
+    assert_eq!(listed_sums(&rdir), sums);
 
     // A wrong listed hash of a placing table fails verify, naming it.
     let (name, _) = sums.iter().find(|(n, _)| n.starts_with("p3-")).unwrap();

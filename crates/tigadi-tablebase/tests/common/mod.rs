@@ -45,3 +45,21 @@ impl Rng {
         self.0
     }
 }
+
+/// An observer of the solve jobs that ignores everything.
+pub struct Silent;
+impl tigadi_solve::Observer for Silent {}
+impl tigadi_tablebase::JobObserver for Silent {}
+impl tigadi_tablebase::PlacingObserver for Silent {}
+
+/// `SHA256SUMS` of the rule set's directory `rdir`, as file name to hash.
+pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {
+    std::fs::read_to_string(rdir.join("SHA256SUMS"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (h, n) = l.split_once("  ").unwrap();
+            (n.to_string(), h.to_string())
+        })
+        .collect()
+}
