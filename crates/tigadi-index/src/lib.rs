@@ -30,11 +30,13 @@
 //! Not here: anything about values, solving or files.
 
 mod classes;
+mod free;
 mod index;
 mod mover;
 mod subspace;
 mod tables;
 
 pub use classes::classes;
+pub use free::FreeSets;
 pub use index::{canonical, orbit_size, Boards, MoverClass, SubspaceIndex};
 pub use subspace::{Subspace, MAX_GOTIS, MIN_GOTIS};

@@ -41,7 +41,7 @@ use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{MoverClass, Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{FreeSets, MoverClass, Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::{Board, Placement, RuleSet, Successor};
 
 /// Positions one worker evaluates at a time (at least one opponent-set group).
@@ -272,6 +272,17 @@ pub fn solve_layer_subspace(
             let mut taken: [Option<MoverClass>; tigadi_rules::POINTS] =
                 [None; tigadi_rules::POINTS];
             let mut known = 0u32;
+            // The values of the group's quiet successors `(O, M')`, every `M'` of
+            // `m + 1` points among those `O` leaves free, by their number in
+            // `free` (when `run_ok`): read once per group instead of once per
+            // placement (each `M'` is reached from `m + 1` boards), and then
+            // found without canonicalising. Only where no symmetry fixes `O`, so
+            // that the group visits every board `(M, O)` and needs every `M'`.
+            let mut run: Vec<Packed> = Vec::new();
+            let mut run_ok = false;
+            let mut free = FreeSets::new(0);
+            // The current board's mover set in `free`'s compressed form.
+            let mut mover_in_run = 0;
             let mut count = 0u64;
             idx.for_each_board_by_opponent(range, |slot, board| {
                 // The result's slot is random: its line is fetched while the value
@@ -281,13 +292,36 @@ pub fn solve_layer_subspace(
                     opponent = Some(board.opponent);
                     quiet_class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
                     known = 0;
+                    free = FreeSets::new(board.opponent);
+                    run_ok = false;
+                    if let (Some(t), Some(class)) = (quiet_table, quiet_class) {
+                        let size = sub.mover as u32 + 1;
+                        // A full board after the placement is a draw, never looked up.
+                        if !class.is_symmetric() && size < free.free_points() {
+                            let (next_idx, values) = &next.tables[t];
+                            run.clear();
+                            free.for_each(size, |set| {
+                                run.push(values[next_idx.index_with(class, set) as usize]);
+                            });
+                            run_ok = true;
+                        }
+                    }
+                }
+                if run_ok {
+                    mover_in_run = free.compress(board.mover);
                 }
                 // `evaluate_placing`, the one definition of a placing value.
                 let v = evaluate_placing(rules, placed, board, |n| {
                     let found = if n.mover == board.opponent {
-                        quiet_table.zip(quiet_class).map(|(t, c)| {
-                            next.tables[t].1[next.tables[t].0.index_with(c, n.opponent) as usize]
-                        })
+                        if run_ok {
+                            let point = free.point(n.opponent & !board.mover);
+                            Some(run[FreeSets::number(mover_in_run | point) as usize])
+                        } else {
+                            quiet_table.zip(quiet_class).map(|(t, c)| {
+                                next.tables[t].1
+                                    [next.tables[t].0.index_with(c, n.opponent) as usize]
+                            })
+                        }
                     } else {
                         capture_table.map(|t| {
                             let point = (board.opponent & !n.mover).trailing_zeros() as usize;

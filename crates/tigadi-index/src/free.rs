@@ -1,0 +1,112 @@
+//! The sets of points a given set leaves free, numbered densely: what a pass needs
+//! to keep the values of one run of a table in a small array of its own.
+
+use tigadi_rules::geometry::{Bits, POINTS};
+
+use crate::tables::{colex_rank, compress, expand};
+
+/// Numbering of the sets of `k` points among the points that `taken` leaves free:
+/// a set's number is the colex rank of its compressed form (bit `i` for the `i`-th
+/// free point from the bottom), `0..C(24 - |taken|, k)`.
+///
+/// For passes over boards that share one goti set: all the quiet placements from
+/// boards `(M, O)` lead to boards `(O, M + p)`, so a pass over one `O` can read the
+/// successors' values once, in this numbering, into an array
+/// ([`for_each`](Self::for_each) with [`SubspaceIndex::index_with`](crate::SubspaceIndex::index_with)),
+/// and then find each successor by [`compress`](Self::compress) of `M` (once per
+/// board), [`point`](Self::point) of `p` and [`number`](Self::number), without
+/// canonicalising it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreeSets {
+    taken: Bits,
+}
+
+impl FreeSets {
+    /// The numbering of the sets of points that `taken` leaves free.
+    pub fn new(taken: Bits) -> FreeSets {
+        FreeSets { taken }
+    }
+
+    /// How many points are free.
+    pub fn free_points(&self) -> u32 {
+        POINTS as u32 - self.taken.count_ones()
+    }
+
+    /// The compressed form of `set`, which must hold free points only.
+    #[inline]
+    pub fn compress(&self, set: Bits) -> Bits {
+        debug_assert_eq!(set & self.taken, 0, "set meets the taken points");
+        compress(self.taken, set)
+    }
+
+    /// The compressed form of the one free point of `point` (a set of one point):
+    /// `compress(a | point) == compress(a) | point(point)` for a set `a` without it.
+    #[inline]
+    pub fn point(&self, point: Bits) -> Bits {
+        debug_assert_eq!(point.count_ones(), 1, "not one point");
+        debug_assert_eq!(point & self.taken, 0, "point is taken");
+        1 << (!self.taken & (point - 1)).count_ones()
+    }
+
+    /// The number of a set from its compressed form.
+    #[inline]
+    pub fn number(compressed: Bits) -> u32 {
+        colex_rank(compressed)
+    }
+
+    /// Calls `f(set)` for every set of `k` free points, in the order of their
+    /// numbers (`0, 1, 2, …`).
+    pub fn for_each(&self, k: u32, mut f: impl FnMut(Bits)) {
+        let n = self.free_points();
+        if k > n {
+            return;
+        }
+        if k == 0 {
+            f(0);
+            return;
+        }
+        let end: u64 = 1 << n;
+        // Gosper's hack: the compressed sets in increasing order, which is colex order.
+        let mut set: u64 = (1 << k) - 1;
+        while set < end {
+            f(expand(self.taken, set as Bits));
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            set = (((ripple ^ set) >> 2) / low) | ripple;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_the_enumeration_and_compress_by_points() {
+        for taken in [0, 0b1011_0000_0000_0101_0001, 0x00F0F0, 0xFFF000] {
+            let free = FreeSets::new(taken);
+            for k in 0..=4 {
+                let mut count = 0u32;
+                free.for_each(k, |set| {
+                    assert_eq!(set & taken, 0);
+                    assert_eq!(set.count_ones(), k);
+                    let c = free.compress(set);
+                    assert_eq!(FreeSets::number(c), count, "sets numbered in order");
+                    // Compressing point by point gives the same.
+                    let mut by_points = 0;
+                    let mut rest = set;
+                    while rest != 0 {
+                        let p = rest & rest.wrapping_neg();
+                        rest &= rest - 1;
+                        by_points |= free.point(p);
+                    }
+                    assert_eq!(by_points, c);
+                    count += 1;
+                });
+                let n = free.free_points();
+                let expected = (0..k).fold(1u64, |a, i| a * (n - i) as u64 / (i + 1) as u64);
+                assert_eq!(count as u64, expected, "every set once");
+            }
+        }
+    }
+}
