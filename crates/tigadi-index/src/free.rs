@@ -3,7 +3,7 @@
 
 use tigadi_rules::geometry::{Bits, POINTS};
 
-use crate::tables::{colex_rank, compress, expand};
+use crate::tables::{colex_rank, compress, expand, next_same_size};
 
 /// Numbering of the sets of `k` points among the points that `taken` leaves free:
 /// a set's number is the colex rank of its compressed form (bit `i` for the `i`-th
@@ -66,13 +66,11 @@ impl FreeSets {
             return;
         }
         let end: u64 = 1 << n;
-        // Gosper's hack: the compressed sets in increasing order, which is colex order.
+        // The compressed sets in increasing order, which is colex order.
         let mut set: u64 = (1 << k) - 1;
         while set < end {
             f(expand(self.taken, set as Bits));
-            let low = set & set.wrapping_neg();
-            let ripple = set + low;
-            set = (((ripple ^ set) >> 2) / low) | ripple;
+            set = next_same_size(set);
         }
     }
 }

@@ -5,7 +5,9 @@ use tigadi_rules::Board;
 
 use crate::mover::MoverTable;
 use crate::subspace::Subspace;
-use crate::tables::{binomial, colex_rank, compress, expand, transform_set, unrank_free};
+use crate::tables::{
+    binomial, colex_rank, compress, expand, next_same_size, transform_set, unrank_free,
+};
 
 /// The canonical form of `board` as `(orbit rank of its mover set, canonical board)`.
 #[inline(always)]
@@ -389,10 +391,7 @@ impl Boards {
             // No opponent gotis: every run has one slot.
             1 << self.free_points
         } else {
-            // Gosper's hack, shifting instead of dividing.
-            let low = set & set.wrapping_neg();
-            let ripple = set.wrapping_add(low);
-            (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
+            next_same_size(set as u64) as Bits
         };
         if next >> self.free_points != 0 {
             if self.slot < self.end {

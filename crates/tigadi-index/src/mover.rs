@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 
 use tigadi_rules::geometry::{Bits, POINTS, SYMMETRIES};
 
-use crate::tables::{binomial, colex_rank, least_image_and_syms, popcount64, transform_set};
+use crate::tables::{
+    binomial, colex_rank, least_image_and_syms, next_same_size, popcount64, transform_set,
+};
 
 /// A canonical mover set (least of its orbit) and its stabiliser.
 #[derive(Clone, Copy, Debug)]
@@ -72,9 +74,7 @@ impl MoverTable {
             if count == 0 {
                 break;
             }
-            let c = set & set.wrapping_neg();
-            let r = set + c;
-            set = (((r ^ set) >> 2) / c) | r;
+            set = next_same_size(set);
         }
         debug_assert_eq!(rank, total);
         MoverTable { orbits, blocks }

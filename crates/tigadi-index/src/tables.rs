@@ -94,6 +94,16 @@ pub(crate) fn colex_rank(set: Bits) -> u32 {
     RANK0[0][b0] + RANK1[k1 & 15][b1] + RANK2[k2 & 31][b2]
 }
 
+/// The next set with as many points as `set` (not empty) in increasing order, which
+/// is colex order: Gosper's hack, shifting instead of dividing. The result may
+/// reach past the points in use; callers stop at their bound.
+#[inline(always)]
+pub(crate) fn next_same_size(set: u64) -> u64 {
+    let low = set & set.wrapping_neg();
+    let ripple = set + low;
+    (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
+}
+
 /// `COMPRESS[mask][v]`: the bits of `v` at positions outside `mask`, packed towards
 /// bit 0 (a byte-wide software `pext` with the complement of `mask`).
 static COMPRESS: [[u8; 256]; 256] = free_point_table(false);
