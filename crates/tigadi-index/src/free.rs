@@ -16,7 +16,7 @@ use crate::tables::{colex_rank, compress, expand, next_same_size};
 /// and then find each successor by [`compress`](Self::compress) of `M` (once per
 /// board), [`point`](Self::point) of `p` and [`number`](Self::number), without
 /// canonicalising it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FreeSets {
     taken: Bits,
 }

@@ -62,6 +62,16 @@ impl MoverClass {
         self.syms & (self.syms - 1) != 0
     }
 
+    /// The first slot of the run, when the mover set is its own canonical set and
+    /// no other symmetry maps it onto itself: then the board with opponent set `S`
+    /// is in slot `start + FreeSets::new(mover).number(compress(S))`
+    /// ([`FreeSets`](crate::FreeSets)), so the whole run lies in that order in
+    /// `start..start + run_length()`. `None` otherwise.
+    #[inline]
+    pub fn identity_run(&self) -> Option<u64> {
+        (self.syms == 1).then_some(self.first_slot)
+    }
+
     /// The opponent set of the canonical board of any board with this mover set and
     /// opponent set `opponent`: two such boards are in the same symmetry class (and
     /// slot) exactly when their keys are equal. Cheaper than

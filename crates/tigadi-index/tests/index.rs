@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use tigadi_index::{canonical, classes, orbit_size, Subspace, SubspaceIndex};
+use tigadi_index::{canonical, classes, orbit_size, FreeSets, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::{transform_point, Bits, Point, POINTS, SYMMETRIES};
 use tigadi_rules::Board;
 
@@ -367,4 +367,43 @@ fn boards_by_opponent_visit_every_position_once() {
             assert_eq!(n, real as u8, "{sub} slot {slot} visited {n} times");
         }
     }
+}
+
+/// `MoverClass::identity_run` is given exactly for the mover sets that are their own
+/// canonical set with no other symmetry fixing them (against the naive orbit
+/// computation), and then every opponent set's slot is the run's start plus the
+/// set's number among the sets the mover set leaves free (`FreeSets`), checked
+/// against `index_with` for every opponent set.
+#[test]
+fn identity_runs_are_numbered_by_free_sets() {
+    let perms = permutations();
+    let mut runs = 0;
+    for (m, o) in [(3u8, 3u8), (4, 2), (5, 4)] {
+        let index = SubspaceIndex::new(Subspace::new(m, o));
+        for mover in sets(m as u32) {
+            let class = index.mover_class(mover);
+            let images: Vec<Bits> = perms.iter().map(|p| apply(p, mover)).collect();
+            let least = images.iter().all(|&i| i >= mover);
+            let fixed = images.iter().filter(|&&i| i == mover).count();
+            assert_eq!(
+                class.identity_run().is_some(),
+                least && fixed == 1,
+                "mover {mover:#x}"
+            );
+            let Some(start) = class.identity_run() else {
+                continue;
+            };
+            runs += 1;
+            let free = FreeSets::new(mover);
+            let mut seen = 0;
+            free.for_each(o as u32, |opponent| {
+                let number = FreeSets::number(free.compress(opponent)) as u64;
+                assert_eq!(index.index_with(class, opponent), start + number);
+                assert!(number < index.run_length());
+                seen += 1;
+            });
+            assert_eq!(seen, index.run_length());
+        }
+    }
+    assert!(runs > 100, "only {runs} runs");
 }

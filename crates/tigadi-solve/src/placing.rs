@@ -37,11 +37,12 @@
 //! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
 
 use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
-use crate::value::{Packed, Value};
+use crate::value::{Packed, Value, MAX_DTC};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{FreeSets, MoverClass, Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::geometry::Bits;
 use tigadi_rules::{Board, Placement, RuleSet, Successor};
 
 /// Positions one worker evaluates at a time (at least one opponent-set group).
@@ -223,6 +224,163 @@ pub fn subspace_successors(rules: &RuleSet, placed: u32, sub: Subspace) -> Vec<S
     out
 }
 
+/// A placement's value for the placer as a number that orders the choices: a
+/// larger number is a better choice ([`Value::better_than`]), so the best placement
+/// is the largest; `0` is no value.
+#[inline]
+fn choice_key(v: Value) -> u16 {
+    match v {
+        Value::Win(d) => {
+            assert!((1..=MAX_DTC).contains(&d), "win DTC {d} out of range");
+            0xFFFF - d
+        }
+        Value::Draw => 0x8000,
+        Value::Loss(d) => {
+            assert!(d <= MAX_DTC, "loss DTC {d} out of range");
+            d + 1
+        }
+    }
+}
+
+/// The value a [`choice_key`] was made from.
+#[inline]
+fn key_value(key: u16) -> Value {
+    match key {
+        0x8000 => Value::Draw,
+        k if k > 0x8000 => Value::Win(0xFFFF - k),
+        k => Value::Loss(k - 1),
+    }
+}
+
+/// What a placing pass over one subspace reads: the tables its quiet placements and
+/// its captures lead into (index and values), where they exist.
+struct GroupTables<'a> {
+    rules: &'a RuleSet,
+    /// Gotis of the player who places, after placing (`m + 1`).
+    placer_gotis: u32,
+    /// Gotis the other player holds in hand.
+    opponent_hand: u8,
+    quiet: Option<(&'a SubspaceIndex, &'a [Packed])>,
+    capture: Option<(&'a SubspaceIndex, &'a [Packed])>,
+}
+
+/// The placements' values for the boards `(M, O)` of one opponent set `O`, by the
+/// number of the placer's new set `M + p` among the sets of `m + 1` points that `O`
+/// leaves free ([`FreeSets`]), as [`choice_key`]s.
+#[derive(Default)]
+struct Group {
+    opponent: Option<Bits>,
+    free: FreeSets,
+    /// The compressed form of all free points.
+    all: Bits,
+    /// The free points, bottom up: `points[j]` is compressed bit `j`.
+    points: [u8; tigadi_rules::POINTS],
+    /// The quiet placements' values.
+    quiet: Vec<u16>,
+    /// The capturing placements' values (the best capture), `0` until needed.
+    capture: Vec<u16>,
+    /// Every capture wins at once: the other player falls below three gotis.
+    game_over: bool,
+    /// The capture table's mover classes of `O` less each capturable goti.
+    targets: Vec<MoverClass>,
+}
+
+impl Group {
+    /// Makes this the group of opponent set `opponent`.
+    fn start(&mut self, tables: &GroupTables, opponent: Bits) {
+        self.opponent = Some(opponent);
+        self.free = FreeSets::new(opponent);
+        let n = self.free.free_points();
+        self.all = (1 << n) - 1;
+        let mut j = 0;
+        for p in 0..tigadi_rules::POINTS {
+            if opponent & 1 << p == 0 {
+                self.points[j] = p as u8;
+                j += 1;
+            }
+        }
+        let size = tables.placer_gotis;
+        let sets = binomial(n as u64, size as u64) as usize;
+        self.quiet.clear();
+        let quiet = |p: Packed| {
+            let v = p
+                .get()
+                .expect("a solved table has a value at a canonical slot");
+            choice_key(v.before_turn(false))
+        };
+        if size == n {
+            // The board is full after the placement: a draw (docs/RULES.md §8), not
+            // looked up.
+            self.quiet.push(choice_key(Value::Draw));
+        } else {
+            let (index, values) = tables
+                .quiet
+                .unwrap_or_else(|| unreachable!("no table for the quiet placements"));
+            let class = index.mover_class(opponent);
+            match class.identity_run() {
+                // The group's canonical `O` is the next table's canonical mover set:
+                // the run holds exactly the group's quiet successors, in order.
+                Some(start) => self.quiet.extend(
+                    values[start as usize..start as usize + sets]
+                        .iter()
+                        .map(|&p| quiet(p)),
+                ),
+                None => self.free.for_each(size, |set| {
+                    self.quiet
+                        .push(quiet(values[index.index_with(class, set) as usize]))
+                }),
+            }
+        }
+        debug_assert_eq!(self.quiet.len(), sets);
+        self.capture.clear();
+        self.targets.clear();
+        self.game_over = false;
+        // A placement closes a line only with three gotis or more, and captures
+        // only when the other player has a goti on the board.
+        if opponent != 0 && size >= 3 {
+            self.capture.resize(sets, 0);
+            // Any capture leaves `O` less one goti.
+            let after_capture = Board {
+                mover: opponent & (opponent - 1),
+                opponent: 0,
+            };
+            self.game_over = after_capture.placing_game_over(tables.opponent_hand);
+            if !self.game_over {
+                let (index, _) = tables
+                    .capture
+                    .unwrap_or_else(|| unreachable!("no table for the captures"));
+                let mut c = tables.rules.geometry().capturable(opponent);
+                while c != 0 {
+                    let q = c & c.wrapping_neg();
+                    c &= c - 1;
+                    self.targets.push(index.mover_class(opponent & !q));
+                }
+            }
+        }
+    }
+
+    /// The value of the best capture after a placement that leaves the placer's
+    /// gotis at `after` and closes a line.
+    fn capture_key(&self, tables: &GroupTables, after: Bits) -> u16 {
+        if self.game_over {
+            return choice_key(Value::Win(1));
+        }
+        let (index, values) = tables
+            .capture
+            .unwrap_or_else(|| unreachable!("no table for the captures"));
+        self.targets
+            .iter()
+            .map(|&class| {
+                let v = values[index.index_with(class, after) as usize]
+                    .get()
+                    .expect("a solved table has a value at a canonical slot");
+                choice_key(v.before_turn(true))
+            })
+            .max()
+            .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
+    }
+}
+
 /// Solves subspace `sub` of layer `placed` given the values of what its placements
 /// lead to (`next`: at least the tables of [`subspace_successors`]), and returns
 /// one value per slot, [`Packed::NONE`] for padding. One pass, in parallel on the
@@ -242,22 +400,39 @@ pub fn solve_layer_subspace(
     let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
     let idx = SubspaceIndex::new(sub);
     // Quiet placements lead into (o, m + 1), captures into (o - 1, m + 1).
-    let table_of = |s: Subspace| next.tables.iter().position(|(i, _)| i.subspace() == s);
-    let quiet_table = table_of(Subspace::new(sub.opponent, sub.mover + 1));
-    let capture_table = sub
-        .opponent
-        .checked_sub(1)
-        .and_then(|o| table_of(Subspace::new(o, sub.mover + 1)));
+    let table_of = |s: Subspace| {
+        next.tables
+            .iter()
+            .find(|(i, _)| i.subspace() == s)
+            .map(|(i, v)| (i, *v))
+    };
+    let tables = GroupTables {
+        rules,
+        placer_gotis: sub.mover as u32 + 1,
+        opponent_hand: hands(rules, placed).1,
+        quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
+        capture: sub
+            .opponent
+            .checked_sub(1)
+            .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
+    };
+    let geometry = rules.geometry();
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
     let out = atomic_packed(&mut values);
     // Positions are visited grouped by the opponent's set `O`
-    // ([`SubspaceIndex::for_each_board_by_opponent`]): every quiet placement leads
-    // to a board whose mover set is `O`, so all of a group's quiet successors lie
-    // in one run of the next table, and its captures (mover set `O` less one goti)
-    // in at most one run per goti of `O`. Those runs stay in cache while the group
-    // is evaluated; in slot order the same look-ups would each miss it (they once
-    // took most of a large layer's time). Each slot is written exactly once, so the
-    // result does not depend on the threads.
+    // ([`SubspaceIndex::for_each_board_by_opponent`]): every placement from a board
+    // `(M, O)` leads to a board whose opponent set is the placer's new set
+    // `M + p`, a set of `m + 1` of the points `O` leaves free, and whose mover set
+    // is `O` (quiet) or `O` less a capturable goti (captures). So one [`Group`]
+    // holds, by the number of `M + p` in [`FreeSets`] of `O`, the value of every
+    // quiet placement (read once per group, each is reached from `m + 1` boards)
+    // and of every capturing one (the best capture, valued once per `M + p` on
+    // first need instead of once per board that reaches it), and each placement
+    // costs one colex rank and one array read, without canonicalising anything.
+    // Each slot is written exactly once, so the result does not depend on the
+    // threads. This is `evaluate_placing` reorganised; `verify` recomputes a sample
+    // of every placing table with `evaluate_placing` itself, and the tests compare
+    // both with a naive solver.
     let per_group = binomial(24 - sub.opponent as u64, sub.mover as u64).max(1);
     let groups_per_task = (CHUNK / per_group).max(1);
     let groups = idx.opponent_orbits();
@@ -265,89 +440,42 @@ pub fn solve_layer_subspace(
         .into_par_iter()
         .map(|t| {
             let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
-            let mut opponent = None;
-            let mut quiet_class = None;
-            // The capture table's mover class of `O` less the goti on each point,
-            // computed once per group (`known` says which belong to this group).
-            let mut taken: [Option<MoverClass>; tigadi_rules::POINTS] =
-                [None; tigadi_rules::POINTS];
-            let mut known = 0u32;
-            // The values of the group's quiet successors `(O, M')`, every `M'` of
-            // `m + 1` points among those `O` leaves free, by their number in
-            // `free` (when `run_ok`): read once per group instead of once per
-            // placement (each `M'` is reached from `m + 1` boards), and then
-            // found without canonicalising. Only where no symmetry fixes `O`, so
-            // that the group visits every board `(M, O)` and needs every `M'`.
-            let mut run: Vec<Packed> = Vec::new();
-            let mut run_ok = false;
-            let mut free = FreeSets::new(0);
-            // The current board's mover set in `free`'s compressed form.
-            let mut mover_in_run = 0;
+            let mut group = Group::default();
             let mut count = 0u64;
             idx.for_each_board_by_opponent(range, |slot, board| {
                 // The result's slot is random: its line is fetched while the value
                 // is computed.
                 crate::memory::prefetch(&out[slot as usize]);
-                if opponent != Some(board.opponent) {
-                    opponent = Some(board.opponent);
-                    quiet_class = quiet_table.map(|t| next.tables[t].0.mover_class(board.opponent));
-                    known = 0;
-                    free = FreeSets::new(board.opponent);
-                    run_ok = false;
-                    if let (Some(t), Some(class)) = (quiet_table, quiet_class) {
-                        let size = sub.mover as u32 + 1;
-                        // A full board after the placement is a draw, never looked up.
-                        if !class.is_symmetric() && size < free.free_points() {
-                            let (next_idx, values) = &next.tables[t];
-                            run.clear();
-                            free.for_each(size, |set| {
-                                run.push(values[next_idx.index_with(class, set) as usize]);
-                            });
-                            run_ok = true;
-                        }
-                    }
+                if group.opponent != Some(board.opponent) {
+                    group.start(&tables, board.opponent);
                 }
-                if run_ok {
-                    mover_in_run = free.compress(board.mover);
-                }
-                // `evaluate_placing`, the one definition of a placing value.
-                let v = evaluate_placing(rules, placed, board, |n| {
-                    let found = if n.mover == board.opponent {
-                        if run_ok {
-                            let point = free.point(n.opponent & !board.mover);
-                            Some(run[FreeSets::number(mover_in_run | point) as usize])
-                        } else {
-                            quiet_table.zip(quiet_class).map(|(t, c)| {
-                                next.tables[t].1
-                                    [next.tables[t].0.index_with(c, n.opponent) as usize]
-                            })
+                let compressed = group.free.compress(board.mover);
+                let mut empty = group.all & !compressed;
+                let mut best = 0u16;
+                while empty != 0 {
+                    let j = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    let number = FreeSets::number(compressed | 1 << j) as usize;
+                    let to = group.points[j as usize] as usize;
+                    let after = board.mover | 1 << to;
+                    let key = if board.opponent != 0 && geometry.in_line(after, to) {
+                        match group.capture[number] {
+                            0 => {
+                                let k = group.capture_key(&tables, after);
+                                group.capture[number] = k;
+                                k
+                            }
+                            k => k,
                         }
                     } else {
-                        capture_table.map(|t| {
-                            let point = (board.opponent & !n.mover).trailing_zeros() as usize;
-                            let class = match taken[point] {
-                                Some(c) if known & 1 << point != 0 => c,
-                                _ => {
-                                    let c = next.tables[t].0.mover_class(n.mover);
-                                    taken[point] = Some(c);
-                                    known |= 1 << point;
-                                    c
-                                }
-                            };
-                            next.tables[t].1
-                                [next.tables[t].0.index_with(class, n.opponent) as usize]
-                        })
+                        group.quiet[number]
                     };
-                    match found {
-                        Some(p) => p
-                            .get()
-                            .expect("a solved table has a value at a canonical slot"),
-                        None => next.value(n).unwrap_or_else(|| {
-                            unreachable!("successor {n:?} of layer {placed} has no value")
-                        }),
-                    }
-                });
-                out[slot as usize].store(Packed::new(v).0, Relaxed);
+                    best = best.max(key);
+                }
+                // Fewer than 24 gotis stand on the board while anyone holds one in
+                // hand, so there is always an empty point.
+                debug_assert_ne!(best, 0, "a placing position with no empty point");
+                out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
                 count += 1;
             });
             observer.advance(count);
@@ -421,6 +549,24 @@ pub fn start_value(layer0: &[SolvedSubspace]) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Choice keys order values as `better_than` does and give them back.
+    #[test]
+    fn choice_keys_order_values() {
+        let mut values = vec![Value::Draw];
+        for d in [1, 2, 3, 50, 99, 100, 1000, MAX_DTC - 1, MAX_DTC] {
+            values.push(Value::Win(d));
+            values.push(Value::Loss(d));
+        }
+        values.push(Value::Loss(0));
+        for &a in &values {
+            assert_ne!(choice_key(a), 0);
+            assert_eq!(key_value(choice_key(a)), a);
+            for &b in &values {
+                assert_eq!(a.better_than(b), choice_key(a) > choice_key(b), "{a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn layers_and_hands() {
