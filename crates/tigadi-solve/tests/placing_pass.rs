@@ -15,7 +15,6 @@ fn check(name: &str) {
     let moving = solve_up_to(&rules, 2 * rules.pieces as u32, &Quiet, |_, _, _| {});
     let moving_tables = SolvedTable::views(&moving);
     let moving_subs: Vec<Subspace> = moving_tables.iter().map(|t| t.subspace).collect();
-    let moving_values = LayerValues::new(&moving_tables, &moving_subs).unwrap();
     let layers = solve_placing(&rules, &moving_tables, &Quiet, |_, _| {}).unwrap();
     assert_eq!(layers.len() as u32, layer_count(&rules));
     let (mut positions, mut wins, mut losses) = (0u64, 0u64, 0u64);
@@ -60,7 +59,6 @@ fn check(name: &str) {
             }
         }
     }
-    drop(moving_values);
     // The games are not trivial: both outcomes occur.
     assert!(
         positions > 100_000 && wins > 1000 && losses > 1000,
