@@ -43,11 +43,11 @@ fn movegen(c: &mut Criterion) {
                 })
             });
         }
-        let leaves = Position::START.perft(&rules, 5);
+        let leaves = Position::start(&tigadi_rules::RuleSet::TIGADI).perft(&rules, 5);
         group.throughput(Throughput::Elements(leaves));
         group.sample_size(10);
         group.bench_function("perft-5", |b| {
-            b.iter(|| black_box(Position::START).perft(&rules, 5))
+            b.iter(|| black_box(Position::start(&tigadi_rules::RuleSet::TIGADI)).perft(&rules, 5))
         });
         group.finish();
     }

@@ -51,7 +51,7 @@ pub fn random_moving_positions(rng_seed: u64, count: usize, bone: u32, seed: u32
             let mut p = Position {
                 bone_hand: 0,
                 seed_hand: 0,
-                ..Position::START
+                ..Position::start(&tigadi_rules::RuleSet::TIGADI)
             };
             p.side = if r.below(2) == 0 {
                 Side::Bone
@@ -76,7 +76,7 @@ pub fn random_placing_positions(rng_seed: u64, count: usize, rules: &RuleSet) ->
     (0..count)
         .map(|_| {
             let plies = r.below(18);
-            let mut p = Position::START;
+            let mut p = Position::start(&tigadi_rules::RuleSet::TIGADI);
             for _ in 0..plies {
                 let moves = p.legal_moves(rules);
                 if moves.is_empty() {

@@ -270,7 +270,7 @@ fn the_page_lists_values_and_plays_moves() {
     // Click the best move: the page shows the position it leads to, with its values.
     let best = want["moves"][0]["move"].as_str().unwrap().to_string();
     let next = {
-        let p = tigadi_rules::parse_position(P).unwrap();
+        let p = tigadi_rules::parse_position(&tigadi_rules::RuleSet::TIGADI, P).unwrap();
         let m = p
             .legal_moves(&tigadi_rules::RuleSet::TIGADI)
             .into_iter()

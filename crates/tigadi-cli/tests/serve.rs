@@ -263,7 +263,7 @@ fn explore_lists_every_legal_move_with_its_next_position() {
     assert_eq!(moves.len(), 24);
     assert_eq!(
         moves.iter().cloned().collect::<BTreeSet<_>>(),
-        rules_moves(&Position::START)
+        rules_moves(&Position::start(&tigadi_rules::RuleSet::TIGADI))
     );
     // A record replays to its position (here with captures in hand).
     let record = "1. d5 g7 2. d6 g4 3. d7xg7";
@@ -291,7 +291,7 @@ fn explore_lists_every_legal_move_with_its_next_position() {
         for f in ["value", "dtc", "category", "rule_value", "dtc100"] {
             assert_eq!(a[f], want[f], "{p} {f}");
         }
-        let pos = parse_position(p).unwrap();
+        let pos = parse_position(&tigadi_rules::RuleSet::TIGADI, p).unwrap();
         let got = explore_moves(&a);
         assert_eq!(
             got.iter().cloned().collect::<BTreeSet<_>>(),
@@ -318,7 +318,7 @@ fn explore_lists_every_legal_move_with_its_next_position() {
     assert!(a["unknown"].as_str().unwrap().contains("5v3"), "{a}");
     assert_eq!(
         explore_moves(&a).into_iter().collect::<BTreeSet<_>>(),
-        rules_moves(&parse_position(five).unwrap())
+        rules_moves(&parse_position(&tigadi_rules::RuleSet::TIGADI, five).unwrap())
     );
     assert!(a["moves"][0]["value"].is_null());
     // A finished game: no moves.

@@ -482,7 +482,8 @@ pub unsafe extern "C" fn tigadi_parse_position(
 ) -> i32 {
     guard(|| {
         let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
-        let p = parse_position(string(text)?).map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
+        let p = parse_position(&tigadi_rules::RuleSet::TIGADI, string(text)?)
+            .map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
         if p.phase() != Phase::Moving {
             return Err(TIGADI_ERR_BAD_POSITION_STRING);
         }
@@ -527,7 +528,7 @@ pub unsafe extern "C" fn tigadi_probe_any(
             quiet_turns: 0,
         };
         position
-            .validate_with(tb.rules())
+            .validate(tb.rules())
             .map_err(|_| TIGADI_ERR_INVALID_POSITION)?;
         *out = tb
             .probe_position_value(&position)
@@ -559,7 +560,8 @@ pub unsafe extern "C" fn tigadi_parse_any_position(
     guard(|| {
         let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
         let (bone_hand, seed_hand) = (required(bone_hand)?, required(seed_hand)?);
-        let p = parse_position(string(text)?).map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
+        let p = parse_position(&tigadi_rules::RuleSet::TIGADI, string(text)?)
+            .map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
         let sets: (Bits, Bits) = (p.bone, p.seed);
         (*bone, *seed) = sets;
         *side = side_code(p.side);

@@ -214,7 +214,8 @@ fn every_test_vector_holds() {
         let [position, sub, cm, co, slot] = &row[..] else {
             panic!("row {row:?} has five cells")
         };
-        let p = parse_position(position).expect("a position string");
+        let p =
+            parse_position(&tigadi_rules::RuleSet::TIGADI, position).expect("a position string");
         let board = p.to_board();
         let sub_now = Subspace::of(board);
         assert_eq!(&sub_now.to_string(), sub, "{position}");
@@ -260,7 +261,11 @@ fn the_worked_example_holds() {
             .collect();
         digits.parse().unwrap()
     };
-    let p = parse_position("BB./S../.../...S../.../.../SB. S").unwrap();
+    let p = parse_position(
+        &tigadi_rules::RuleSet::TIGADI,
+        "BB./S../.../...S../.../.../SB. S",
+    )
+    .unwrap();
     let b = p.to_board();
     let (cm, co) = plain_canonical(b.mover, b.opponent);
     let rank = canonical_movers(3).binary_search(&cm).unwrap() as u64;
@@ -378,9 +383,12 @@ fn print_vectors() {
         );
     }
     // The worked example, step by step.
-    let b = parse_position("BB./S../.../...S../.../.../SB. S")
-        .unwrap()
-        .to_board();
+    let b = parse_position(
+        &tigadi_rules::RuleSet::TIGADI,
+        "BB./S../.../...S../.../.../SB. S",
+    )
+    .unwrap()
+    .to_board();
     for s in 0..16 {
         println!(
             "s={s:2} mover {} opponent {}",

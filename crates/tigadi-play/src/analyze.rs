@@ -9,7 +9,7 @@ use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_solve::{Category, Value};
-use tigadi_tablebase::{CounterAnswer, RuleValues};
+use tigadi_tablebase::{ProbeReport, RuleValues};
 
 /// A whole game's analysis.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -67,8 +67,8 @@ pub enum Verdict {
         /// (false without horizon tables).
         thrown_under_rule: bool,
     },
-    /// The tables do not cover the position before the turn (the placing phase, or
-    /// a missing table): the turn is not judged.
+    /// The tables do not cover the position before the turn (a missing table of
+    /// either phase): the turn is not judged.
     NotJudged {
         /// Why.
         why: NoTable,
@@ -178,18 +178,15 @@ pub fn analyze(tb: &tigadi_tablebase::Tablebase, moves: &[Move]) -> Result<Analy
 }
 
 /// The verdict on playing `mv` where the prober answered `answer`.
-fn judge(answer: &CounterAnswer, mv: Move) -> Verdict {
-    let &(_, value, rule) = answer
+fn judge(answer: &ProbeReport, mv: Move) -> Verdict {
+    let played = answer
         .moves
         .iter()
-        .find(|(t, _, _)| t.to_move() == mv)
+        .find(|t| t.turn == mv)
         .expect("the referee and the prober generate the same legal moves");
     let before = Assessment::of(answer.value, answer.rule);
-    let after = Assessment::of(value, rule);
-    let best: Vec<Move> = best_turns(answer)
-        .into_iter()
-        .map(|(t, _, _)| t.to_move())
-        .collect();
+    let after = Assessment::of(played.value, played.rule);
+    let best: Vec<Move> = best_turns(answer).into_iter().map(|t| t.turn).collect();
     let played_best = best.contains(&mv);
     let thrown_under_rule = match (before.rule_value, after.rule_value) {
         (Some(b), Some(a)) => a.wdl() < b.wdl(),

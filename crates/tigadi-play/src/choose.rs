@@ -11,9 +11,10 @@
 //!   tables exist). Won, it plays one of the prober's best turns (the quickest
 //!   win); drawn or lost, it plays a turn that keeps the value and leaves the
 //!   opponent the most replies that throw theirs (a lost game is not given up to
-//!   an opponent who may still go wrong), the prober's order breaking ties. Where
-//!   the tables say nothing (the placing phase, a missing table) it searches four
-//!   turns ahead with the same evaluation, and its [`Choice`] says so.
+//!   an opponent who may still go wrong), the prober's order breaking ties. It
+//!   plays so in both phases, from the placing tables while placing. Where the
+//!   tables say nothing (a missing table) it searches four turns ahead with the
+//!   same evaluation, and its [`Choice`] says so.
 //!
 //! Ties left after that are broken by the [`Rng`], so a seed replays a game.
 
@@ -26,7 +27,7 @@ use serde::Serialize;
 use std::fmt;
 use tigadi_rules::{GameResult, Move, Position};
 use tigadi_solve::{Category, Value, Wdl};
-use tigadi_tablebase::{CounterAnswer, Tablebase, Turn};
+use tigadi_tablebase::{ProbeReport, ReportTurn, RuleValues, Tablebase};
 
 /// How strongly the computer plays (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,7 +36,8 @@ pub enum Level {
     Beginner = 1,
     /// Level 2: three turns of search.
     Club = 2,
-    /// Level 3: the tables, and four turns of search where they say nothing.
+    /// Level 3: the tables (both phases), and four turns of search where they say
+    /// nothing.
     Perfect = 3,
 }
 
@@ -155,10 +157,10 @@ pub fn hint(tb: &Tablebase, position: &Position) -> Result<Hint, PlayError> {
     match table_answer(tb, position) {
         Ok(answer) => {
             let best = best_turns(&answer);
-            let how = table_how(best[0], best.len());
+            let first = *best.first().ok_or(PlayError::NoLegalMove)?;
             Ok(Hint {
-                best: best.into_iter().map(|(t, _, _)| t.to_move()).collect(),
-                how,
+                best: best.iter().map(|t| t.turn).collect(),
+                how: table_how(first, best.len()),
             })
         }
         Err(PlayError::NoTable(why)) => {
@@ -184,14 +186,11 @@ fn check_not_over(tb: &Tablebase, position: &Position) -> Result<(), PlayError> 
     }
 }
 
-fn table_how(
-    (_, value, rule): (Turn, Value, Option<tigadi_tablebase::RuleValues>),
-    equally_good: usize,
-) -> How {
+fn table_how(turn: ReportTurn, equally_good: usize) -> How {
     How::Table {
-        value,
-        rule_value: rule.map(|r| r.rule_value),
-        category: rule.map(|r| r.category),
+        value: turn.value,
+        rule_value: turn.rule.map(|r| r.rule_value),
+        category: turn.rule.map(|r| r.category),
         equally_good,
     }
 }
@@ -222,61 +221,57 @@ fn by_search(
 fn from_table(
     tb: &Tablebase,
     position: &Position,
-    answer: &CounterAnswer,
+    answer: &ProbeReport,
     rng: &mut Rng,
 ) -> Result<Choice, PlayError> {
     let best = best_turns(answer);
-    let Some(&(_, value, rule)) = best.first() else {
+    let Some(&first) = best.first() else {
         return Err(PlayError::NoLegalMove);
     };
     // The same win, draw or loss, under the rule at this counter too, and the same class.
-    let classes =
-        |r: Option<tigadi_tablebase::RuleValues>| r.map(|r| (r.category, r.rule_value.wdl()));
-    let keeps = |v: Value, r| v.wdl() == value.wdl() && classes(r) == classes(rule);
-    let candidates: Vec<(Turn, Value, Option<tigadi_tablebase::RuleValues>)> =
-        if value.wdl() == Wdl::Win {
-            best.clone()
-        } else {
-            answer
-                .moves
-                .iter()
-                .copied()
-                .filter(|&(_, v, r)| keeps(v, r))
-                .collect()
-        };
+    let classes = |r: Option<RuleValues>| r.map(|r| (r.category, r.rule_value.wdl()));
+    let keeps = |t: &ReportTurn| {
+        t.value.wdl() == first.value.wdl() && classes(t.rule) == classes(first.rule)
+    };
+    let candidates: Vec<ReportTurn> = if first.value.wdl() == Wdl::Win {
+        best.clone()
+    } else {
+        answer.moves.iter().copied().filter(keeps).collect()
+    };
     let traps: Vec<usize> = candidates
         .iter()
-        .map(|&(t, _, _)| mistakes_left(tb, &position.apply(t.to_move())))
+        .map(|t| mistakes_left(tb, &position.apply(t.turn)))
         .collect();
     let most = traps.iter().copied().max().unwrap_or(0);
     let trapping: Vec<_> = (0..candidates.len())
         .filter(|&i| traps[i] == most)
         .collect();
     // The prober's order among them: the first and those as good as it.
-    let first = trapping[0];
-    let (v0, r0) = (candidates[first].1, candidates[first].2);
+    let lead = candidates[trapping[0]];
     let equal: Vec<usize> = trapping
         .into_iter()
-        .filter(|&i| (candidates[i].1, candidates[i].2) == (v0, r0))
+        .filter(|&i| (candidates[i].value, candidates[i].rule) == (lead.value, lead.rule))
         .collect();
-    let pick = equal[rng.below(equal.len())];
+    let pick = candidates[equal[rng.below(equal.len())]];
     Ok(Choice {
-        mv: candidates[pick].0.to_move(),
-        how: table_how(candidates[pick], equal.len()),
+        mv: pick.turn,
+        how: table_how(pick, equal.len()),
     })
 }
 
-/// How many legal replies in `position` are worse for the player to move than
-/// their best (by win/draw/loss): the chances a fallible opponent has to go wrong.
-/// 0 where the game is over or the tables do not cover the position.
+/// How many legal replies in `position` (either phase) are worse for the player
+/// to move than their best (by win/draw/loss): the chances a fallible opponent
+/// has to go wrong. 0 where the game is over or the tables do not cover the
+/// position.
 fn mistakes_left(tb: &Tablebase, position: &Position) -> usize {
-    if position.decided(tb.rules()).is_some() {
-        return 0;
-    }
-    match tb.probe_moves(position.to_board()) {
-        Ok(replies) => {
-            let best = replies.first().map(|r| r.1.wdl());
-            replies.iter().filter(|r| Some(r.1.wdl()) < best).count()
+    match table_answer(tb, position) {
+        Ok(answer) => {
+            let best = answer.moves.iter().map(|t| t.value.wdl()).max();
+            answer
+                .moves
+                .iter()
+                .filter(|t| Some(t.value.wdl()) < best)
+                .count()
         }
         Err(_) => 0,
     }

@@ -24,7 +24,8 @@ pub enum PlayError {
         /// Why the referee refused it.
         error: IllegalMove,
     },
-    /// The position cannot occur under the rule set (a counter above its limit).
+    /// The position cannot occur under the rule set (a counter above its limit, a
+    /// hand above `pieces=N`, ...).
     InvalidPosition(InvalidPosition),
     /// A table is damaged, mismatched or unreadable (a missing one is
     /// [`PlayError::NoTable`]).
@@ -55,14 +56,19 @@ impl From<InvalidPosition> for PlayError {
 }
 
 impl From<TablebaseError> for PlayError {
-    /// A missing table (or a placing-phase position) is [`PlayError::NoTable`];
-    /// anything else is [`PlayError::Table`].
+    /// A missing table is [`PlayError::NoTable`]; anything else is
+    /// [`PlayError::Table`].
     fn from(e: TablebaseError) -> Self {
         match e {
-            TablebaseError::MissingSubspace { subspace, .. } => {
-                PlayError::NoTable(NoTable::Missing(subspace))
+            TablebaseError::MissingSubspace { subspace, path } => {
+                PlayError::NoTable(NoTable::Missing {
+                    subspace,
+                    file: path.file_name().map_or_else(
+                        || path.display().to_string(),
+                        |f| f.to_string_lossy().into(),
+                    ),
+                })
             }
-            TablebaseError::NotMovingPhase => PlayError::NoTable(NoTable::Placing),
             e => PlayError::Table(e),
         }
     }

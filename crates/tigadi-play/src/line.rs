@@ -1,10 +1,12 @@
-//! The principal variation: the game from a position when both sides play
-//! perfectly by the game-theoretic value and its DTC (docs/RULES.md §7): the winner
-//! captures as soon as the win allows, the loser as late as it can.
+//! The principal variation: the game from a position of either phase when both
+//! sides play perfectly by the game-theoretic value and its DTC (docs/RULES.md §7):
+//! the winner captures as soon as the win allows, the loser as late as it can. It
+//! follows the placing tables through the placing phase into the moving phase, and
+//! goes on through every capture until the game ends.
 
 use crate::error::PlayError;
 use crate::ser;
-use crate::table::NoTable;
+use crate::table::{table_answer, NoTable};
 use serde::Serialize;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_solve::Value;
@@ -44,7 +46,7 @@ pub struct Step {
 }
 
 /// Why a [`Line`] stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum LineEnd {
     /// The game is over (a win, or a draw by repetition or the turn limit).
@@ -58,20 +60,21 @@ pub enum LineEnd {
     DrawCertain,
     /// The turns asked for were played.
     MaxTurns,
-    /// The tables do not cover the position reached (a capture led into a subspace
-    /// whose table is missing).
+    /// The tables do not cover the position reached (a turn led into a subspace or
+    /// placing layer whose table is missing).
     NoTable {
         /// Which.
         why: NoTable,
     },
 }
 
-/// The principal variation from `start` (a moving-phase position the tables cover)
-/// for at most `max_turns` turns; the rule set is the tablebase's. Each turn is
-/// the first of [`Tablebase::probe_moves`]' best turns; the game is refereed (so
-/// the 100-turn rule and repetition end it as in a real game). A start the tables
-/// do not cover is [`PlayError::NoTable`]; a position reached later that they do
-/// not cover ends the line ([`LineEnd::NoTable`]).
+/// The principal variation from `start` (a position of either phase the tables
+/// cover) for at most `max_turns` turns; the rule set is the tablebase's. Each turn
+/// is the prober's first turn of the best game-theoretic value
+/// ([`Tablebase::answer`]); the game is refereed (so the 100-turn rule and
+/// repetition end it as in a real game). A start the tables do not cover is
+/// [`PlayError::NoTable`]; a position reached later that they do not cover ends
+/// the line ([`LineEnd::NoTable`]).
 pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, PlayError> {
     let mut game = Game::from_position(*tb.rules(), *start)?;
     if game.result().is_over() {
@@ -120,11 +123,15 @@ pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, 
     })
 }
 
-/// The prober's turns of a moving-phase position, best first, as moves.
+/// The prober's turns of `position` (either phase) ordered by the game-theoretic
+/// value alone, best first (a stable sort of the prober's order, which under the
+/// horizon tables ranks by the values under the 100-turn rule first).
 fn turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, PlayError> {
-    if position.phase() != tigadi_rules::Phase::Moving {
-        return Err(PlayError::NoTable(NoTable::Placing));
-    }
-    let moves = tb.probe_moves(position.to_board())?;
-    Ok(moves.into_iter().map(|(t, v)| (t.to_move(), v)).collect())
+    let mut moves: Vec<(Move, Value)> = table_answer(tb, position)?
+        .moves
+        .into_iter()
+        .map(|t| (t.turn, t.value))
+        .collect();
+    moves.sort_by(|a, b| b.1.better_than(a.1).cmp(&a.1.better_than(b.1)));
+    Ok(moves)
 }

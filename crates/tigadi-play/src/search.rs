@@ -147,7 +147,11 @@ mod tests {
     #[test]
     fn takes_a_capture_that_wins_at_once() {
         // Bone closes a7 d7 g7 with d6-d7 and takes a Seed goti: Seed is left with 2.
-        let p = parse_position("B.B/.B./.../S....S/.../.../..S B").unwrap();
+        let p = parse_position(
+            &tigadi_rules::RuleSet::TIGADI,
+            "B.B/.B./.../S....S/.../.../..S B",
+        )
+        .unwrap();
         let r = search(&RuleSet::TIGADI, &p, 1).unwrap();
         assert!(r.best.iter().all(|m| m.capture().is_some()), "{:?}", r.best);
         assert_eq!(r.score, WIN - 1);
@@ -157,7 +161,11 @@ mod tests {
     fn deeper_search_sees_the_threat() {
         // The same position with Seed to move: no Seed goti can reach d7, so every
         // move loses to d6-d7; one turn deep that is not seen, two turns deep it is.
-        let p = parse_position("B.B/.B./.../S....S/.../.../..S S").unwrap();
+        let p = parse_position(
+            &tigadi_rules::RuleSet::TIGADI,
+            "B.B/.B./.../S....S/.../.../..S S",
+        )
+        .unwrap();
         let shallow = search(&RuleSet::TIGADI, &p, 1).unwrap();
         let deep = search(&RuleSet::TIGADI, &p, 2).unwrap();
         assert!(shallow.score > -WIN / 2);

@@ -168,7 +168,7 @@ fn line_stops_at_max_turns_and_refuses_placing() {
         .unwrap();
     let l = line(&tb, &start, 2).unwrap();
     assert_eq!((l.steps.len(), l.end), (2, LineEnd::MaxTurns));
-    assert!(line(&tb, &Position::START, 10).is_err());
+    assert!(line(&tb, &Position::start(&tigadi_rules::RuleSet::TIGADI), 10).is_err());
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn a_match_from_the_empty_board_searches_where_the_tables_say_nothing() {
         vs: Level::Beginner,
         games: 2,
         seed: 1,
-        start: Position::START,
+        start: Position::start(&tigadi_rules::RuleSet::TIGADI),
     };
     let r = play_match(&tb, &settings).unwrap();
     for g in &r.games {

@@ -53,7 +53,8 @@ fn parse_rules(text: &str) -> PyResult<RuleSet> {
 
 /// Parses a position string, with the error message `position '…': what is wrong`.
 fn parse_text(text: &str) -> Result<tigadi_rules::Position, String> {
-    parse_position(text).map_err(|e| format!("position '{text}': {e}"))
+    parse_position(&tigadi_rules::RuleSet::TIGADI, text)
+        .map_err(|e| format!("position '{text}': {e}"))
 }
 
 fn side_letter(side: Side) -> String {
@@ -83,7 +84,7 @@ impl PyPosition {
         let rules = parse_rules(rules)?;
         let position = match text {
             Some(t) => parse_text(t).map_err(PyValueError::new_err)?,
-            None => tigadi_rules::Position::START,
+            None => tigadi_rules::Position::start(&rules),
         };
         Ok(PyPosition { position, rules })
     }

@@ -306,7 +306,7 @@ impl Game {
     /// A game that starts at `position` (its first occurrence for the repetition
     /// rule, when in the moving phase). Refuses positions no game can reach.
     pub fn from_position(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
-        position.validate_with(&rules)?;
+        position.validate(&rules)?;
         if position.quiet_turns > rules.quiet {
             return Err(InvalidPosition::QuietTurnsAboveLimit {
                 quiet_turns: position.quiet_turns,

@@ -190,16 +190,10 @@ pub fn format_record(moves: &[Move]) -> String {
 }
 
 /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
-/// (docs/RULES.md §9) and checks that a standard game (9 gotis a side) can reach it
-/// ([`Position::validate`]); [`parse_position_with`] for other `pieces=N`.
-pub fn parse_position(text: &str) -> Result<Position, NotationError> {
-    parse_position_with(&RuleSet::default(), text)
-}
-
-/// Parses a position string as [`parse_position`] does and checks that a game
-/// under `rules` can reach it ([`Position::validate_with`]: hands up to
-/// `rules.pieces`).
-pub fn parse_position_with(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
+/// (docs/RULES.md §9) and checks that a game under `rules` can reach it
+/// ([`Position::validate`]: hands up to `rules.pieces`, and so on). There is no
+/// rule-less parser: a string means a position only under a rule set.
+pub fn parse_position(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
     let bad = |reason: String| NotationError::BadPosition { reason };
     let fields: Vec<&str> = text.split_whitespace().collect();
     match fields.len() {
@@ -289,15 +283,8 @@ pub fn parse_position_with(rules: &RuleSet, text: &str) -> Result<Position, Nota
         seed_hand,
         quiet_turns,
     };
-    p.validate_with(rules)?;
+    p.validate(rules)?;
     Ok(p)
-}
-
-impl FromStr for Position {
-    type Err = NotationError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_position(s)
-    }
 }
 
 /// Writes the position string of docs/RULES.md §9: the hands are written when either is
@@ -408,7 +395,7 @@ mod tests {
 
     #[test]
     fn rules_example_position() {
-        let p = parse_position("BB./S../.../...S../.../.../SB. S").unwrap();
+        let p = parse_position(&RuleSet::TIGADI, "BB./S../.../...S../.../.../SB. S").unwrap();
         let names = |b: u32| Point::iter(b).map(|p| p.name()).collect::<Vec<_>>();
         let mut bone = names(p.bone);
         let mut seed = names(p.seed);
@@ -418,8 +405,9 @@ mod tests {
         assert_eq!(seed, ["a1", "b6", "e4"]);
         assert_eq!(p.side, Side::Seed);
         assert_eq!(p.to_string(), "BB./S../.../...S../.../.../SB. S");
-        let start = parse_position(".../.../.../....../.../.../... B 9 9").unwrap();
-        assert_eq!(start, Position::START);
+        let start =
+            parse_position(&RuleSet::TIGADI, ".../.../.../....../.../.../... B 9 9").unwrap();
+        assert_eq!(start, Position::start(&RuleSet::TIGADI));
         assert_eq!(start.to_string(), ".../.../.../....../.../.../... B 9 9");
     }
 

@@ -12,10 +12,6 @@ use crate::moving::Board;
 use crate::rules::RuleSet;
 use std::fmt;
 
-/// Gotis each player starts with in the standard game (docs/RULES.md §2); a rule set's
-/// own count is [`RuleSet::pieces`].
-pub const GOTIS: u8 = crate::rules::DEFAULT_PIECES;
-
 /// A player whose gotis on board plus in hand fall below this has lost (docs/RULES.md §6).
 pub const MIN_GOTIS: u32 = 3;
 
@@ -229,6 +225,14 @@ pub enum InvalidPosition {
         /// The counter given.
         quiet_turns: u16,
     },
+    /// While placing, `side` has a completed tigadi although the other player has
+    /// lost no goti: the first tigadi a player closes always captures.
+    UncapturedTigadi {
+        /// Whose tigadi.
+        side: Side,
+        /// The tigadi's first point.
+        through: Point,
+    },
 }
 
 impl fmt::Display for InvalidPosition {
@@ -279,6 +283,15 @@ impl fmt::Display for InvalidPosition {
                 "quiet-turn counter {quiet_turns} is above the rule set's turn limit {limit} \
                  (quiet={limit}); the game is drawn at {limit}"
             ),
+            InvalidPosition::UncapturedTigadi { side, through } => {
+                write!(
+                    f,
+                    "{side} has a completed tigadi (through {through}) in the placing phase, \
+                     but {} has lost no goti: closing a tigadi captures, so no game reaches \
+                     this position",
+                    side.other()
+                )
+            }
             InvalidPosition::QuietTurnsTooLarge { quiet_turns } => write!(
                 f,
                 "quiet-turn counter {quiet_turns} is above {QUIET_TURN_LIMIT}; the game is \
@@ -301,31 +314,25 @@ pub enum WinReason {
 }
 
 impl Position {
-    /// The empty board at the start of a standard game: Bone to place, 9 gotis in
-    /// each hand (see [`Position::start`] for other `pieces=N`).
-    pub const START: Position = Position {
-        bone: 0,
-        seed: 0,
-        side: Side::Bone,
-        bone_hand: GOTIS,
-        seed_hand: GOTIS,
-        quiet_turns: 0,
-    };
-
     /// The empty board at the start of a game under `rules`: Bone to place,
-    /// `rules.pieces` gotis in each hand.
+    /// `rules.pieces` gotis in each hand. This is the only way to a start position:
+    /// there is no fixed 9-a-side start that could ignore `pieces=N`.
     pub fn start(rules: &RuleSet) -> Position {
         Position {
+            bone: 0,
+            seed: 0,
+            side: Side::Bone,
             bone_hand: rules.pieces,
             seed_hand: rules.pieces,
-            ..Position::START
+            quiet_turns: 0,
         }
     }
 
     /// Placements made so far (0 on the empty board, `2 * pieces` in the moving
-    /// phase), from the hands; meaningful for positions that pass validation.
+    /// phase), from the hands; meaningful for positions that pass validation (hands
+    /// larger than `rules.pieces` give 0, never a wrapped count).
     pub fn placements(&self, rules: &RuleSet) -> u32 {
-        2 * rules.pieces as u32 - self.bone_hand as u32 - self.seed_hand as u32
+        (2 * rules.pieces as u32).saturating_sub(self.bone_hand as u32 + self.seed_hand as u32)
     }
 
     /// The moving-phase position of `board` with `side` to move (`board.mover` are
@@ -407,18 +414,14 @@ impl Position {
         }
     }
 
-    /// Checks that a standard game (9 gotis a side) can reach this position; see
-    /// [`Position::validate_with`].
-    pub fn validate(&self) -> Result<(), InvalidPosition> {
-        self.validate_with(&RuleSet::default())
-    }
-
     /// Checks that a game under `rules` can reach this position (docs/RULES.md §9): no
     /// overlap, hands of at most `rules.pieces` that fit the order of placing, at
     /// most `rules.pieces` gotis of a colour counting the hand, at least 3 in all
-    /// for each player, and a 100-turn counter that is 0 while placing and at most
-    /// 100. Only the goti count of the rule set matters here.
-    pub fn validate_with(&self, rules: &RuleSet) -> Result<(), InvalidPosition> {
+    /// for each player, a 100-turn counter that is 0 while placing and at most
+    /// 100, and, while placing, no completed tigadi of a player whose opponent has
+    /// lost no goti (the first tigadi a player closes always captures). What is
+    /// not checked is listed in docs/RULES.md §9.
+    pub fn validate(&self, rules: &RuleSet) -> Result<(), InvalidPosition> {
         let pieces = rules.pieces;
         if (self.bone | self.seed) & !ALL != 0 {
             return Err(InvalidPosition::OffBoard);
@@ -472,6 +475,27 @@ impl Position {
             return Err(InvalidPosition::QuietTurnsTooLarge {
                 quiet_turns: self.quiet_turns,
             });
+        }
+        if self.bone_hand > 0 || self.seed_hand > 0 {
+            // Gotis never move while placing, so a completed tigadi on the board was
+            // closed by a placement; the first one a player closes always finds an
+            // enemy goti on the board (the enemy has placed before it) and captures.
+            for side in [Side::Bone, Side::Seed] {
+                let enemy = side.other();
+                let enemy_lost = (pieces as u32) > self.total(enemy);
+                if !enemy_lost {
+                    if let Some(&line) = rules
+                        .geometry()
+                        .lines
+                        .iter()
+                        .find(|&&l| l & self.gotis(side) == l)
+                    {
+                        if let Some(through) = Point::iter(line).next() {
+                            return Err(InvalidPosition::UncapturedTigadi { side, through });
+                        }
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -618,12 +642,6 @@ impl Position {
     }
 }
 
-impl Default for Position {
-    fn default() -> Self {
-        Position::START
-    }
-}
-
 /// The empty points where a goti of `own` would complete a line: the third point of
 /// every line holding two of `own`.
 #[inline]
@@ -645,8 +663,8 @@ mod tests {
 
     #[test]
     fn start_position_moves() {
-        let p = Position::START;
-        assert_eq!(p.validate(), Ok(()));
+        let p = Position::start(&RuleSet::TIGADI);
+        assert_eq!(p.validate(&RuleSet::TIGADI), Ok(()));
         assert_eq!(p.phase(), Phase::Placing);
         assert_eq!(p.count_moves(&RuleSet::TIGADI), 24);
         assert_eq!(p.perft(&RuleSet::TIGADI, 2), 24 * 23);
@@ -654,7 +672,7 @@ mod tests {
 
     #[test]
     fn apply_counts_hands_and_turns() {
-        let p = Position::START;
+        let p = Position::start(&RuleSet::TIGADI);
         let q = p.apply(Move::Place {
             to: Point::parse("d5").unwrap(),
             capture: None,

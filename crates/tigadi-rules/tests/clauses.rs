@@ -23,7 +23,7 @@ fn pos(bone: &str, seed: &str, side: Side, hands: (u8, u8), quiet_turns: u16) ->
         seed_hand: hands.1,
         quiet_turns,
     };
-    p.validate()
+    p.validate(&tigadi_rules::RuleSet::TIGADI)
         .unwrap_or_else(|e| panic!("test position invalid: {e}"));
     p
 }
@@ -446,7 +446,11 @@ fn a_full_game_record_replays() {
 
 #[test]
 fn position_strings_are_checked() {
-    let bad = |s: &str| parse_position(s).unwrap_err().to_string();
+    let bad = |s: &str| {
+        parse_position(&tigadi_rules::RuleSet::TIGADI, s)
+            .unwrap_err()
+            .to_string()
+    };
     assert!(bad("BBBBBBBBB/S../.../...S../.../.../SB. S 1 2").contains("rank 7"));
     assert!(bad("BB./S../.../...S../.../.../SB. X").contains("side to move"));
     assert!(bad("BB./S../.../...S../.../.../SB. S 3").contains("one hand"));
@@ -461,8 +465,16 @@ fn position_strings_are_checked() {
     assert!(bad("BBB/SSS/.../....../.../.../... B 3 3 5").contains("while placing"));
     assert!(bad("BB./S../.../...S../.../.../SB. S 10 10").contains("BONE_HAND"));
     assert!(bad("").contains("empty"));
-    assert!(parse_position("BBB/SSS/.../....../.../.../... S 2 3").is_ok());
-    assert!(parse_position("BBB/SSS/.../....../.../.../... B 0 0 100").is_ok());
+    assert!(parse_position(
+        &tigadi_rules::RuleSet::TIGADI,
+        "BBB/SSS/.../....../.../.../... S 2 3"
+    )
+    .is_ok());
+    assert!(parse_position(
+        &tigadi_rules::RuleSet::TIGADI,
+        "BBB/SSS/.../....../.../.../... B 0 0 100"
+    )
+    .is_ok());
 }
 
 /// §8 `quiet=N`: the referee draws after N quiet turns, and refuses a counter above N.

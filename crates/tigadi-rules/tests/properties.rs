@@ -265,7 +265,7 @@ proptest! {
     #[test]
     fn generated_moves_are_exactly_the_legal_ones(seed in any::<u64>(), extra in any::<u64>()) {
         let p = random_position(seed);
-        prop_assert_eq!(p.validate(), Ok(()), "{}", p);
+        prop_assert_eq!(p.validate(&tigadi_rules::RuleSet::TIGADI), Ok(()), "{}", p);
         for rules in RULE_SETS {
             let fast: Vec<Move> = p.legal_moves(&rules);
             let set: BTreeSet<Move> = fast.iter().copied().collect();
@@ -301,7 +301,7 @@ proptest! {
     fn position_strings_round_trip(seed in any::<u64>()) {
         let p = random_position(seed);
         let s = p.to_string();
-        prop_assert_eq!(parse_position(&s), Ok(p));
+        prop_assert_eq!(parse_position(&tigadi_rules::RuleSet::TIGADI, &s), Ok(p));
     }
 
     /// Arbitrary text never makes a parser panic.
@@ -310,7 +310,7 @@ proptest! {
         let _ = parse_point(&s);
         let _ = parse_move(&s);
         let _ = parse_record(&s);
-        let _ = parse_position(&s);
+        let _ = parse_position(&tigadi_rules::RuleSet::TIGADI, &s);
         let _ = RuleSet::parse(&s);
     }
 
@@ -318,8 +318,8 @@ proptest! {
     /// parsers) never makes a parser panic, and what parses prints back the same.
     #[test]
     fn near_miss_text_never_panics(s in "[BS./ 0-9a-gx\\-]{0,48}") {
-        if let Ok(p) = parse_position(&s) {
-            prop_assert_eq!(parse_position(&p.to_string()), Ok(p));
+        if let Ok(p) = parse_position(&tigadi_rules::RuleSet::TIGADI, &s) {
+            prop_assert_eq!(parse_position(&tigadi_rules::RuleSet::TIGADI, &p.to_string()), Ok(p));
         }
         if let Ok(m) = parse_move(&s) {
             prop_assert_eq!(m.to_string(), s.clone());
@@ -344,13 +344,20 @@ fn perft_from_the_empty_board_matches_naive_perft() {
     for rules in [RuleSet::TIGADI, RuleSet::MORRIS] {
         for depth in 0..=4 {
             assert_eq!(
-                Position::START.perft(&rules, depth),
-                naive::perft(&rules, &Position::START, depth),
+                Position::start(&tigadi_rules::RuleSet::TIGADI).perft(&rules, depth),
+                naive::perft(
+                    &rules,
+                    &Position::start(&tigadi_rules::RuleSet::TIGADI),
+                    depth
+                ),
                 "{rules} depth {depth}"
             );
         }
     }
-    assert_eq!(Position::START.perft(&RuleSet::TIGADI, 4), 255_024);
+    assert_eq!(
+        Position::start(&tigadi_rules::RuleSet::TIGADI).perft(&RuleSet::TIGADI, 4),
+        255_024
+    );
 }
 
 /// Perft over the end of the placing phase (captures, the switch to moving, flying)
@@ -427,10 +434,10 @@ proptest! {
             );
             if material_win {
                 // docs/RULES.md §9: such a position string is refused, the game being over.
-                prop_assert!(parse_position(&p.to_string()).is_err());
+                prop_assert!(parse_position(&tigadi_rules::RuleSet::TIGADI, &p.to_string()).is_err());
             } else {
-                prop_assert_eq!(p.validate(), Ok(()), "{}", p);
-                prop_assert_eq!(parse_position(&p.to_string()), Ok(p));
+                prop_assert_eq!(p.validate(&tigadi_rules::RuleSet::TIGADI), Ok(()), "{}", p);
+                prop_assert_eq!(parse_position(&tigadi_rules::RuleSet::TIGADI, &p.to_string()), Ok(p));
             }
             let moves = game.legal_moves();
             if game.result().is_over() {

@@ -86,14 +86,12 @@ fn asked_position(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Option<Position>, ApiError> {
     Ok(match asked(rules, q)? {
-        Some(Asked::Text(p)) => {
-            Some(tigadi_rules::parse_position_with(&rules, &p).map_err(|e| {
-                ApiError::bad_request(format!(
-                    "position '{}': {e}",
-                    tigadi_rules::notation::shown(&p)
-                ))
-            })?)
-        }
+        Some(Asked::Text(p)) => Some(tigadi_rules::parse_position(&rules, &p).map_err(|e| {
+            ApiError::bad_request(format!(
+                "position '{}': {e}",
+                tigadi_rules::notation::shown(&p)
+            ))
+        })?),
         Some(Asked::Replayed(p)) => Some(p),
         None => None,
     })
@@ -175,7 +173,7 @@ async fn explore_position(
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let rules = rule_set(&rules)?;
-    let position = asked_position(rules, q)?.unwrap_or(Position::START);
+    let position = asked_position(rules, q)?.unwrap_or(Position::start(&rules));
     Ok(answer(explore(&tables.get(&rules), &position)?))
 }
 

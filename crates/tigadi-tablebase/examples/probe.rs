@@ -14,7 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => return Err("usage: probe DIR POSITION".into()),
     };
     let tb = Tablebase::open(Path::new(dir), &RuleSet::TIGADI);
-    let board = parse_position(text)?.to_board();
+    let board = parse_position(&tigadi_rules::RuleSet::TIGADI, text)?.to_board();
     println!("{}", tb.probe(board)?);
     for (turn, value) in tb.probe_moves(board)? {
         println!("{turn:>10}  {value}");

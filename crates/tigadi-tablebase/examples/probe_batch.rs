@@ -28,11 +28,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tb = Tablebase::open(Path::new(dir), &RuleSet::TIGADI);
     let with_moves = |l: &&str| -> Result<(), Box<dyn std::error::Error>> {
-        black_box(tb.probe_position(&parse_position(l)?)?);
+        black_box(tb.probe_position(&parse_position(&tigadi_rules::RuleSet::TIGADI, l)?)?);
         Ok(())
     };
     let value_only = |l: &&str| -> Result<(), Box<dyn std::error::Error>> {
-        black_box(tb.probe_position_value(&parse_position(l)?)?);
+        black_box(tb.probe_position_value(&parse_position(&tigadi_rules::RuleSet::TIGADI, l)?)?);
         Ok(())
     };
     for (name, probe) in [

@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
-    parse_position_with, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
+    parse_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
 use tigadi_solve::Value;
 
@@ -195,13 +195,15 @@ pub struct ReportTurn {
     pub rule: Option<RuleValues>,
 }
 
-/// Everything `tigadi probe --json` and the server's `GET /api/v1/{rules}` say
-/// about one moving-phase position: its values ignoring and under the 100-turn rule
+/// Everything the tables say about one position of either phase
+/// ([`Tablebase::answer`]), as `tigadi probe --json` and the server's
+/// `GET /api/v1/{rules}` print it: its values ignoring and under the 100-turn rule
 /// and every legal turn best first, or how the game already ended there.
 /// [`ProbeReport::to_json`] is that answer, byte for byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeReport {
-    /// The position string as given.
+    /// The position string: as given to [`Tablebase::report`], the position's own
+    /// string from [`Tablebase::answer`].
     pub text: String,
     /// The position.
     pub position: Position,
@@ -224,19 +226,40 @@ pub struct ProbeReport {
 }
 
 impl Tablebase {
-    /// Probes the position string `text` (docs/RULES.md §9; either phase: a placing
-    /// position is answered from the placing tables) as `tigadi probe` does:
-    /// [`ReportError::Input`] names a string that does not parse,
-    /// [`ReportError::Table`] a table that is missing or damaged.
+    /// Probes the position string `text` (docs/RULES.md §9, parsed under the
+    /// tablebase's rule set) as `tigadi probe` does: [`Tablebase::answer`], with
+    /// the text kept as given. [`ReportError::Input`] names a string that does not
+    /// parse, [`ReportError::Table`] a table that is missing or damaged.
     pub fn report(&self, text: &str) -> Result<ProbeReport, ReportError> {
-        let rules = *self.rules();
-        let p = parse_position_with(&rules, text)
+        let p = parse_position(self.rules(), text)
             .map_err(|e| ReportError::Input(format!("position '{}': {e}", shown(text))))?;
+        let mut report = self.answer(&p)?;
+        report.text = text.to_string();
+        Ok(report)
+    }
+
+    /// The one door for answers: everything the tables say about `position`, of
+    /// either phase, under the tablebase's rule set: its value ignoring the
+    /// 100-turn rule and (where the horizon tables exist) under it at its counter,
+    /// and every legal turn ranked best first, or how the game already ended
+    /// there. A moving-phase position is answered from the moving-phase tables, a
+    /// placing position from the placing tables (every placement with each capture
+    /// choice). Every consumer (probe, line, analysis and play, the server, the
+    /// bindings) reads positions through this call.
+    ///
+    /// A position no game under the rule set reaches is
+    /// [`TablebaseError::InvalidPosition`]; a missing table
+    /// [`TablebaseError::MissingSubspace`].
+    pub fn answer(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
+        let rules = *self.rules();
+        p.validate(&rules).map_err(|e| {
+            TablebaseError::InvalidPosition(format!("{p} under rules '{rules}': {e}"))
+        })?;
         let board = p.to_board();
-        let result = standing(self.rules(), &p);
+        let result = standing(&rules, p);
         let mut report = ProbeReport {
-            text: text.to_string(),
-            position: p,
+            text: p.to_string(),
+            position: *p,
             value: Value::Draw,
             rule: None,
             moves: Vec::new(),
@@ -256,11 +279,11 @@ impl Tablebase {
             // Every placement with each capture choice, from the placing tables; with
             // the placing horizon tables, under the 100-turn rule too.
             let placed = p.placements(&rules);
-            report.value = self.probe_any_phase(&p)?;
+            report.value = self.probe_any_phase(p)?;
             report.rule = match self.probe_placing_rule(placed, board) {
                 Ok(r) => Some(r),
                 Err(TablebaseError::MissingSubspace { .. }) => None,
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             };
             report.moves = if report.rule.is_some() {
                 self.probe_placements_rule(placed, board)?
@@ -458,7 +481,7 @@ mod tests {
     #[test]
     fn direct_serialisation_is_the_json_tree_printed() {
         let text = "BB./S../.../...S../.../.../SB. S 0 0 7";
-        let position = parse_position(text).unwrap();
+        let position = parse_position(&tigadi_rules::RuleSet::TIGADI, text).unwrap();
         let rule = RuleValues {
             value: Value::Win(5),
             category: Category::CursedWin,

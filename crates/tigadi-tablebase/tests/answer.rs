@@ -65,7 +65,11 @@ fn probe_position_is_probe_and_probe_moves() {
     assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
 
     // A placing position is answered from the placing tables, absent here.
-    let placing = tigadi_rules::parse_position("BB./S../.../...S../.../.../SB. S 1 2").unwrap();
+    let placing = tigadi_rules::parse_position(
+        &tigadi_rules::RuleSet::TIGADI,
+        "BB./S../.../...S../.../.../SB. S 1 2",
+    )
+    .unwrap();
     assert!(matches!(
         tb.probe_position(&placing),
         Err(TablebaseError::MissingSubspace { .. })

@@ -14,7 +14,7 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
     let level = |n: u8| Level::from_number(n).ok_or(format!("no level {n} (1, 2 or 3)"));
     let start = match &args.from {
         Some(text) => position(&rules, text)?,
-        None => Position::START,
+        None => Position::start(&rules),
     };
     let settings = MatchSettings {
         level: level(args.level)?,

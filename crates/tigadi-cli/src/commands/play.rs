@@ -25,7 +25,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
     };
     let start = match &args.from {
         Some(text) => position(&rules, text)?,
-        None => Position::START,
+        None => Position::start(&rules),
     };
     let mut game = Game::from_position(rules, start).map_err(|e| format!("--from: {e}"))?;
     let tb = Tablebase::open(&args.dir.dir, &rules);

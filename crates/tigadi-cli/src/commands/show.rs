@@ -4,13 +4,13 @@
 use super::CmdResult;
 use crate::PositionArgs;
 use serde_json::json;
-use tigadi_rules::{diagram, parse_position_with, GameResult, Phase, Point, Position, RuleSet};
+use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
 pub use tigadi_tablebase::{result_json, standing};
 
 /// Parses a position string for a game under `rules` (hands up to its gotis a side:
 /// `pieces=N`), turning the error into the command's message.
 pub fn position(rules: &RuleSet, text: &str) -> Result<Position, String> {
-    parse_position_with(rules, text).map_err(|e| e.to_string())
+    parse_position(rules, text).map_err(|e| e.to_string())
 }
 
 fn names(bits: u32) -> Vec<&'static str> {
