@@ -498,3 +498,45 @@ fn turn_limit_switch_draws_after_n_quiet_turns() {
     let e = Game::from_position(rules, late).unwrap_err();
     assert!(e.to_string().contains("turn limit 10"), "{e}");
 }
+
+/// docs/RULES.md §9: while placing, a completed tigadi of a player whose opponent
+/// has lost no goti is refused (the first tigadi a player closes captures); the
+/// same board with one enemy goti gone, or in the moving phase, is accepted.
+#[test]
+fn a_tigadi_while_placing_needs_a_capture() {
+    let four = tigadi_rules::RuleSet::parse("tigadi,pieces=4").unwrap();
+    let refused = parse_position(&four, "BBB/SSS/.../....../.../.../... B 1 1")
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("completed tigadi"), "{refused}");
+    assert!(refused.contains("lost no goti"), "{refused}");
+    // Seed has lost one goti (2 on the board, 1 in hand): Bone's tigadi is accounted for.
+    assert!(parse_position(&four, "BBB/SS./.../....../.../.../... B 1 1").is_ok());
+    // The moving phase: gotis slide, so a tigadi says nothing about captures.
+    assert!(parse_position(&four, "BBB/SSS/.../....../.../.../..S B").is_ok());
+    // A diagonal is a tigadi on the 20-line board only.
+    let diagonal = "S../S../S../....B./.../.BB/... B 1 1";
+    let diag = parse_position(&four, diagonal);
+    assert!(diag.unwrap_err().to_string().contains("completed tigadi"));
+    let plain = tigadi_rules::RuleSet::parse("navakankari,pieces=4").unwrap();
+    assert!(parse_position(&plain, diagonal).is_ok());
+}
+
+/// Hands above the rule set's gotis a side do not wrap the count of placements made.
+#[test]
+fn placements_never_wrap() {
+    let four = tigadi_rules::RuleSet::parse("tigadi,pieces=4").unwrap();
+    let mut p = Position::start(&tigadi_rules::RuleSet::TIGADI);
+    assert_eq!(p.placements(&four), 0);
+    p.bone_hand = 255;
+    assert_eq!(p.placements(&four), 0);
+    assert_eq!(Position::start(&four).placements(&four), 0);
+    assert_eq!(
+        Position::start(&four).apply(Move::Place {
+            to: tigadi_rules::Point::parse("d5").unwrap(),
+            capture: None
+        })
+        .placements(&four),
+        1
+    );
+}
