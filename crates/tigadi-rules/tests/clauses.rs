@@ -532,11 +532,12 @@ fn placements_never_wrap() {
     assert_eq!(p.placements(&four), 0);
     assert_eq!(Position::start(&four).placements(&four), 0);
     assert_eq!(
-        Position::start(&four).apply(Move::Place {
-            to: tigadi_rules::Point::parse("d5").unwrap(),
-            capture: None
-        })
-        .placements(&four),
+        Position::start(&four)
+            .apply(Move::Place {
+                to: tigadi_rules::Point::parse("d5").unwrap(),
+                capture: None
+            })
+            .placements(&four),
         1
     );
 }
