@@ -120,9 +120,10 @@ fn analyze_marks_the_turns_that_throw_a_value_as_probe_sees_them() {
     ]);
     assert_eq!(text.code, Some(0), "{text:?}");
     assert!(text.stdout.contains("?? value thrown"), "{}", text.stdout);
+    // These tables hold no placing layer: the first placement's table is missing.
     assert!(text
         .stdout
-        .contains("not judged: the placing phase is not solved"));
+        .contains("not judged: no table for 0v0: p0-0v0.tgtb is missing"));
     assert!(text.stdout.contains("not judged: no table for"));
     assert!(
         text.stdout.contains("value-changing error (turn"),
@@ -191,7 +192,7 @@ fn line_of_a_won_position_captures_after_exactly_its_dtc() {
     assert!(decided >= 3, "{decided}");
     let r = run(&["line", "--dir", &dir(), START]);
     assert_eq!(r.code, Some(2));
-    assert!(r.stderr.contains("placing phase"), "{}", r.stderr);
+    assert!(r.stderr.contains("p0-0v0.tgtb is missing"), "{}", r.stderr);
 }
 
 #[test]
@@ -265,9 +266,8 @@ fn play_from_the_empty_board_says_when_it_searches() {
     let r = run_with(cmd, b"hint\nquit\n", LIMIT);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
-        r.stdout.contains(
-            "(no table here: the placing phase is not solved; it searched 4 turns ahead)"
-        ),
+        r.stdout
+            .contains("(no table for 0v0: p0-0v0.tgtb is missing; it searched 4 turns ahead)"),
         "{}",
         r.stdout
     );

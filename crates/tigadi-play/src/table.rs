@@ -26,7 +26,7 @@ impl fmt::Display for NoTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NoTable::Missing { subspace, file } => {
-                write!(f, "no table for {subspace} (file {file} is missing)")
+                write!(f, "no table for {subspace}: {file} is missing")
             }
         }
     }

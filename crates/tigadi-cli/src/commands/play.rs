@@ -59,7 +59,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                     depth,
                     no_table: Some(why),
                     ..
-                } => format!(" (no table here: {why}; it searched {depth} turns ahead)"),
+                } => format!(" ({why}; it searched {depth} turns ahead)"),
                 _ => String::new(),
             };
             outln!("The computer ({}) plays {}{note}.", p.side, choice.mv);
@@ -91,8 +91,8 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                             How::Search {
                                 depth, no_table, ..
                             } => format!(
-                                "no table here{}; a {depth}-turn search suggests it",
-                                no_table.map(|w| format!(": {w}")).unwrap_or_default()
+                                "{}; a {depth}-turn search suggests it",
+                                no_table.map_or("no table here".into(), |w| w.to_string())
                             ),
                         };
                         outln!("Hint: {} ({why}).", moves.join(" or "));
