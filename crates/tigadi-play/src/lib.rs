@@ -3,13 +3,13 @@
 //! analysis of a game record turn by turn ([`analyze`]), and self-play matches
 //! between the levels ([`play_match`]).
 //!
-//! Every value comes from the prober of `tigadi-tablebase`
-//! ([`Tablebase::probe_at_counter`](tigadi_tablebase::Tablebase::probe_at_counter) and
-//! the probes under it): this crate orders no moves and computes no values of its
-//! own, it only picks among the turns the prober ranks first. Where the tables say
-//! nothing (the placing phase, which is not solved, or a subspace whose table is
-//! missing) the answer says so ([`NoTable`]); only the move chooser then plays by
-//! a small depth-limited search ([`search`]), and its [`Choice`] says that it did.
+//! Every value comes from the one answer door of `tigadi-tablebase`
+//! ([`Tablebase::answer`](tigadi_tablebase::Tablebase::answer)), for positions of
+//! both phases: this crate orders no moves and computes no values of its own, it
+//! only picks among the turns the prober ranks first. Where the tables say nothing
+//! (a subspace or placing layer whose table is missing) the answer says so
+//! ([`NoTable`]); only the move chooser then plays by a small depth-limited search
+//! ([`search`]), and its [`Choice`] says that it did.
 //!
 //! Results are plain data that serialise with serde, so the CLI, a server or a
 //! binding print them as they like. Randomness (ties between equally good moves,
