@@ -11,10 +11,10 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 use tigadi_index::Subspace;
-use tigadi_solve::{Observer, Pair};
-use tigadi_tablebase::{
+use tigadi_jobs::{
     HorizonReport, JobObserver, PairReport, PlacingObserver, SubspaceReport, VerifyObserver,
 };
+use tigadi_solve::{Observer, Pair};
 
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);

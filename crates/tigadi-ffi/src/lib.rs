@@ -30,8 +30,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use tigadi_rules::{parse_position, Bits, Board, Move, Phase, Point, Position, RuleSet, Side};
-use tigadi_solve::{Value, Wdl};
 use tigadi_tablebase::{rules_dir, Tablebase, TablebaseError, Turn};
+use tigadi_values::{Value, Wdl};
 
 /// Success.
 pub const TIGADI_OK: i32 = 0;

@@ -40,3 +40,4 @@ pub use classes::classes;
 pub use free::FreeSets;
 pub use index::{canonical, orbit_size, Boards, MoverClass, SubspaceIndex};
 pub use subspace::{Subspace, MAX_GOTIS, MIN_GOTIS};
+pub use tables::binomial;

@@ -28,9 +28,9 @@ const fn binomials() -> [[u32; BINOM_SIDE]; BINOM_SIDE] {
     t
 }
 
-/// C(n, k) for `n, k <= 24`.
+/// C(n, k) for `n, k <= 24` (the number of ways to choose `k` of `n` points).
 #[inline(always)]
-pub(crate) fn binomial(n: u32, k: u32) -> u32 {
+pub fn binomial(n: u32, k: u32) -> u32 {
     BINOM[n as usize & (BINOM_SIDE - 1)][k as usize & (BINOM_SIDE - 1)]
 }
 

@@ -8,8 +8,8 @@ use crate::ser;
 use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
-use tigadi_solve::{Category, Value};
 use tigadi_tablebase::{ProbeReport, RuleValues};
+use tigadi_values::{Category, Value};
 
 /// A whole game's analysis.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

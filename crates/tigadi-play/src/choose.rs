@@ -26,8 +26,8 @@ use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use std::fmt;
 use tigadi_rules::{GameResult, Move, Position};
-use tigadi_solve::{Category, Value, Wdl};
 use tigadi_tablebase::{ProbeReport, ReportTurn, RuleValues, Tablebase};
+use tigadi_values::{Category, Value, Wdl};
 
 /// How strongly the computer plays (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

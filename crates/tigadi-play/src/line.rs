@@ -9,8 +9,8 @@ use crate::ser;
 use crate::table::{table_answer, NoTable};
 use serde::Serialize;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
-use tigadi_solve::Value;
 use tigadi_tablebase::Tablebase;
+use tigadi_values::Value;
 
 /// A principal variation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -5,7 +5,7 @@
 use serde::ser::SerializeMap;
 use serde::Serializer;
 use tigadi_rules::{GameResult, Side};
-use tigadi_solve::Value;
+use tigadi_values::Value;
 
 /// Anything with a `Display` (moves, positions, categories) as its text.
 pub fn text<T: std::fmt::Display, S: Serializer>(t: &T, s: S) -> Result<S::Ok, S::Error> {

@@ -8,14 +8,15 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use tigadi_jobs::{
+    solve_pairs, solve_placing, solve_placing_horizon, JobObserver, PlacingObserver,
+};
 use tigadi_play::{
     analyze, choose, hint, line, play_match, Level, LineEnd, MatchSettings, Rng, Verdict,
 };
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::{Value, Wdl};
-use tigadi_tablebase::{
-    solve_pairs, solve_placing, solve_placing_horizon, JobObserver, PlacingObserver, Tablebase,
-};
+use tigadi_tablebase::Tablebase;
 
 struct Silent;
 impl tigadi_solve::Observer for Silent {}

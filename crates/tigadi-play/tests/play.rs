@@ -7,12 +7,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use tigadi_jobs::{solve_pairs, JobObserver};
 use tigadi_play::{
     analyze, choose, line, play_game, play_match, Level, LineEnd, MatchSettings, Rng, Verdict,
 };
 use tigadi_rules::{parse_record, Board, Game, GameResult, Position, RuleSet, Side};
 use tigadi_solve::{value_at_counter, Value, Wdl};
-use tigadi_tablebase::{solve_pairs, JobObserver, Tablebase};
+use tigadi_tablebase::Tablebase;
 
 struct Silent;
 impl tigadi_solve::Observer for Silent {}

@@ -9,8 +9,8 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use tigadi_rules::Move;
 use tigadi_rules::{check_move, diagram, parse_move, parse_position, Phase, RuleSet, Side};
-use tigadi_solve::Value;
 use tigadi_tablebase::ProbeAnswer;
+use tigadi_values::Value;
 
 create_exception!(
     tigadi,

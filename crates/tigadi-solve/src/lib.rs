@@ -8,7 +8,7 @@
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
 //!   the same solver with the rounds stopped at the turn limit;
 //! - [`placing`]: the placing layers and their solver;
-//! - [`value`]: values, DTC and their 16-bit packing;
+//! - [`value`]: values, DTC and their 16-bit packing (from `tigadi-values`);
 //! - [`evaluate`]: one position's value from its successors' values (the
 //!   consistency check that `verify` runs over finished tables).
 //!
@@ -16,21 +16,21 @@
 //! solver reports through [`retrograde::Observer`]).
 
 pub mod horizon;
-pub mod memory;
 pub mod placing;
 pub mod plan;
 pub mod retrograde;
-pub mod value;
 
-pub use horizon::{
-    evaluate_horizon, solve_pair_horizon, solve_up_to_horizon, value_at_counter, Category,
-};
+pub use horizon::{evaluate_horizon, solve_pair_horizon, solve_up_to_horizon};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,
     SolvedTable,
 };
 use tigadi_rules::{Board, RuleSet, Successor};
+/// Values and their packing, the 100-turn classes and large arrays live one floor
+/// down, in `tigadi-values`, so that readers of tables need no solver; re-exported
+/// here under their old paths.
+pub use tigadi_values::{memory, value, value_at_counter, Category};
 pub use value::{Packed, Value, Wdl, MAX_DTC};
 
 /// The value of `board` for the player to move, recomputed from the values of its

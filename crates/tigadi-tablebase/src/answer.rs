@@ -11,7 +11,7 @@ use tigadi_rules::notation::shown;
 use tigadi_rules::{
     parse_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
-use tigadi_solve::Value;
+use tigadi_values::Value;
 
 /// The full answer for one position of either phase: its value and every legal
 /// turn with the value it leads to, best first ([`Tablebase::probe_position`]).
@@ -465,7 +465,7 @@ fn wdl_name(v: Value) -> &'static str {
 mod tests {
     use super::*;
     use tigadi_rules::{parse_position, Point, Slide};
-    use tigadi_solve::Category;
+    use tigadi_values::Category;
 
     fn slide(from: &str, to: &str, capture: Option<&str>) -> Turn {
         Turn::Slide(Slide {

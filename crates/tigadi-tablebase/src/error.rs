@@ -54,7 +54,7 @@ pub enum TablebaseError {
 
 impl TablebaseError {
     /// A [`TablebaseError::Corrupt`] for `file`.
-    pub(crate) fn corrupt(file: &std::path::Path, what: impl Into<String>) -> TablebaseError {
+    pub fn corrupt(file: &std::path::Path, what: impl Into<String>) -> TablebaseError {
         TablebaseError::Corrupt {
             file: file.to_path_buf(),
             what: what.into(),
@@ -62,7 +62,7 @@ impl TablebaseError {
     }
 
     /// A [`TablebaseError::Io`] for `path`.
-    pub(crate) fn io(path: &std::path::Path, error: std::io::Error) -> TablebaseError {
+    pub fn io(path: &std::path::Path, error: std::io::Error) -> TablebaseError {
         TablebaseError::Io {
             path: path.to_path_buf(),
             error,

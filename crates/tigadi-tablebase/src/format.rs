@@ -22,7 +22,7 @@ pub const HORIZON_FORMAT_VERSION: u16 = 2;
 /// stored in. A change of the index scheme makes old files unreadable by design.
 pub const INDEX_SCHEME: u16 = 1;
 /// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
-/// DTC entries as `tigadi_solve::Packed` words.
+/// DTC entries as `tigadi_values::Packed` words.
 pub const VALUE_ENCODING: u8 = 1;
 /// Value encoding of horizon tables: category codes (4 bits) and DTC₁₀₀ bytes.
 pub const HORIZON_VALUE_ENCODING: u8 = 2;

@@ -272,7 +272,7 @@ pub fn read_manifest(dir: &Path, rules: &RuleSet) -> Result<Option<Manifest>, Ta
 /// `SHA256SUMS` of a rule set's directory as file name to hash: `Err(None)` when
 /// there is none, `Err(Some(problem))` when it cannot be read or a line is not
 /// `HASH  NAME` (the `sha256sum` format).
-pub(crate) fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
+pub fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
     let path = rdir.join(SHA256SUMS);
     if crate::reader::table::is_missing(&path) {
         return Err(None);
@@ -304,12 +304,12 @@ pub(crate) fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<
 
 /// `SHA256SUMS` as read by [`read_sums`], or an empty list when it is missing or
 /// unreadable (`verify` reports its problems once, with the moving-phase tables).
-pub(crate) fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
+pub fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
     read_sums(rdir).unwrap_or_default()
 }
 
 /// SHA-256 of the file at `path`, lowercase hex.
-pub(crate) fn sha256_file(path: &Path) -> Result<String, TablebaseError> {
+pub fn sha256_file(path: &Path) -> Result<String, TablebaseError> {
     let mut f = crate::reader::table::open_regular_file(path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Phase, Placement, Position, RuleSet, Slide, Successor};
-use tigadi_solve::placing::{for_each_placement_value, layer_count, layer_subspaces};
-use tigadi_solve::{value_at_counter, Category, Value, Wdl};
+use tigadi_values::placing::{for_each_placement_value, layer_count, layer_subspaces};
+use tigadi_values::{value_at_counter, Category, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
 const MAX_SIDE: usize = 12;

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Category, Packed, Value, MAX_DTC};
+use tigadi_values::{Category, Packed, Value, MAX_DTC};
 
 /// Writes the table of `subspace` under rule set `rules` into tablebase directory
 /// `dir` (as `dir/<rules>/<m>v<o>.tgtb`, creating directories as needed) and returns
@@ -133,7 +133,7 @@ fn write_table_file(
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename,
 /// fsync of the directory.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TablebaseError> {
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TablebaseError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));

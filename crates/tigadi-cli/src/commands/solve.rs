@@ -1,7 +1,7 @@
 //! `tigadi solve`: retrograde analysis of every pair of subspaces up to
 //! `--max-pieces` (or those one `--subspace` needs), in dependency order, writing
 //! one tablebase file per subspace. The loop itself is the library's resumable job
-//! ([`tigadi_tablebase::solve_pairs`]): pairs whose files are already present and
+//! ([`tigadi_jobs::solve_pairs`]): pairs whose files are already present and
 //! valid are skipped, so an interrupted run resumes where it stopped. Each pair's
 //! values under the 100-turn rule (the horizon tables, `.tghz`) are solved right
 //! after its game-theoretic values unless `--no-horizon` is given.
@@ -79,7 +79,8 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
-    let result = pool.install(|| tb::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
+    let result =
+        pool.install(|| tigadi_jobs::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
     // The placing phase reads the whole moving phase: only after a full solve.
@@ -95,12 +96,12 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         progress.plan(passes * layer_slots);
         let observer = SolveProgress::new(&progress);
         let result = pool.install(|| {
-            let game = tb::solve_placing(dir, &rules, &observer)?;
+            let game = tigadi_jobs::solve_placing(dir, &rules, &observer)?;
             let rule = match args.no_horizon {
                 true => None,
-                false => tb::solve_placing_horizon(dir, &rules, &observer)?,
+                false => tigadi_jobs::solve_placing_horizon(dir, &rules, &observer)?,
             };
-            Ok::<_, tb::JobError>((game, rule))
+            Ok::<_, tigadi_jobs::JobError>((game, rule))
         });
         progress.finish();
         let (game, rule) = result.map_err(|e| e.to_string())?;

@@ -6,8 +6,8 @@
 use super::CmdResult;
 use crate::progress::{Progress, VerifyProgress};
 use crate::VerifyArgs;
+use tigadi_jobs::SubspaceReport;
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::SubspaceReport;
 
 /// The result lines of one table.
 fn report_lines(s: &SubspaceReport) -> Vec<String> {
@@ -60,7 +60,7 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
         progress: &progress,
         report: report_lines,
     };
-    let report = tigadi_tablebase::verify_with(&args.dir.dir, &rules, !args.again, &observer);
+    let report = tigadi_jobs::verify_with(&args.dir.dir, &rules, !args.again, &observer);
     progress.finish();
     let report = report.map_err(|e| e.to_string())?;
     if let Some(sums) = &report.sums {

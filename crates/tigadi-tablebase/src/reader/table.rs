@@ -14,7 +14,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Category, Packed, Value, Wdl};
+use tigadi_values::{Category, Packed, Value, Wdl};
 
 /// The bytes of a file: memory-mapped, or owned (tests, in-memory tables).
 enum Bytes {
@@ -365,7 +365,8 @@ impl Table {
     pub fn decode_dtc100(&self) -> Result<Vec<Packed>, TablebaseError> {
         self.check_file_checksum()?;
         let desc = self.header.dtc;
-        let mut values = tigadi_solve::memory::filled_vec(self.header.slots as usize, Packed::NONE);
+        let mut values =
+            tigadi_values::memory::filled_vec(self.header.slots as usize, Packed::NONE);
         values
             .par_chunks_mut(desc.slots_per_block.max(1) as usize)
             .enumerate()
@@ -421,7 +422,8 @@ impl Table {
         self.check_file_checksum()?;
         let desc = self.header.dtc;
         // Huge pages: the solver reads these values at random.
-        let mut values = tigadi_solve::memory::filled_vec(self.header.slots as usize, Packed::NONE);
+        let mut values =
+            tigadi_values::memory::filled_vec(self.header.slots as usize, Packed::NONE);
         values
             .par_chunks_mut(desc.slots_per_block.max(1) as usize)
             .enumerate()
@@ -442,7 +444,7 @@ impl Table {
         if let Some(slot) = values.iter().position(|v| {
             !v.is_some()
                 || v.get()
-                    .is_some_and(|v| v.dtc() > Some(tigadi_solve::MAX_DTC))
+                    .is_some_and(|v| v.dtc() > Some(tigadi_values::MAX_DTC))
         }) {
             return Err(self.corrupt(format!(
                 "slot {slot}: {:#06x} is not a value",
@@ -620,7 +622,7 @@ pub fn read_header(
 
 /// Is there nothing at all under `path` (not even a dangling symbolic link)? Anything
 /// else, readable or not, is reported by [`open_regular_file`] for what it is.
-pub(crate) fn is_missing(path: &Path) -> bool {
+pub fn is_missing(path: &Path) -> bool {
     matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
 }
 

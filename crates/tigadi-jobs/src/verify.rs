@@ -2,14 +2,6 @@
 //! recompute every stored value from its successors' stored values and report
 //! the positions where they differ.
 
-use crate::error::TablebaseError;
-use crate::format::{
-    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
-    list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
-};
-use crate::manifest::{listed_sums, read_sums, sha256_file, SHA256SUMS};
-use crate::reader::table::{open_any_table, open_kind, open_table_of, Table};
-use crate::writer::write_atomically;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -22,6 +14,14 @@ use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{evaluate_placing, solve_layer_subspace, subspace_successors};
 use tigadi_solve::SolvedTable;
 use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
+use tigadi_tablebase::error::TablebaseError;
+use tigadi_tablebase::format::{
+    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
+    list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
+};
+use tigadi_tablebase::manifest::{listed_sums, read_sums, sha256_file, SHA256SUMS};
+use tigadi_tablebase::reader::table::{open_any_table, open_kind, open_table_of, Table};
+use tigadi_tablebase::writer::write_atomically;
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -227,7 +227,9 @@ pub fn verify_with(
             .copied()
             .filter(|&s| {
                 kind == TableKind::GameTheoretic
-                    || !crate::reader::table::is_missing(&kind_table_path(dir, rules, kind, s))
+                    || !tigadi_tablebase::reader::table::is_missing(&kind_table_path(
+                        dir, rules, kind, s,
+                    ))
             })
             .collect();
         let tables = open_checked(dir, rules, kind, &present, &listed, &mut sha);

@@ -10,12 +10,6 @@
 //! the same directory is refused, and it removes only temporary files whose
 //! writer is gone.
 
-use crate::error::TablebaseError;
-use crate::format::{file_name, kind_file_name, rules_dir, table_path, TableKind};
-use crate::lock::DirLock;
-use crate::manifest::update_manifest;
-use crate::reader::table::{load_dtc100, load_values, open_kind, Table};
-use crate::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
@@ -25,6 +19,12 @@ use tigadi_solve::{
     solve_pair, solve_pair_horizon, Category, Observer, Packed, Pair, SolveError, SolvedTable,
     Value,
 };
+use tigadi_tablebase::error::TablebaseError;
+use tigadi_tablebase::format::{file_name, kind_file_name, rules_dir, table_path, TableKind};
+use tigadi_tablebase::lock::DirLock;
+use tigadi_tablebase::manifest::update_manifest;
+use tigadi_tablebase::reader::table::{load_dtc100, load_values, open_kind, Table};
+use tigadi_tablebase::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]

@@ -49,8 +49,8 @@ impl Rng {
 /// An observer of the solve jobs that ignores everything.
 pub struct Silent;
 impl tigadi_solve::Observer for Silent {}
-impl tigadi_tablebase::JobObserver for Silent {}
-impl tigadi_tablebase::PlacingObserver for Silent {}
+impl tigadi_jobs::JobObserver for Silent {}
+impl tigadi_jobs::PlacingObserver for Silent {}
 
 /// `SHA256SUMS` of the rule set's directory `rdir`, as file name to hash.
 pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {

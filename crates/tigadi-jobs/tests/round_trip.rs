@@ -53,7 +53,7 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
         assert_eq!(&restored, values);
     }
     // The consistency scan passes the solver's output.
-    let report = tigadi_tablebase::verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    let report = tigadi_jobs::verify(dir.path(), &rules, &|_, _| {}).unwrap();
     assert!(report.is_ok(), "{rules}: {report:#?}");
     // probe_moves: best first, the best equals the position's value, and each
     // move's value is what evaluate would give it.

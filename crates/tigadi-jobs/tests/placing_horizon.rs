@@ -9,13 +9,13 @@ mod common;
 use common::{listed_sums, Silent};
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_horizon, verify, PlacingObserver};
 use tigadi_rules::{Board, Position, RuleSet};
 use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
 use tigadi_tablebase::{
-    any_kind_path, load_placing_dtc100, load_placing_values, solve_pairs, solve_placing,
-    solve_placing_horizon, verify, write_placing_horizon, Header, PlacingObserver, TableKind,
-    Tablebase,
+    any_kind_path, load_placing_dtc100, load_placing_values, write_placing_horizon, Header,
+    TableKind, Tablebase,
 };
 
 fn no_progress(_: u64, _: u64) {}

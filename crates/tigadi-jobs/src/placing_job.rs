@@ -7,15 +7,7 @@
 //! it holds the directory's [`DirLock`] while it runs, so `tigadi solve`, a server
 //! or a binding can all run this one loop after the moving phase.
 
-use crate::error::TablebaseError;
-use crate::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
 use crate::job::JobError;
-use crate::lock::DirLock;
-use crate::manifest::{listed_sums, update_manifest};
-use crate::reader::table::{
-    load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
-};
-use crate::writer::{remove_stale_temporaries, write_placing, write_placing_horizon};
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -24,6 +16,14 @@ use tigadi_solve::placing::{
     layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
+use tigadi_tablebase::error::TablebaseError;
+use tigadi_tablebase::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
+use tigadi_tablebase::lock::DirLock;
+use tigadi_tablebase::manifest::{listed_sums, update_manifest};
+use tigadi_tablebase::reader::table::{
+    load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
+};
+use tigadi_tablebase::writer::{remove_stale_temporaries, write_placing, write_placing_horizon};
 
 /// A table read by [`solve_placing`]: its placing layer (`None`: the moving phase)
 /// and subspace.

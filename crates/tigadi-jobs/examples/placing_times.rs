@@ -3,7 +3,7 @@
 //! system, all threads) of `solve_layer_subspace`, and checks the result against
 //! the table already in the directory, when there is one.
 //!
-//! `cargo run --release -p tigadi-tablebase --example placing_times -- DIR LAYER SUBSPACE [RULES]`
+//! `cargo run --release -p tigadi-jobs --example placing_times -- DIR LAYER SUBSPACE [RULES]`
 //! where DIR is a tablebase directory holding the layer's successor tables (the
 //! next layer's, or the moving phase's for the last layer), LAYER the placements
 //! made (e.g. `17`) and SUBSPACE e.g. `4v8`. Nothing is written.

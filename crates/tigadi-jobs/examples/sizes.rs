@@ -1,5 +1,5 @@
 //! Solves tigadi up to N gotis, writes the tables and prints sizes and timings:
-//! `cargo run --release -p tigadi-tablebase --example sizes -- N DIR`.
+//! `cargo run --release -p tigadi-jobs --example sizes -- N DIR`.
 use std::time::Instant;
 use tigadi_solve::{retrograde::Quiet, solve_up_to};
 

@@ -2,7 +2,7 @@
 //! tablebase directory: prints the CPU seconds (user + system, all threads) of the
 //! initial pass, the backward and the forward rounds, and the wall time.
 //!
-//! `cargo run --release -p tigadi-tablebase --example pair_times -- DIR SUBSPACE`
+//! `cargo run --release -p tigadi-jobs --example pair_times -- DIR SUBSPACE`
 //! where DIR is a `tigadi` tablebase directory holding the pair's capture targets
 //! and SUBSPACE is e.g. `6v5`. Nothing is written.
 

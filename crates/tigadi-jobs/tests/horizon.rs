@@ -12,11 +12,12 @@ use common::*;
 use oracle::horizon::{HorizonOracle, DRAW, LOSS, WIN};
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_jobs::verify;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{solve_up_to_horizon, Packed, Value, Wdl};
 use tigadi_tablebase::{
-    encode_horizon_table, verify, write_horizon_subspace, TableKind, Tablebase, TablebaseError,
+    encode_horizon_table, write_horizon_subspace, TableKind, Tablebase, TablebaseError,
 };
 
 fn no_progress(_: u64, _: u64) {}

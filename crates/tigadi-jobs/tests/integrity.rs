@@ -6,11 +6,12 @@ mod common;
 use common::*;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_jobs::verify;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::format::{ENTRY_LEN, HEADER_LEN};
 use tigadi_tablebase::{
-    encode_table, load_values, read_header, read_manifest, verify, write_manifest,
+    encode_table, load_values, read_header, read_manifest, write_manifest,
     write_manifest_with_seconds, write_subspace, Tablebase, TablebaseError,
 };
 
@@ -264,7 +265,7 @@ fn manifest_lists_every_file_with_checksums_and_times() {
 fn a_later_solve_does_not_bless_an_altered_table() {
     let dir = tempfile::tempdir().unwrap();
     let pairs = tigadi_solve::pairs_up_to(7);
-    let run = || tigadi_tablebase::solve_pairs(dir.path(), &RULES, &pairs, true, &Silent).unwrap();
+    let run = || tigadi_jobs::solve_pairs(dir.path(), &RULES, &pairs, true, &Silent).unwrap();
     run();
     let listed = listed_sums(&dir.path().join("tigadi"));
     assert_eq!(
