@@ -508,3 +508,53 @@ fn a_finished_game_is_answered_as_finished() {
         );
     }
 }
+
+#[test]
+fn rulesets_lists_the_rule_set_directories_by_canonical_name() {
+    let dir = common::scratch("serve-rulesets");
+    let named = |text: &str| tigadi_rules::RuleSet::parse(text).unwrap();
+    // Directories of three rule sets, and entries that name none: a directory that
+    // is no rule set, a non-canonical spelling of `tigadi`, and a plain file.
+    for rules in ["tigadi,pieces=4", "tigadi,flying=3,pieces=5", "morris"] {
+        let d = dir.join(tigadi_tablebase::rules_dir_name(&named(rules)));
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("notes")).unwrap();
+    std::fs::create_dir_all(dir.join("tigadi_pieces-9")).unwrap();
+    std::fs::write(dir.join("navakankari"), b"a file").unwrap();
+    let server = Server::start(&dir);
+    let a = server.get("/api/v1/rulesets");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let got: Vec<(String, String, u64)> = a.json()["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["dir"].as_str().unwrap().to_string(),
+                r["pieces"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut want: Vec<(String, String, u64)> =
+        ["tigadi,pieces=4", "tigadi,flying=3,pieces=5", "morris"]
+            .iter()
+            .map(|t| {
+                let r = named(t);
+                (
+                    r.name(),
+                    tigadi_tablebase::rules_dir_name(&r),
+                    r.pieces as u64,
+                )
+            })
+            .collect();
+    want.sort();
+    assert_eq!(got, want);
+    // Each name is one the API takes.
+    for (name, _, _) in &got {
+        let b = server.get(&format!("/api/v1/{}/board", enc(name)));
+        assert_eq!(b.status, 200, "{name}: {}", b.body);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
