@@ -455,7 +455,8 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
     let plan = ["a7", "a1", "d7", "g1", "g7", "b2", "f6", "f2"];
     let mut position = start;
     let mut captured = false;
-    for turn in 0..2 * rules.pieces as usize {
+    assert_eq!(plan.len(), 2 * rules.pieces as usize);
+    for (turn, planned) in plan.iter().enumerate() {
         let text = position.to_string();
         let want = probe_under(dir, rules_name, &text);
         assert_page_shows(
@@ -472,7 +473,7 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         let chosen = moves
             .iter()
             .find(|m| m.contains('x'))
-            .or_else(|| moves.iter().find(|m| *m == plan[turn]))
+            .or_else(|| moves.iter().find(|m| m == planned))
             .unwrap_or(&moves[0])
             .clone();
         if turn == 5 {
