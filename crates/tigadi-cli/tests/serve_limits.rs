@@ -13,6 +13,10 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 use tigadi_server::conn::{MAX_CONNECTIONS, REQUEST_HEAD_TIME_LIMIT};
 
+/// Held by the two tests that open hundreds of sockets, so that they do not add
+/// up against the test process's file descriptor limit.
+static MANY_SOCKETS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A status and a body read from a raw connection the server closes.
 struct Raw {
     status: u16,
@@ -210,6 +214,7 @@ fn closed_within(s: &mut TcpStream, limit: Duration) -> Option<Duration> {
 #[test]
 fn idle_and_slow_connections_are_closed_and_health_stays_answered() {
     const IDLE: usize = 320;
+    let _many = MANY_SOCKETS.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("serve-slow");
     let server = Server::start(&dir);
     let addr = server.addr.as_str();
@@ -269,6 +274,7 @@ fn idle_and_slow_connections_are_closed_and_health_stays_answered() {
 
 #[test]
 fn a_connection_flood_is_capped_with_a_json_503() {
+    let _many = MANY_SOCKETS.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("serve-flood");
     let server = Server::start(&dir);
     let addr = server.addr.as_str();
