@@ -225,7 +225,8 @@ async fn line(
     ))
 }
 
-/// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the empty board):
+/// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the start of the rule
+/// set's game, `Position::start`):
 /// see [`explore`].
 async fn explore_position(
     State(tables): State<AppState>,
