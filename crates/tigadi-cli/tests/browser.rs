@@ -325,3 +325,255 @@ fn the_page_lists_values_and_plays_moves() {
     assert_rows_match(&b.moves_shown(), &probe(dir, SHOWN));
     b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
 }
+
+/// `tigadi --rules RULES probe --json` of one position.
+fn probe_under(dir: &Path, rules: &str, position: &str) -> Json {
+    let mut cmd = tigadi();
+    cmd.args([
+        "--rules",
+        rules,
+        "probe",
+        "--json",
+        "--dir",
+        dir.to_str().unwrap(),
+        position,
+    ]);
+    let r = run_with(cmd, b"", LIMIT);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+/// How the page writes a value with the 100-turn fields (its `describe`): the
+/// category, the DTC, and the DTC under the rule where it differs or matters.
+fn described(m: &Json) -> String {
+    let category = m["category"]
+        .as_str()
+        .unwrap_or_else(|| m["value"].as_str().unwrap());
+    let mut s = category.replace('-', " ");
+    if let Some(d) = m["dtc"].as_u64() {
+        s += &format!(" · DTC {d}");
+    }
+    if let Some(d100) = m["dtc100"].as_u64() {
+        if category == "cursed-win" || category == "blessed-loss" || Some(d100) != m["dtc"].as_u64()
+        {
+            s += &format!(" · DTC₁₀₀ {d100}");
+        }
+    }
+    s
+}
+
+/// The point names of a move string, in order.
+fn points_of(m: &str) -> Vec<String> {
+    m.split(['-', 'x']).map(str::to_string).collect()
+}
+
+/// The page's marks on empty points: (point, value, dtc) sorted by point.
+fn marks_shown(b: &mut Browser) -> Vec<(String, String, String)> {
+    let v = b.script(
+        "return [...document.querySelectorAll('#board [data-mark]')].map(e => [e.dataset.mark, e.dataset.value, e.dataset.dtc])",
+    );
+    let mut rows: Vec<_> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let s = |i: usize| r[i].as_str().unwrap().to_string();
+            (s(0), s(1), s(2))
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The page shows what the probe says about its position: the value in the status
+/// line, every move with its value, and while placing the best placement's value
+/// on every empty point it can go to.
+fn assert_page_shows(b: &mut Browser, want: &Json, placing: bool) {
+    let status = b.script("return document.getElementById('value').textContent");
+    assert_eq!(status, json!(described(want)), "{}", want["position"]);
+    let rows = b.moves_shown();
+    let moves = want["moves"].as_array().unwrap();
+    assert_eq!(rows.len(), moves.len());
+    for (row, m) in rows.iter().zip(moves) {
+        assert_eq!(row.0, m["move"].as_str().unwrap());
+        assert_eq!(row.1, described(m), "{}", row.0);
+    }
+    let mut best = std::collections::BTreeMap::new();
+    if placing {
+        for m in moves {
+            let to = points_of(m["move"].as_str().unwrap())[0].clone();
+            best.entry(to).or_insert_with(|| {
+                (
+                    m["value"].as_str().unwrap().to_string(),
+                    m["dtc"].as_u64().map(|d| d.to_string()).unwrap_or_default(),
+                )
+            });
+        }
+    }
+    let want_marks: Vec<_> = best.into_iter().map(|(p, (v, d))| (p, v, d)).collect();
+    assert_eq!(marks_shown(b), want_marks, "{}", want["position"]);
+}
+
+#[test]
+fn a_whole_game_of_four_a_side_from_the_empty_board() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium and chromium-driver (see .ci/run)"
+        );
+        eprintln!("SKIPPED the browser test: {CHROMIUM} or {CHROMEDRIVER} is missing");
+        return;
+    }
+    let rules_name = common::PIECES4;
+    let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
+    let dir = common::solved_pieces4();
+    let server = Server::start(dir);
+    let mut b = Browser::start();
+    let base = format!("http://{}/", server.addr);
+    // The address names the rule set only: the page asks the server for the start.
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules={}", enc(rules_name).replace(',', "%2C"))}),
+    );
+    let start = tigadi_rules::Position::start(&rules);
+    b.wait_for_position(&start.to_string());
+    assert_eq!(
+        b.script("return document.getElementById('rules').value"),
+        json!(rules_name)
+    );
+    // The rule sets with tables are offered.
+    let offered =
+        b.script("return [...document.querySelectorAll('#rulesets option')].map(o => o.value)");
+    assert!(
+        offered.as_array().unwrap().contains(&json!(rules_name)),
+        "{offered}"
+    );
+
+    // Bone aims at the top row, Seed at the bottom one; a capture is taken when
+    // one is offered, with the capture chosen by clicking the goti.
+    let plan = ["a7", "a1", "d7", "g1", "g7", "b2", "f6", "f2"];
+    let mut position = start;
+    let mut captured = false;
+    assert_eq!(plan.len(), 2 * rules.pieces as usize);
+    for (turn, planned) in plan.iter().enumerate() {
+        let text = position.to_string();
+        let want = probe_under(dir, rules_name, &text);
+        assert_page_shows(
+            &mut b,
+            &want,
+            position.phase() == tigadi_rules::Phase::Placing,
+        );
+        let moves: Vec<String> = want["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        let chosen = moves
+            .iter()
+            .find(|m| m.contains('x'))
+            .or_else(|| moves.iter().find(|m| m == planned))
+            .unwrap_or(&moves[0])
+            .clone();
+        if turn == 5 {
+            // A look at the values on the board while placing (not checked in).
+            b.screenshot(&std::env::temp_dir().join("tigadi-explorer-placing.png"));
+        }
+        let pts = points_of(&chosen);
+        for (i, p) in pts.iter().enumerate() {
+            b.click(&format!("#board circle[data-point='{p}']"));
+            if i == 0 && pts.len() > 1 {
+                // The gotis the placement may capture are marked on the board.
+                let mut targets: Vec<String> = b
+                    .script("return [...document.querySelectorAll('#board .goti.target')].map(e => e.dataset.point)")
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect();
+                targets.sort();
+                let mut want_targets: Vec<String> = moves
+                    .iter()
+                    .filter(|m| points_of(m)[0] == *p && m.contains('x'))
+                    .map(|m| points_of(m)[1].clone())
+                    .collect();
+                want_targets.sort();
+                assert_eq!(targets, want_targets, "{text} {chosen}");
+                captured = true;
+            }
+        }
+        let m = position
+            .legal_moves(&rules)
+            .into_iter()
+            .find(|m| m.to_string() == chosen)
+            .unwrap();
+        position = position.apply(m);
+        b.wait_for_position(&position.to_string());
+    }
+    assert!(captured, "the line offered no capture");
+    // The moving phase: no marks, values from the moving tables, slides by clicks.
+    assert_eq!(position.phase(), tigadi_rules::Phase::Moving);
+    let want = probe_under(dir, rules_name, &position.to_string());
+    assert_page_shows(&mut b, &want, false);
+    let status = b.script("return document.getElementById('status').textContent");
+    assert!(
+        status.as_str().unwrap().contains("to move (moving phase"),
+        "{status}"
+    );
+    let best = want["moves"][0]["move"].as_str().unwrap().to_string();
+    for p in points_of(&best) {
+        b.click(&format!("#board circle[data-point='{p}']"));
+    }
+    let m = position
+        .legal_moves(&rules)
+        .into_iter()
+        .find(|m| m.to_string() == best)
+        .unwrap();
+    let after = position.apply(m);
+    b.wait_for_position(&after.to_string());
+
+    // New game: the start of this rule set again; the computer (Bone) places best.
+    b.click("#start");
+    b.wait_for_position(&start.to_string());
+    b.click("#computer option[value='bone']");
+    let want = probe_under(dir, rules_name, &start.to_string());
+    let best = want["moves"][0]["move"].as_str().unwrap().to_string();
+    let m = start
+        .legal_moves(&rules)
+        .into_iter()
+        .find(|m| m.to_string() == best)
+        .unwrap();
+    b.wait_for_position(&start.apply(m).to_string());
+    b.click("#computer option[value='']");
+
+    // A finished game: the position after a winning capture says who won and why.
+    let mut game = tigadi_rules::Game::new(rules);
+    let mut turn = 0;
+    while !game.result().is_over() {
+        let moves = game.legal_moves();
+        let m = moves
+            .iter()
+            .copied()
+            .find(|m| m.capture().is_some())
+            .unwrap_or(moves[(turn * 7) % moves.len()]);
+        game.play(m).unwrap();
+        turn += 1;
+    }
+    let over = game.position().to_string();
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&over))}),
+    );
+    let script = format!(
+        "return document.getElementById('position').textContent === {} ? document.getElementById('status').textContent : null",
+        json!(over)
+    );
+    let status = b.wait_for("the finished game", &script);
+    assert_eq!(
+        status,
+        json!(format!("Game over: {}", game.result())),
+        "{over}"
+    );
+}

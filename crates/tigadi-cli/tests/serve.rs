@@ -402,3 +402,159 @@ fn line_answers_what_the_line_command_prints() {
     let placing = server.get(&format!("/api/v1/tigadi/line?position={}", enc(START)));
     assert_eq!(placing.status, 404, "{}", placing.body);
 }
+
+/// A game of `tigadi,pieces=4` played by the rules crate from the empty board,
+/// captures first and otherwise the first legal move, until one side falls to two
+/// gotis: its record, the position before the last move, the last move and the
+/// game.
+fn a_game_won_by_capture() -> (String, Position, String, Game) {
+    let rules = tigadi_rules::RuleSet::parse(common::PIECES4).unwrap();
+    let mut game = Game::new(rules);
+    let mut record = Vec::new();
+    for turn in 0..400 {
+        let moves = game.legal_moves();
+        let m = moves
+            .iter()
+            .copied()
+            .find(|m| m.capture().is_some())
+            .unwrap_or(moves[(turn * 7) % moves.len()]);
+        let before = *game.position();
+        record.push(m.to_string());
+        if game.play(m).unwrap().is_over() {
+            assert!(matches!(
+                game.result(),
+                tigadi_rules::GameResult::Win {
+                    reason: tigadi_rules::WinReason::Material,
+                    ..
+                }
+            ));
+            return (record.join(" "), before, m.to_string(), game);
+        }
+    }
+    panic!("no game won by capture: {}", record.join(" "));
+}
+
+/// Gotis in hand, both sides.
+fn after_hands(p: &Position) -> u8 {
+    p.bone_hand + p.seed_hand
+}
+
+#[test]
+fn a_finished_game_is_answered_as_finished() {
+    let dir = common::solved_pieces4();
+    let server = Server::start(dir);
+    let (record, before, last, game) = a_game_won_by_capture();
+    let after = game.position().to_string();
+    let want = tigadi_tablebase::result_json(game.result());
+    let base = format!("/api/v1/{}", enc(common::PIECES4));
+    // The winning capture is listed with the position it leads to...
+    let a = server
+        .get(&format!(
+            "{base}/explore?position={}",
+            enc(&before.to_string())
+        ))
+        .json();
+    let m = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == last.as_str())
+        .unwrap_or_else(|| panic!("{last} not listed: {a}"));
+    assert_eq!(m["next"], after.as_str());
+    // ... and that position is a finished game, won by the player who captured.
+    for query in [
+        format!("position={}", enc(&after)),
+        format!("record={}", enc(&record)),
+    ] {
+        let a = server.get(&format!("{base}/explore?{query}"));
+        assert_eq!(a.status, 200, "{query}: {}", a.body);
+        let a = a.json();
+        assert_eq!(a["position"], after.as_str());
+        assert_eq!(a["result"], want, "{query}");
+        assert_eq!(
+            a["result"]["winner"],
+            if before.side == Side::Bone {
+                "bone"
+            } else {
+                "seed"
+            }
+        );
+        assert_eq!(a["moves"].as_array().unwrap().len(), 0);
+        let p = server.get(&format!("{base}?{query}"));
+        assert_eq!(p.status, 200, "{query}: {}", p.body);
+        let p = p.json();
+        assert_eq!(p["game_over"], want, "{query}");
+        assert_eq!(p["value"], "loss", "the player to move has lost");
+        assert_eq!(p["moves"].as_array().unwrap().len(), 0);
+        // `line` has nothing to follow.
+        let l = server.get(&format!("{base}/line?{query}"));
+        assert_eq!(l.status, 400, "{}", l.body);
+        assert!(l.body.contains("the game is over"), "{}", l.body);
+    }
+    // Other positions with too few gotis are still refused: the same board with the
+    // winner to move, or with a counter no capture leaves.
+    let mut wrong_side = *game.position();
+    wrong_side.side = wrong_side.side.other();
+    let mut counted = *game.position();
+    counted.quiet_turns = 3;
+    assert_eq!((after_hands(&wrong_side), after_hands(&counted)), (0, 0));
+    for p in [wrong_side, counted] {
+        let a = server.get(&format!("{base}/explore?position={}", enc(&p.to_string())));
+        assert_eq!(a.status, 400, "{p}: {}", a.body);
+        assert!(
+            a.json()["error"].as_str().unwrap().contains("only 2 gotis"),
+            "{}",
+            a.body
+        );
+    }
+}
+
+#[test]
+fn rulesets_lists_the_rule_set_directories_by_canonical_name() {
+    let dir = common::scratch("serve-rulesets");
+    let named = |text: &str| tigadi_rules::RuleSet::parse(text).unwrap();
+    // Directories of three rule sets, and entries that name none: a directory that
+    // is no rule set, a non-canonical spelling of `tigadi`, and a plain file.
+    for rules in ["tigadi,pieces=4", "tigadi,flying=3,pieces=5", "morris"] {
+        let d = dir.join(tigadi_tablebase::rules_dir_name(&named(rules)));
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("notes")).unwrap();
+    std::fs::create_dir_all(dir.join("tigadi_pieces-9")).unwrap();
+    std::fs::write(dir.join("navakankari"), b"a file").unwrap();
+    let server = Server::start(&dir);
+    let a = server.get("/api/v1/rulesets");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let got: Vec<(String, String, u64)> = a.json()["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["dir"].as_str().unwrap().to_string(),
+                r["pieces"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut want: Vec<(String, String, u64)> =
+        ["tigadi,pieces=4", "tigadi,flying=3,pieces=5", "morris"]
+            .iter()
+            .map(|t| {
+                let r = named(t);
+                (
+                    r.name(),
+                    tigadi_tablebase::rules_dir_name(&r),
+                    r.pieces as u64,
+                )
+            })
+            .collect();
+    want.sort();
+    assert_eq!(got, want);
+    // Each name is one the API takes.
+    for (name, _, _) in &got {
+        let b = server.get(&format!("/api/v1/{}/board", enc(name)));
+        assert_eq!(b.status, 200, "{name}: {}", b.body);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

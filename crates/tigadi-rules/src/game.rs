@@ -307,6 +307,22 @@ impl Game {
     /// rule, when in the moving phase). Refuses positions no game can reach.
     pub fn from_position(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
         position.validate(&rules)?;
+        Game::checked(rules, position)
+    }
+
+    /// As [`Game::from_position`], but a position right after the capture that
+    /// ended a game is accepted too ([`Position::validate_reached`]): the game is
+    /// then already over, won by the player who captured.
+    pub fn from_reached_position(
+        rules: RuleSet,
+        position: Position,
+    ) -> Result<Game, InvalidPosition> {
+        position.validate_reached(&rules)?;
+        Game::checked(rules, position)
+    }
+
+    /// A game from `position`, validated by the caller.
+    fn checked(rules: RuleSet, position: Position) -> Result<Game, InvalidPosition> {
         if position.quiet_turns > rules.quiet {
             return Err(InvalidPosition::QuietTurnsAboveLimit {
                 quiet_turns: position.quiet_turns,

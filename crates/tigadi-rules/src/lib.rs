@@ -16,7 +16,8 @@ pub use game::{check_move, DrawReason, Game, GameResult, IllegalMove};
 pub use geometry::{Bits, BoardKind, Geometry, Point, POINTS, SYMMETRIES};
 pub use moving::{Board, Placement, Slide, Successor};
 pub use notation::{
-    diagram, format_record, parse_move, parse_point, parse_position, parse_record, NotationError,
+    diagram, format_record, parse_move, parse_point, parse_position, parse_reached_position,
+    parse_record, NotationError,
 };
 pub use position::{InvalidPosition, Move, Phase, Position, Side, WinReason};
 pub use rules::{RuleSet, DEFAULT_QUIET, MAX_QUIET};

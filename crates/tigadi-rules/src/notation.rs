@@ -194,6 +194,14 @@ pub fn format_record(moves: &[Move]) -> String {
 /// ([`Position::validate`]: hands up to `rules.pieces`, and so on). There is no
 /// rule-less parser: a string means a position only under a rule set.
 pub fn parse_position(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
+    let p = parse_unchecked(rules, text)?;
+    p.validate(rules)?;
+    Ok(p)
+}
+
+/// The position `text` writes, its fields in range for `rules` but not yet
+/// checked as a whole ([`Position::validate`]).
+fn parse_unchecked(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
     let bad = |reason: String| NotationError::BadPosition { reason };
     let fields: Vec<&str> = text.split_whitespace().collect();
     match fields.len() {
@@ -283,8 +291,21 @@ pub fn parse_position(rules: &RuleSet, text: &str) -> Result<Position, NotationE
         seed_hand,
         quiet_turns,
     };
-    p.validate(rules)?;
     Ok(p)
+}
+
+/// As [`parse_position`], but a position right after the capture that ends a game
+/// is accepted too ([`Position::validate_reached`]): for answering how a game
+/// ended. Every other position no game reaches is still refused.
+pub fn parse_reached_position(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
+    match parse_position(rules, text) {
+        Err(NotationError::Impossible(InvalidPosition::TooFewGotis { .. })) => {
+            let p = parse_unchecked(rules, text)?;
+            p.validate_reached(rules)?;
+            Ok(p)
+        }
+        r => r,
+    }
 }
 
 /// Writes the position string of docs/RULES.md §9: the hands are written when either is

@@ -422,6 +422,39 @@ impl Position {
     /// lost no goti (the first tigadi a player closes always captures). What is
     /// not checked is listed in docs/RULES.md §9.
     pub fn validate(&self, rules: &RuleSet) -> Result<(), InvalidPosition> {
+        self.check(rules, false)
+    }
+
+    /// As [`Position::validate`], but also accepts the position right after the
+    /// capture that ends a game (docs/RULES.md §6): the player to move has exactly
+    /// 2 gotis in all (one capture below 3), the other player at least 3 with a
+    /// completed tigadi on the board (the one that captured), and the 100-turn
+    /// counter is 0 (a capture resets it). Every other check of `validate` still
+    /// applies; any other player with fewer than 3 gotis is still
+    /// [`InvalidPosition::TooFewGotis`]. For answering "how did the game end" about
+    /// a position a game reached; [`Position::decided`] gives the winner.
+    pub fn validate_reached(&self, rules: &RuleSet) -> Result<(), InvalidPosition> {
+        self.check(rules, true)
+    }
+
+    /// Is this the position right after a game-ending capture (see
+    /// [`Position::validate_reached`]), leaving `side` with `total` gotis?
+    fn after_winning_capture(&self, rules: &RuleSet, side: Side, total: u32) -> bool {
+        let winner = side.other();
+        side == self.side
+            && total + 1 == MIN_GOTIS
+            && self.total(winner) >= MIN_GOTIS
+            && self.quiet_turns == 0
+            && rules
+                .geometry()
+                .lines
+                .iter()
+                .any(|&l| l & self.gotis(winner) == l)
+    }
+
+    /// [`Position::validate`], accepting the position after a game-ending capture
+    /// when `finished` is set.
+    fn check(&self, rules: &RuleSet, finished: bool) -> Result<(), InvalidPosition> {
         let pieces = rules.pieces;
         if (self.bone | self.seed) & !ALL != 0 {
             return Err(InvalidPosition::OffBoard);
@@ -462,7 +495,7 @@ impl Position {
         }
         for side in [Side::Bone, Side::Seed] {
             let total = self.total(side);
-            if total < MIN_GOTIS {
+            if total < MIN_GOTIS && !(finished && self.after_winning_capture(rules, side, total)) {
                 return Err(InvalidPosition::TooFewGotis { side, total });
             }
         }

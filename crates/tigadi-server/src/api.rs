@@ -3,7 +3,7 @@
 use crate::error::ApiError;
 use crate::explore::explore;
 use crate::AppState;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -11,7 +11,8 @@ use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
-use tigadi_rules::{Geometry, Point, Position, RuleSet};
+use tigadi_rules::notation::shown;
+use tigadi_rules::{Game, Geometry, Point, Position, RuleSet};
 
 /// `Cache-Control` of a successful answer: a table never changes under a running
 /// server, so an answer stays true for as long as the server runs; a day bounds
@@ -21,6 +22,7 @@ pub const ANSWER_CACHE_CONTROL: &str = "public, max-age=86400";
 /// The routes below `/api/v1`, one line per endpoint.
 pub fn routes() -> Router<AppState> {
     Router::new()
+        .route("/rulesets", get(rulesets))
         .route("/{rules}", get(probe))
         .route("/{rules}/line", get(line))
         .route("/{rules}/explore", get(explore_position))
@@ -46,17 +48,50 @@ pub fn answer(body: Json) -> Response {
         .into_response()
 }
 
-/// The rule set named in the path.
+/// The rule set named in the path (a message quoting at most a short prefix of a
+/// long name).
 pub fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
-    RuleSet::parse(name).map_err(|e| ApiError::bad_request(format!("rules '{name}': {e}")))
+    RuleSet::parse(name).map_err(|e| ApiError::bad_request(format!("rules '{}': {e}", shown(name))))
+}
+
+/// The rule set of the path segment `{rules}`, or a 400 saying why not (a name
+/// that is no rule set, or bytes that are not UTF-8).
+fn path_rules(p: Result<Path<String>, PathRejection>) -> Result<RuleSet, ApiError> {
+    match p {
+        Ok(Path(name)) => rule_set(&name),
+        Err(e) => Err(ApiError::bad_request(format!(
+            "rules in the path: {}",
+            shown(&e.body_text())
+        ))),
+    }
+}
+
+/// `GET /api/v1/rulesets`: the rule sets the table directory holds a directory
+/// for, as `{"rulesets": [{"name", "dir", "pieces"}, ...]}` sorted by name (a
+/// directory may hold only some of a rule set's tables; `/explore` says which
+/// values are known). 503 when the directory cannot be listed.
+async fn rulesets(State(tables): State<AppState>) -> Result<Response, ApiError> {
+    let found = tables.rule_sets().map_err(|message| ApiError {
+        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        message,
+    })?;
+    let list: Vec<Json> = found
+        .iter()
+        .map(|(r, dir)| json!({ "name": r.name(), "dir": dir, "pieces": r.pieces }))
+        .collect();
+    Ok((
+        [(header::CACHE_CONTROL, "no-store")],
+        axum::Json(json!({ "rulesets": list })),
+    )
+        .into_response())
 }
 
 /// What a position endpoint was asked about.
 enum Asked {
     /// A position string, not yet parsed (the probe quotes it as given).
     Text(String),
-    /// The position a game record reaches (every move checked).
-    Replayed(Position),
+    /// The game a record plays (every move checked; it may be over).
+    Replayed(Game),
 }
 
 /// The position asked about in the query (`None` when the query names none), or a
@@ -68,8 +103,8 @@ fn asked(
     let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
     match (q.position, q.record) {
         (Some(p), None) => Ok(Some(Asked::Text(p))),
-        (None, Some(r)) => tigadi_tablebase::position_after_record(rules, &r)
-            .map(|p| Some(Asked::Replayed(p)))
+        (None, Some(r)) => tigadi_tablebase::game_after_record(rules, &r)
+            .map(|g| Some(Asked::Replayed(g)))
             .map_err(ApiError::bad_request),
         (Some(_), Some(_)) => Err(ApiError::bad_request(
             "give either position or record, not both",
@@ -78,42 +113,63 @@ fn asked(
     }
 }
 
-/// [`asked`], with a position string parsed under `rules` (hands up to its gotis a
-/// side) into the position: for the endpoints that need the position itself, not
-/// the text `probe` quotes.
-fn asked_position(
+/// A position string parsed under `rules` (hands up to its gotis a side), the
+/// position right after a game-ending capture included; a 400 naming the problem
+/// otherwise.
+fn parse(rules: RuleSet, text: &str) -> Result<Position, ApiError> {
+    tigadi_rules::parse_reached_position(&rules, text)
+        .map_err(|e| ApiError::bad_request(format!("position '{}': {e}", shown(text))))
+}
+
+/// [`asked`] as a game: a position string parsed (see [`parse`]) and started
+/// from, or the game a record plays; `None` when the query names neither.
+fn asked_game(
     rules: RuleSet,
     q: Result<Query<PositionQuery>, QueryRejection>,
-) -> Result<Option<Position>, ApiError> {
+) -> Result<Option<Game>, ApiError> {
     Ok(match asked(rules, q)? {
-        Some(Asked::Text(p)) => Some(tigadi_rules::parse_position(&rules, &p).map_err(|e| {
-            ApiError::bad_request(format!(
-                "position '{}': {e}",
-                tigadi_rules::notation::shown(&p)
-            ))
-        })?),
-        Some(Asked::Replayed(p)) => Some(p),
+        Some(Asked::Text(p)) => Some(
+            Game::from_reached_position(rules, parse(rules, &p)?)
+                .map_err(|e| ApiError::bad_request(format!("position '{}': {e}", shown(&p))))?,
+        ),
+        Some(Asked::Replayed(g)) => Some(g),
         None => None,
     })
 }
 
-/// `GET /api/v1/{rules}?position=P`: the object of `tigadi probe --json`.
+/// `GET /api/v1/{rules}?position=P`: the object of `tigadi probe --json`; for the
+/// position after the last move of a finished game (or a record that ends one),
+/// how the game ended (`game_over`, no moves).
 async fn probe(
     State(tables): State<AppState>,
-    Path(rules): Path<String>,
+    rules: Result<Path<String>, PathRejection>,
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let rules = rule_set(&rules)?;
-    let text = match asked(rules, q)? {
-        Some(Asked::Text(p)) => p,
-        Some(Asked::Replayed(p)) => p.to_string(),
+    let rules = path_rules(rules)?;
+    let tb = tables.get(&rules);
+    let report = match asked(rules, q)? {
+        Some(Asked::Text(text)) => {
+            let mut report = tb.answer(&parse(rules, &text)?)?;
+            report.text = text;
+            report
+        }
+        Some(Asked::Replayed(game)) => {
+            let mut report = tb.answer(game.position())?;
+            // A record may end the game where the position alone does not show it
+            // (a repetition).
+            if game.result().is_over() && report.over.is_none() {
+                report.over = Some(game.result());
+                report.value = tigadi_solve::Value::Draw;
+                report.moves.clear();
+            }
+            report
+        }
         None => {
             return Err(ApiError::bad_request(
                 "missing query parameter: position (a position string, docs/RULES.md §9)",
             ))
         }
     };
-    let report = tables.get(&rules).report(&text)?;
     // Serialised directly: the bytes of `report.to_json()` printed, without the tree.
     let body = serde_json::to_vec(&report).expect("a probe report is plain JSON");
     Ok((
@@ -145,13 +201,13 @@ pub struct LineQuery {
 /// variation under perfect play (`tigadi line --json`, [`tigadi_play::line`]).
 async fn line(
     State(tables): State<AppState>,
-    Path(rules): Path<String>,
+    rules: Result<Path<String>, PathRejection>,
     q: Result<Query<LineQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let rules = rule_set(&rules)?;
+    let rules = path_rules(rules)?;
     let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
     let max_turns = q.max_turns.unwrap_or(MAX_LINE_TURNS).min(MAX_LINE_TURNS);
-    let position = asked_position(
+    let game = asked_game(
         rules,
         Ok(Query(PositionQuery {
             position: q.position,
@@ -159,29 +215,34 @@ async fn line(
         })),
     )?
     .ok_or_else(|| ApiError::bad_request("missing query parameter: position"))?;
+    if game.result().is_over() {
+        return Err(tigadi_play::PlayError::GameOver(game.result()).into());
+    }
+    let position = *game.position();
     let l = tigadi_play::line(&tables.get(&rules), &position, max_turns)?;
     Ok(answer(
         serde_json::to_value(&l).expect("a line is plain JSON"),
     ))
 }
 
-/// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the empty board):
+/// `GET /api/v1/{rules}/explore?position=P|record=R` (neither: the start of the rule
+/// set's game, `Position::start`):
 /// see [`explore`].
 async fn explore_position(
     State(tables): State<AppState>,
-    Path(rules): Path<String>,
+    rules: Result<Path<String>, PathRejection>,
     q: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let rules = rule_set(&rules)?;
-    let position = asked_position(rules, q)?.unwrap_or(Position::start(&rules));
-    Ok(answer(explore(&tables.get(&rules), &position)?))
+    let rules = path_rules(rules)?;
+    let game = asked_game(rules, q)?.unwrap_or_else(|| Game::new(rules));
+    Ok(answer(explore(&tables.get(&rules), &game)?))
 }
 
 /// `GET /api/v1/{rules}/board`: the board of the rule set for drawing: `points`
 /// (name, column `x` 0..6 for files a..g, row `y` 0..6 from rank 7 down to rank
 /// 1), `lines` (three point names each) and `connections` (pairs of neighbours).
-async fn board(Path(rules): Path<String>) -> Result<Response, ApiError> {
-    let rules = rule_set(&rules)?;
+async fn board(rules: Result<Path<String>, PathRejection>) -> Result<Response, ApiError> {
+    let rules = path_rules(rules)?;
     Ok(answer(board_json(rules.geometry())))
 }
 

@@ -4,6 +4,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use tigadi_rules::notation::shown;
 use tigadi_tablebase::{ReportError, TablebaseError};
 
 /// A failed request: its status and a message naming the problem.
@@ -91,6 +92,67 @@ impl IntoResponse for ApiError {
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
-        message: format!("no such endpoint: {}", uri.path()),
+        message: format!("no such endpoint: {}", shown(uri.path())),
     }
+}
+
+/// Longest error body of a layer below read to quote it (plain-text rejections
+/// are short; anything longer is cut).
+const QUOTED_BODY_LIMIT: usize = 4096;
+
+/// Makes every error answer JSON: an answer of status 400 or above whose body is
+/// not JSON (axum's 405 and plain-text rejections, the 408 of the time limit, the
+/// 413 of the size limit) becomes `{"error": MESSAGE}` with the same status and
+/// headers (`Allow` kept), the message saying what went wrong and quoting at most
+/// a short prefix of the text it replaces.
+pub async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if status.as_u16() < 400 || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, QUOTED_BODY_LIMIT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let allow = parts
+        .headers
+        .get(header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let message = match status {
+        StatusCode::METHOD_NOT_ALLOWED => format!(
+            "method not allowed: this path answers {}",
+            allow.as_deref().unwrap_or("GET")
+        ),
+        StatusCode::REQUEST_TIMEOUT => format!(
+            "request timed out: no answer within {} s",
+            crate::REQUEST_TIME_LIMIT.as_secs()
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => format!(
+            "request body too large: at most {} bytes (the API takes no body)",
+            crate::REQUEST_BODY_LIMIT
+        ),
+        _ if text.is_empty() => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        _ => shown(&text),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_TYPE);
+    parts.headers.insert(
+        header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    let json = Json(json!({ "error": message })).into_response();
+    let (json_parts, json_body) = json.into_parts();
+    parts.headers.extend(json_parts.headers);
+    Response::from_parts(parts, json_body)
 }

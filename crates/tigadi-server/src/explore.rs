@@ -3,14 +3,17 @@
 
 use crate::error::ApiError;
 use serde_json::{json, Value as Json};
-use tigadi_rules::{Game, Phase, Point, Position, Side};
-use tigadi_tablebase::{result_json, ReportError, Tablebase, TablebaseError};
+use tigadi_rules::{Game, Phase, Point, Side};
+use tigadi_tablebase::{result_json, Tablebase, TablebaseError};
 
 /// The value fields of a probe answer, copied to the explorer's answer and to each
 /// of its moves (`null` where unknown).
 const VALUE_FIELDS: [&str; 5] = ["value", "dtc", "category", "rule_value", "dtc100"];
 
-/// The explorer's answer for `position` (any phase) under `tb`'s rule set:
+/// The explorer's answer for `game`'s position (any phase) under `tb`'s rule set,
+/// with `game`'s result (a position started from, or the end of a record; the
+/// position right after a game-ending capture is a finished game, answered with
+/// who won and why):
 ///
 /// - `position` (the canonical string), `rules`, `side` (`"bone"`/`"seed"`),
 ///   `phase`, `bone` and `seed` (point names), `bone_hand`, `seed_hand`,
@@ -21,13 +24,12 @@ const VALUE_FIELDS: [&str; 5] = ["value", "dtc", "category", "rule_value", "dtc1
 /// - `moves`: every legal move, best first where values are known (the probe's
 ///   order and fields), in generation order otherwise, each with `next`, the
 ///   position string it leads to. None once the game is over (the repetition rule
-///   is not applied: the server keeps no history).
+///   applies to a record only: a position string carries no history).
 ///
 /// A damaged table is an error (500, the file named), not "unknown".
-pub fn explore(tb: &Tablebase, position: &Position) -> Result<Json, ApiError> {
+pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
     let rules = tb.rules();
-    let game = Game::from_position(*rules, *position)
-        .map_err(|e| ApiError::bad_request(format!("position '{position}': {e}")))?;
+    let position = game.position();
     let result = game.result();
     let text = position.to_string();
     let names = |bits| Point::iter(bits).map(Point::name).collect::<Vec<_>>();
@@ -50,7 +52,7 @@ pub fn explore(tb: &Tablebase, position: &Position) -> Result<Json, ApiError> {
     if result.is_over() {
         // No moves, no values beyond the result.
     } else {
-        match tb.report(&text) {
+        match tb.answer(position) {
             Ok(report) => {
                 let probe = report.to_json();
                 for (turn, entry) in report
@@ -64,7 +66,7 @@ pub fn explore(tb: &Tablebase, position: &Position) -> Result<Json, ApiError> {
                 }
                 values = probe;
             }
-            Err(ReportError::Table(e @ TablebaseError::MissingSubspace { .. })) => {
+            Err(e @ TablebaseError::MissingSubspace { .. }) => {
                 unknown = Some(match position.phase() {
                     Phase::Placing => {
                         format!("the placing phase is not solved here: values unknown ({e})")

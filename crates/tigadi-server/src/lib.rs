@@ -12,12 +12,18 @@
 //!   the tables know them (see [`explore`]);
 //! - `/api/v1/{rules}/board`: the board's points (with grid coordinates), lines and
 //!   connections, for drawing it;
-//! - `/health`: `{"status": "ok", ...}`;
+//! - `/api/v1/rulesets`: the rule sets whose directories the table directory
+//!   holds, by canonical name;
+//! - `/health`: `{"status": "ok", ...}` while the table directory can be listed,
+//!   503 with the reason otherwise;
 //! - `/`: the explorer page.
 //!
-//! Errors are JSON `{"error": MESSAGE}`: 400 for bad input, 404 for a missing table
-//! or an unknown path, 500 for a damaged table (the message names the file), 408
-//! past the time limit, 413 past the size limit. Answers carry `Cache-Control`
+//! Errors are JSON `{"error": MESSAGE}`, every one of them (see
+//! [`error::json_errors`] and [`conn`]): 400 for bad input, 404 for a missing table
+//! or an unknown path, 405 for a method other than GET, 500 for a damaged table
+//! (the message names the file), 408 past the time limit, 413 past the size limit,
+//! 414 and 431 for a request target or head too long, 503 past the connection cap.
+//! Messages quote at most a short prefix of long input. Answers carry `Cache-Control`
 //! (tables do not change under a running server); errors are not cached.
 //!
 //! Not here: the rules (`tigadi-rules`), probing (`tigadi-tablebase`) or argument
@@ -26,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod conn;
 pub mod error;
 pub mod explore;
 pub mod web;
@@ -79,6 +86,36 @@ impl Tablebases {
         &self.dir
     }
 
+    /// The rule sets whose directories `dir` holds, sorted by canonical name: each
+    /// subdirectory whose name is a rule set's directory name
+    /// ([`tigadi_tablebase::rules_dir_name`]: `tigadi`, `tigadi_pieces-4`,
+    /// `lines-16_flying-3_blocked-loses`), with the name; other entries are left
+    /// out. An error when `dir` cannot be listed (missing, not a directory,
+    /// unreadable), in words naming it.
+    pub fn rule_sets(&self) -> Result<Vec<(RuleSet, String)>, String> {
+        let entries = std::fs::read_dir(&self.dir)
+            .map_err(|e| format!("table directory '{}': {e}", self.dir.display()))?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| format!("table directory '{}': {e}", self.dir.display()))?;
+            if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            let text = name.replace('-', "=").replace('_', ",");
+            if let Ok(rules) = RuleSet::parse(&text) {
+                if tigadi_tablebase::rules_dir_name(&rules) == name {
+                    found.push((rules, name));
+                }
+            }
+        }
+        found.sort_by_key(|(r, _)| r.name());
+        Ok(found)
+    }
+
     /// The shared tablebase of `rules`.
     pub fn get(&self, rules: &RuleSet) -> Arc<Tablebase> {
         if let Some(tb) = self
@@ -121,6 +158,7 @@ pub fn app(dir: &Path) -> Router {
             REQUEST_TIME_LIMIT,
         ))
         .layer(RequestBodyLimitLayer::new(REQUEST_BODY_LIMIT))
+        .layer(axum::middleware::from_fn(error::json_errors))
         .layer(axum::middleware::from_fn(log_request))
 }
 
@@ -159,9 +197,7 @@ pub fn run(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(bind).await?;
         listening(listener.local_addr()?);
-        axum::serve(listener, app(dir))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
+        conn::serve(listener, app(dir), shutdown_signal()).await
     })
 }
 

@@ -4,7 +4,7 @@
 
 use crate::AppState;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -50,15 +50,42 @@ fn page(content_type: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-/// `GET /health`: `{"status": "ok", "dir": ..., "version": ...}`.
+/// `GET /health`: whether the server can answer from its tables. It checks that
+/// the table directory can be listed, and lists the rule sets it holds a
+/// directory for: `{"status": "ok", "dir", "checks", "rulesets", "version"}`, or
+/// 503 with `{"status": "unavailable", "error": REASON, ...}` when the directory
+/// is missing or unreadable. It reads no table (a damaged table fails only its
+/// own positions, with a 500 that names the file).
 async fn health(State(tables): State<AppState>) -> Response {
-    (
-        [(header::CACHE_CONTROL, "no-store")],
-        axum::Json(json!({
-            "status": "ok",
-            "dir": tables.dir().display().to_string(),
-            "version": env!("CARGO_PKG_VERSION"),
-        })),
-    )
-        .into_response()
+    let dir = tables.dir().display().to_string();
+    let checks = "the table directory can be listed";
+    let version = env!("CARGO_PKG_VERSION");
+    match tables.rule_sets() {
+        Ok(found) => {
+            let names: Vec<String> = found.iter().map(|(r, _)| r.name()).collect();
+            (
+                [(header::CACHE_CONTROL, "no-store")],
+                axum::Json(json!({
+                    "status": "ok",
+                    "dir": dir,
+                    "checks": checks,
+                    "rulesets": names,
+                    "version": version,
+                })),
+            )
+                .into_response()
+        }
+        Err(error) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CACHE_CONTROL, "no-store")],
+            axum::Json(json!({
+                "status": "unavailable",
+                "error": error,
+                "dir": dir,
+                "checks": checks,
+                "version": version,
+            })),
+        )
+            .into_response(),
+    }
 }

@@ -1,9 +1,9 @@
 // The Tigadi tablebase explorer. It holds no game rules: the board comes from
-// /api/v1/{rules}/board and every legal move, with the position it leads to and
-// its values, from /api/v1/{rules}/explore.
+// /api/v1/{rules}/board, the start of a game and every legal move, with the
+// position it leads to and its values, from /api/v1/{rules}/explore, and the rule
+// sets with tables from /api/v1/rulesets.
 "use strict";
 
-const START = ".../.../.../....../.../.../... B 9 9";
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -46,6 +46,7 @@ async function show() {
   if (gen !== state.pending) return;
   state.answer = a;
   state.selected = [];
+  if (a.rules !== state.rules) { state.rules = a.rules; $("rules").value = a.rules; }
   const url = `?rules=${enc(state.rules)}&position=${enc(a.position)}`;
   history.replaceState(null, "", url);
   render();
@@ -127,6 +128,15 @@ function drawBoard() {
     el("line", { class: "conn", x1: at[p].x, y1: at[p].y, x2: at[q].x, y2: at[q].y });
   }
   const targets = new Set(movesMatching(state.selected).map((m) => pointsOf(m.move)[state.selected.length]).filter(Boolean));
+  // While placing, each empty point shows the value of the best placement there
+  // (the moves come best first; a placement with a capture choice counts as one).
+  const marks = {};
+  if (a.phase === "placing" && a.known && state.selected.length === 0) {
+    for (const m of a.moves) {
+      const to = pointsOf(m.move)[0];
+      if (!(to in marks)) marks[to] = m;
+    }
+  }
   const bone = new Set(a.bone), seed = new Set(a.seed);
   // Files along the bottom, ranks down the left, as the point names give them.
   const files = {}, ranks = {};
@@ -136,16 +146,36 @@ function drawBoard() {
   for (const p of b.points) {
     const side = bone.has(p.name) ? "bone" : seed.has(p.name) ? "seed" : null;
     const sel = state.selected.includes(p.name) ? " selected" : "";
+    const tgt = targets.has(p.name) ? " target" : "";
+    const m = marks[p.name];
+    if (m) {
+      const mark = el("circle", { class: `mark ${category(m)}`, cx: p.x, cy: p.y, r: 0.22, "data-mark": p.name, "data-value": m.value, "data-dtc": m.dtc === null ? "" : m.dtc });
+      const t = document.createElementNS(SVG, "title");
+      t.textContent = `${m.move}: ${describe(m)}`;
+      mark.append(t);
+    }
     const c = side
-      ? el("circle", { class: `goti ${side}${sel}`, cx: p.x, cy: p.y, r: 0.3, "data-point": p.name })
-      : el("circle", { class: `pt${targets.has(p.name) ? " target" : ""}${sel}`, cx: p.x, cy: p.y, r: targets.has(p.name) ? 0.14 : 0.09, "data-point": p.name });
+      ? el("circle", { class: `goti ${side}${tgt}${sel}`, cx: p.x, cy: p.y, r: 0.3, "data-point": p.name })
+      : el("circle", { class: `pt${tgt}${sel}`, cx: p.x, cy: p.y, r: tgt ? 0.14 : 0.09, "data-point": p.name });
     c.addEventListener("click", () => clickPoint(p.name));
+    if (m) {
+      el("text", { class: "markv", x: p.x, y: p.y - 0.27, "data-mark-text": p.name }).textContent = shortValue(m);
+    }
   }
-  const last = state.at > 0 ? pointsOf(state.moves[state.at - 1]) : [];
+  // The last slide as a dashed line (a placement's capture is no path).
+  const lastMove = state.at > 0 ? state.moves[state.at - 1] : "";
+  const last = lastMove.includes("-") ? pointsOf(lastMove) : [];
   if (last.length > 1) {
     const p = at[last[0]], q = at[last[1]];
     el("line", { class: "last", x1: p.x, y1: p.y, x2: q.x, y2: q.y });
   }
+}
+
+// A value in a few characters for the board: W5 (win in 5 turns), D, L12.
+function shortValue(m) {
+  if (m.value === null || m.value === undefined) return "?";
+  const letter = { win: "W", draw: "D", loss: "L" }[m.value] || "?";
+  return letter + (m.dtc === null || m.dtc === undefined ? "" : m.dtc);
 }
 
 // The point names a move string mentions, in order (d5, a1-a4, a1-a4xg7, d5xg7).
@@ -208,26 +238,58 @@ function start(position) {
   show();
 }
 
-async function setRules(rules) {
-  state.rules = rules;
-  $("rules").value = rules;
-  if (![...$("rules").options].some((o) => o.value === rules)) {
-    const o = document.createElement("option");
-    o.value = o.textContent = rules;
-    $("rules").append(o);
-    $("rules").value = rules;
-  }
+// A new game: the server says where a game of the current rule set starts.
+async function newGame() {
   try {
-    await loadBoard();
+    const a = await api(`/api/v1/${enc(state.rules)}/explore`);
+    start(a.position);
   } catch (e) {
     $("error").textContent = e.message;
+  }
+}
+
+// Lists the rule sets the server has tables for, then the presets.
+async function loadRuleSets() {
+  const names = [];
+  try {
+    const r = await api("/api/v1/rulesets");
+    for (const s of r.rulesets) names.push(s.name);
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+  for (const p of ["tigadi", "navakankari", "morris"]) if (!names.includes(p)) names.push(p);
+  const list = $("rulesets");
+  list.textContent = "";
+  for (const n of names) {
+    const o = document.createElement("option");
+    o.value = n;
+    list.append(o);
+  }
+  return names;
+}
+
+// Switches to rule set `rules` (any name the server takes, pieces=N included);
+// false, with the server's reason shown, when it takes none.
+async function setRules(rules) {
+  const before = state.rules, board = state.board;
+  state.rules = rules;
+  $("rules").value = rules;
+  try {
+    await loadBoard();
+    return true;
+  } catch (e) {
+    $("error").textContent = e.message;
+    state.rules = before;
+    state.board = board;
+    $("rules").value = before;
+    return false;
   }
 }
 
 $("goto").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const text = $("input").value.trim();
-  if (!text) return start(START);
+  if (!text) return newGame();
   if (text.includes("/")) return start(text);
   // A game record: the server replays it.
   try {
@@ -238,16 +300,18 @@ $("goto").addEventListener("submit", async (ev) => {
   }
 });
 $("rules").addEventListener("change", async () => {
-  await setRules($("rules").value);
-  show();
+  const rules = $("rules").value.trim();
+  if (rules && rules !== state.rules && await setRules(rules)) newGame();
 });
 $("back").addEventListener("click", () => { if (state.at > 0) { state.at--; show(); } });
 $("forward").addEventListener("click", () => { if (state.at < state.line.length - 1) { state.at++; show(); } });
-$("start").addEventListener("click", () => start(START));
+$("start").addEventListener("click", () => newGame());
 $("computer").addEventListener("change", () => { render(); maybeComputer(); });
 
 (async function init() {
   const q = new URLSearchParams(location.search);
-  await setRules(q.get("rules") || "tigadi");
-  start(q.get("position") || START);
+  const names = await loadRuleSets();
+  if (!(await setRules(q.get("rules") || names[0] || "tigadi"))) await setRules("tigadi");
+  if (q.get("position")) start(q.get("position"));
+  else newGame();
 })();

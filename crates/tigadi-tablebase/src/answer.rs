@@ -247,12 +247,14 @@ impl Tablebase {
     /// choice). Every consumer (probe, line, analysis and play, the server, the
     /// bindings) reads positions through this call.
     ///
-    /// A position no game under the rule set reaches is
+    /// The position right after the capture that ended a game
+    /// ([`Position::validate_reached`]) is answered as that finished game. A
+    /// position no game under the rule set reaches is
     /// [`TablebaseError::InvalidPosition`]; a missing table
     /// [`TablebaseError::MissingSubspace`].
     pub fn answer(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
         let rules = *self.rules();
-        p.validate(&rules).map_err(|e| {
+        p.validate_reached(&rules).map_err(|e| {
             TablebaseError::InvalidPosition(format!("{p} under rules '{rules}': {e}"))
         })?;
         let board = p.to_board();
@@ -404,11 +406,12 @@ impl Serialize for ReportTurnEntry<'_> {
     }
 }
 
-/// The result a position shows by itself (a material or blocked loss, or the
-/// 100-turn draw when its counter has reached the limit); in progress for a
-/// position no game reaches.
+/// The result a position shows by itself (a material or blocked loss, the
+/// position right after a game-ending capture included, or the 100-turn draw when
+/// its counter has reached the limit); in progress for a position no game
+/// reaches.
 pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
-    match Game::from_position(*rules, *p) {
+    match Game::from_reached_position(*rules, *p) {
         Ok(g) => g.result(),
         Err(_) => GameResult::InProgress,
     }
@@ -418,16 +421,24 @@ pub fn standing(rules: &RuleSet, p: &Position) -> GameResult {
 /// every move checked; an error names the first illegal move, or says that the game
 /// is already over.
 pub fn position_after_record(rules: RuleSet, record: &str) -> Result<Position, String> {
+    let game = game_after_record(rules, record)?;
+    if game.result().is_over() {
+        return Err(format!("the game is over: {}", game.result()));
+    }
+    Ok(*game.position())
+}
+
+/// The game a record (docs/RULES.md §9) plays from the empty board, every move
+/// checked, finished or not (a record may end with the game's last move); an
+/// error names the first illegal move.
+pub fn game_after_record(rules: RuleSet, record: &str) -> Result<Game, String> {
     let moves = parse_record(record).map_err(|e| format!("record: {e}"))?;
     let mut game = Game::new(rules);
     for (i, &mv) in moves.iter().enumerate() {
         game.play(mv)
             .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
     }
-    if game.result().is_over() {
-        return Err(format!("the game is over: {}", game.result()));
-    }
-    Ok(*game.position())
+    Ok(game)
 }
 
 /// A game result as JSON: `{"state": "in_progress"|"win"|"draw", ...}` with the

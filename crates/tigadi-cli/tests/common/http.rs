@@ -49,6 +49,11 @@ impl Client {
         }
     }
 
+    /// The connection itself.
+    pub fn into_stream(self) -> TcpStream {
+        self.reader.into_inner()
+    }
+
     /// `GET path` (already encoded).
     pub fn get(&mut self, path: &str) -> Answer {
         self.request("GET", path, &[], b"")
@@ -146,8 +151,13 @@ pub struct Server {
 impl Server {
     /// Starts `tigadi serve --dir DIR --bind 127.0.0.1:0` and waits until it
     /// listens.
+    ///
+    /// `TIGADI_SERVE_BIN`, when set, names another `tigadi` binary to serve with:
+    /// for checking that a test fails against a build without its fix.
     pub fn start(dir: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tigadi"))
+        let bin = std::env::var_os("TIGADI_SERVE_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_tigadi").into());
+        let mut child = Command::new(bin)
             .args([
                 "serve",
                 "--dir",

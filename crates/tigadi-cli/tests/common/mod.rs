@@ -119,6 +119,21 @@ pub fn solved7() -> &'static Path {
     })
 }
 
+/// The rule set of [`solved_pieces4`].
+pub const PIECES4: &str = "tigadi,pieces=4";
+
+/// A directory holding the whole game of `tigadi,pieces=4` solved (moving and
+/// placing phases, with the 100-turn tables), made once per test binary.
+pub fn solved_pieces4() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = scratch("solved-pieces4");
+        let r = run(&["--rules", PIECES4, "solve", "--dir", d.to_str().unwrap()]);
+        assert_eq!(r.code, Some(0), "{r:?}");
+        d
+    })
+}
+
 /// A private copy of [`solved7`]'s tables, manifest and sums (not the verify
 /// journal or the lock that other tests' runs on [`solved7`] may have left).
 pub fn copy_of_solved(name: &str) -> PathBuf {
