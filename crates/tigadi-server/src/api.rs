@@ -159,7 +159,7 @@ async fn probe(
             // (a repetition).
             if game.result().is_over() && report.over.is_none() {
                 report.over = Some(game.result());
-                report.value = tigadi_solve::Value::Draw;
+                report.value = tigadi_values::Value::Draw;
                 report.moves.clear();
             }
             report
