@@ -1,12 +1,25 @@
-//! Reading lines of standard input with a bound on what one line may hold, so that
-//! endless input (`tigadi probe < /dev/zero`) cannot fill memory.
+//! Reading standard input and files with a bound on what one line (or one game
+//! record) may hold, so that endless input (`tigadi probe < /dev/zero`,
+//! `tigadi analyze --file /dev/zero`) cannot fill memory.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// The most bytes one input line may have, its newline included: a position string
 /// is under 60 bytes and a move under 20, so 4 KiB is room to spare, and what one
 /// line can cost in memory stays small.
 pub const MAX_LINE_BYTES: usize = 4096;
+
+/// The most bytes a game record may have: a turn takes under 20 bytes, so this is
+/// room for over 50,000 turns, and an endless file stops here.
+pub const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// Reads all of `input` as text, or `Ok(None)` if it has more than `max` bytes
+/// (no more than `max + 1` of them are read).
+pub fn read_all(input: impl Read, max: u64) -> std::io::Result<Option<String>> {
+    let mut text = String::new();
+    input.take(max + 1).read_to_string(&mut text)?;
+    Ok((text.len() as u64 <= max).then_some(text))
+}
 
 /// What [`read_line`] found.
 #[derive(Debug, PartialEq, Eq)]
@@ -110,6 +123,17 @@ mod tests {
             assert_eq!(buf, b"last");
             assert_eq!(read_line(&mut input, &mut buf).unwrap(), Line::End);
         }
+    }
+
+    /// A text of up to the bound is read whole; one byte more, and it is refused.
+    #[test]
+    fn read_all_stops_past_the_bound() {
+        let text = "d5 g7\n".repeat(100);
+        let n = text.len() as u64;
+        assert_eq!(read_all(text.as_bytes(), n).unwrap(), Some(text.clone()));
+        assert_eq!(read_all(text.as_bytes(), n - 1).unwrap(), None);
+        // An endless source ends at the bound.
+        assert_eq!(read_all(std::io::repeat(b'x'), 1000).unwrap(), None);
     }
 
     /// A last line without a newline may use the whole bound.

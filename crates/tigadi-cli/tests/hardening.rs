@@ -589,7 +589,8 @@ fn verify_resumes_and_rechecks_what_changed() {
 }
 
 // Issue 26, 5. An endless line on standard input (`< /dev/zero`) cannot fill
-// memory: batch probe answers it with an error line and goes on, play stops.
+// memory: batch probe answers it with an error line and goes on, play stops, and
+// analyze refuses a record past 1 MiB.
 
 /// Bytes of the long line the tests send: far more than any line may hold.
 const LONG_LINE: usize = 50_000_000;
@@ -684,6 +685,23 @@ fn play_stops_cleanly_at_an_endless_line() {
     assert_eq!(r.code, Some(2), "{r:?}");
     assert!(
         r.stderr.contains("longer than 4096 bytes") && !r.stderr.contains("panicked"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn analyze_refuses_an_endless_record() {
+    let (r, peak) = run_with_long_line(
+        &["analyze", "--dir", s(solved7()), "--file", "-"],
+        b"d5 g7 ",
+        b"\n",
+    );
+    assert!(peak < MEMORY_BOUND, "peak memory {peak} bytes: {r:?}");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("standard input: longer than 1048576 bytes"),
         "{}",
         r.stderr
     );
