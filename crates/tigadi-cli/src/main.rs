@@ -11,6 +11,7 @@ macro_rules! outln {
 }
 
 mod commands;
+mod input;
 mod output;
 mod progress;
 mod usage;

@@ -587,3 +587,122 @@ fn verify_resumes_and_rechecks_what_changed() {
     assert_eq!(fresh(&r.stdout).len(), 3, "{}", r.stdout);
     let _ = fs::remove_dir_all(&dir);
 }
+
+// Issue 26, 5. An endless line on standard input (`< /dev/zero`) cannot fill
+// memory: batch probe answers it with an error line and goes on, play stops, and
+// analyze refuses a record past 1 MiB.
+
+/// Bytes of the long line the tests send: far more than any line may hold.
+const LONG_LINE: usize = 50_000_000;
+
+/// Peak memory allowed while reading it: the command's own few megabytes, far
+/// below what holding the line would take.
+const MEMORY_BOUND: u64 = 32 << 20;
+
+/// Runs `tigadi ARGS` with `before`, then [`LONG_LINE`] zero bytes with no
+/// newline (written as they are read, never held whole), then `after` on standard
+/// input. Returns the run and the child's peak resident memory in bytes.
+fn run_with_long_line(args: &[&str], before: &[u8], after: &[u8]) -> (Run, u64) {
+    use std::io::{Read, Write};
+    // Reaped by wait4 below.
+    #[allow(clippy::zombie_processes)]
+    let mut child = tigadi()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (before, after) = (before.to_vec(), after.to_vec());
+    let feeder = std::thread::spawn(move || {
+        let chunk = vec![0u8; 1 << 16];
+        let _ = input.write_all(&before);
+        for _ in 0..LONG_LINE / chunk.len() {
+            if input.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+        let _ = input.write_all(&chunk[..LONG_LINE % chunk.len()]);
+        let _ = input.write_all(&after);
+    });
+    let read_all = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let out = read_all(Box::new(child.stdout.take().unwrap()));
+    let err = read_all(Box::new(child.stderr.take().unwrap()));
+    // wait4 rather than Child::wait: it also gives this child's peak memory.
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    // SAFETY: waits for our own child; status and usage are valid to write.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let _ = feeder.join();
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let run = Run {
+        code,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        timed_out: false,
+    };
+    // ru_maxrss is in kilobytes on Linux.
+    (run, usage.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn batch_probe_answers_an_endless_line_with_an_error_and_goes_on() {
+    let line = format!("{P}\n");
+    let (r, peak) = run_with_long_line(
+        &["probe", "--dir", s(solved7())],
+        line.as_bytes(),
+        format!("\n{line}").as_bytes(),
+    );
+    assert!(peak < MEMORY_BOUND, "peak memory {peak} bytes: {r:?}");
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{r:?}");
+    assert!(lines[0]["value"].is_string(), "{}", lines[0]);
+    let error = lines[1]["error"].as_str().unwrap();
+    assert!(
+        error.contains("line 2 is longer than 4096 bytes"),
+        "{error}"
+    );
+    assert_eq!(lines[2], lines[0]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("1 of 3 positions"), "{}", r.stderr);
+}
+
+#[test]
+fn play_stops_cleanly_at_an_endless_line() {
+    let (r, peak) = run_with_long_line(&["play", "--dir", s(solved7())], b"", b"\nquit\n");
+    assert!(peak < MEMORY_BOUND, "peak memory {peak} bytes: {r:?}");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.stderr.contains("longer than 4096 bytes") && !r.stderr.contains("panicked"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn analyze_refuses_an_endless_record() {
+    let (r, peak) = run_with_long_line(
+        &["analyze", "--dir", s(solved7()), "--file", "-"],
+        b"d5 g7 ",
+        b"\n",
+    );
+    assert!(peak < MEMORY_BOUND, "peak memory {peak} bytes: {r:?}");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("standard input: longer than 1048576 bytes"),
+        "{}",
+        r.stderr
+    );
+}

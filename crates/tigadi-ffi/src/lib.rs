@@ -17,8 +17,9 @@
 //! Every entry point catches panics ([`TIGADI_ERR_INTERNAL`]); nothing unwinds into
 //! C. A `TigadiTablebase` is `Send + Sync`: any number of threads may probe one
 //! handle at once; only [`tigadi_close`] needs exclusive use. Probing the value of a
-//! position allocates nothing (the files are memory-mapped, decompressed blocks are
-//! kept in a shared cache); the move lists are written into caller buffers.
+//! position allocates nothing once its block is cached (the files are read with
+//! positioned reads, decompressed blocks kept in a shared cache); the move lists
+//! are written into caller buffers.
 //!
 //! All logic is the Rust prober's ([`tigadi_tablebase::Tablebase`]) and the rules
 //! engine's; this crate only converts.

@@ -95,8 +95,9 @@ pub struct RuleValues {
 }
 
 /// The tablebase of one rule set in one directory, as probers use it: tables are
-/// memory-mapped on first use and shared by all threads; decompressed blocks are
-/// kept in a small shared cache.
+/// opened on first use (header and block tables checked and kept in memory) and
+/// shared by all threads; blocks are read with positioned reads, checked, and kept
+/// decompressed in a small shared cache.
 pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,

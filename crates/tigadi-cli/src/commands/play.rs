@@ -5,8 +5,8 @@
 
 use super::show::{board, position};
 use super::CmdResult;
+use crate::input::{read_line, Line, MAX_LINE_BYTES};
 use crate::PlayArgs;
-use std::io::BufRead;
 use tigadi_play::{choose, hint, How, Level, Rng};
 use tigadi_rules::{parse_move, Game, GameResult, Move, Position, RuleSet, Side};
 use tigadi_tablebase::Tablebase;
@@ -36,7 +36,8 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         describe(level)
     );
     let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
+    let mut input = stdin.lock();
+    let mut bytes = Vec::new();
     loop {
         outln!("");
         board(&rules, game.position(), game.result())?;
@@ -69,13 +70,26 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         loop {
             crate::output::text(&format!("{human} to play> "))?;
             crate::output::flush()?;
-            let Some(line) = input.next() else {
-                outln!("");
-                outln!("Input ended; the game is left unfinished.");
-                return Ok(0);
-            };
-            let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-            let text = line.trim();
+            match read_line(&mut input, &mut bytes)
+                .map_err(|e| format!("reading standard input: {e}"))?
+            {
+                Line::Whole => {}
+                Line::End => {
+                    outln!("");
+                    outln!("Input ended; the game is left unfinished.");
+                    return Ok(0);
+                }
+                // No move is that long: the input is not someone typing moves.
+                Line::TooLong => {
+                    return Err(format!(
+                        "reading standard input: a line longer than {MAX_LINE_BYTES} bytes; \
+                         the game is left unfinished"
+                    ))
+                }
+            }
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|e| format!("reading standard input: {e}"))?
+                .trim();
             match text {
                 "" => continue,
                 "help" => outln!("{HELP}"),

@@ -1,9 +1,10 @@
 //! `tigadi probe`: look positions up in the tablebases.
 
 use super::CmdResult;
+use crate::input::{read_line, skip_line, Line, MAX_LINE_BYTES};
 use crate::ProbeArgs;
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use tigadi_rules::notation::shown;
 use tigadi_rules::RuleSet;
 use tigadi_solve::Value;
@@ -33,7 +34,8 @@ fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
 
 /// Batch mode: one position per line on standard input, one JSON object per line
 /// on standard output (`{"position": ..., "error": ...}` for a line that fails,
-/// including a line that is not UTF-8; the lines after it are still answered).
+/// including a line that is not UTF-8 or longer than [`MAX_LINE_BYTES`]; the lines
+/// after it are still answered).
 fn batch(tb: &Tablebase) -> CmdResult {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -42,11 +44,9 @@ fn batch(tb: &Tablebase) -> CmdResult {
     let (mut number, mut lines, mut failed) = (0u64, 0u64, 0u64);
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        let n = input
-            .read_until(b'\n', &mut bytes)
+        let line = read_line(&mut input, &mut bytes)
             .map_err(|e| format!("reading standard input: {e}"))?;
-        if n == 0 {
+        if line == Line::End {
             break;
         }
         number += 1;
@@ -54,11 +54,15 @@ fn batch(tb: &Tablebase) -> CmdResult {
             Ok(t) => (t.trim().to_string(), true),
             Err(_) => (String::from_utf8_lossy(&bytes).trim().to_string(), false),
         };
-        if text.is_empty() && utf8 {
+        if text.is_empty() && utf8 && line == Line::Whole {
             continue;
         }
         lines += 1;
-        let answer = if utf8 {
+        let answer = if line == Line::TooLong {
+            Err(format!(
+                "line {number} is longer than {MAX_LINE_BYTES} bytes (skipped to its end)"
+            ))
+        } else if utf8 {
             tb.report(&text).map_err(|e| e.to_string())
         } else {
             Err(format!("line {number} is not valid UTF-8"))
@@ -71,6 +75,11 @@ fn batch(tb: &Tablebase) -> CmdResult {
             }
         };
         writeln!(out, "{obj}").map_err(crate::output::write_error)?;
+        if line == Line::TooLong {
+            // Said now: the rest of the line may be long, or endless.
+            out.flush().map_err(crate::output::write_error)?;
+            skip_line(&mut input).map_err(|e| format!("reading standard input: {e}"))?;
+        }
     }
     out.flush().map_err(crate::output::write_error)?;
     if failed > 0 {

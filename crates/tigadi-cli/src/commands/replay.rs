@@ -3,24 +3,30 @@
 
 use super::show::result_json;
 use super::CmdResult;
+use crate::input::{read_all, MAX_RECORD_BYTES};
 use crate::ReplayArgs;
 use serde_json::json;
-use std::io::Read;
 use tigadi_rules::{parse_record, Game, Move, NotationError, RuleSet};
 
 fn read_record(args: &ReplayArgs) -> Result<String, String> {
-    match (&args.record, &args.file) {
-        (Some(r), _) => Ok(r.clone()),
-        (None, Some(f)) if f.as_os_str() == "-" => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| format!("cannot read the record from standard input: {e}"))?;
-            Ok(s)
-        }
-        (None, Some(f)) => std::fs::read_to_string(f)
-            .map_err(|e| format!("cannot read the record from {}: {e}", f.display())),
-        (None, None) => Err("give a record or --file".into()),
+    let (text, from) = match (&args.record, &args.file) {
+        (Some(r), _) => return Ok(r.clone()),
+        (None, Some(f)) if f.as_os_str() == "-" => (
+            read_all(std::io::stdin().lock(), MAX_RECORD_BYTES),
+            "standard input".to_string(),
+        ),
+        (None, Some(f)) => (
+            std::fs::File::open(f).and_then(|file| read_all(file, MAX_RECORD_BYTES)),
+            f.display().to_string(),
+        ),
+        (None, None) => return Err("give a record or --file".into()),
+    };
+    match text {
+        Ok(Some(text)) => Ok(text),
+        Ok(None) => Err(format!(
+            "cannot read the record from {from}: longer than {MAX_RECORD_BYTES} bytes"
+        )),
+        Err(e) => Err(format!("cannot read the record from {from}: {e}")),
     }
 }
 

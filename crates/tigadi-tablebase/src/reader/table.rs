@@ -2,42 +2,94 @@
 //! the block cache) and decoding whole sections.
 //!
 //! On opening, the header and both block tables are checked against the head
-//! checksum and the layout rules; every block's checksum is checked before it is
-//! decompressed. So no byte a value is decoded from is trusted unchecked.
+//! checksum and the layout rules and then kept in memory: later reads use only
+//! these checked copies, never the file's block tables again. Every block is read
+//! with a positioned read (never memory-mapped: a mapped file that shrinks kills the
+//! process with SIGBUS) and its checksum checked against the kept block table
+//! before it is decompressed. So no byte a value is decoded from is trusted
+//! unchecked, even if the file is rewritten or truncated while it is open: a block
+//! that changed is [`TablebaseError::Corrupt`], one that is gone an error naming
+//! the file.
 
 use crate::error::TablebaseError;
 use crate::format::*;
 use crate::reader::cache::BlockCache;
-use memmap2::Mmap;
 use rayon::prelude::*;
+use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_values::{Category, Packed, Value, Wdl};
 
-/// The bytes of a file: memory-mapped, or owned (tests, in-memory tables).
-enum Bytes {
-    Mapped(Mmap),
+/// Where a table's bytes are read from.
+enum Source {
+    /// An open file, read with positioned reads.
+    File(File),
+    /// Bytes held in memory (tests, in-memory tables).
     Owned(Vec<u8>),
 }
 
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
+impl Source {
+    /// Fills `buf` from `offset`, or `Ok(false)` if the source ends first.
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<bool> {
         match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
+            Source::File(f) => match read_exact_at(f, buf, offset) {
+                Ok(()) => Ok(true),
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+                Err(e) => Err(e),
+            },
+            Source::Owned(v) => {
+                let range = usize::try_from(offset)
+                    .ok()
+                    .and_then(|start| Some(start..start.checked_add(buf.len())?))
+                    .filter(|r| r.end <= v.len());
+                match range {
+                    Some(r) => {
+                        buf.copy_from_slice(&v[r]);
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
         }
     }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 thread_local! {
     /// One zstd decompression context per thread: creating one per block would
     /// cost more than the decompression itself.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        RefCell::new(zstd::bulk::Decompressor::new().ok());
+    /// The compressed bytes of the block being read, per thread (one allocation
+    /// per thread rather than one per block).
+    static COMPRESSED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
+
+/// Bytes read at a time when checking the whole-file checksum.
+const CHECKSUM_CHUNK: usize = 1 << 20;
 
 /// Which section of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,42 +124,78 @@ impl Section {
     }
 }
 
+/// One section's block table as checked at opening: where each compressed block
+/// starts and ends, and its checksum.
+struct Blocks {
+    /// `block_count + 1` file offsets: block `b` is `offsets[b]..offsets[b + 1]`, all
+    /// inside the section's data.
+    offsets: Box<[u64]>,
+    /// The checksum of each compressed block.
+    checksums: Box<[u64]>,
+}
+
 /// One opened and validated tablebase file.
 pub struct Table {
     path: PathBuf,
-    bytes: Bytes,
+    source: Source,
+    /// The file's length when it was opened (what the header describes).
+    len: u64,
+    /// The head checksum read at opening.
+    head_checksum: u64,
     header: Header,
+    /// The first and second sections' block tables, as checked at opening.
+    blocks: [Blocks; 2],
 }
 
 impl Table {
-    /// Memory-maps and validates the file at `path` (header, layout, head checksum,
-    /// block table). Does not read the blocks.
+    /// Opens and validates the file at `path` (header, layout, head checksum,
+    /// block table), keeping the header and block tables. Does not read the blocks.
     pub fn open(path: &Path) -> Result<Table, TablebaseError> {
         let file = open_regular_file(path)?;
         let len = file
             .metadata()
             .map_err(|e| TablebaseError::io(path, e))?
             .len();
-        if len < HEADER_LEN as u64 {
-            return Err(TablebaseError::corrupt(
-                path,
-                format!("{len} bytes is too short for a header"),
-            ));
-        }
-        // SAFETY: the mapping is read-only. Tablebase files are written once, under a
-        // temporary name, and renamed into place; they are not modified while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TablebaseError::io(path, e))?;
-        Table::validate(path.to_path_buf(), Bytes::Mapped(map))
+        Table::validate(path.to_path_buf(), Source::File(file), len)
     }
 
     /// Validates a file held in memory; `path` only names it in errors.
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Table, TablebaseError> {
-        Table::validate(path.to_path_buf(), Bytes::Owned(bytes))
+        let len = bytes.len() as u64;
+        Table::validate(path.to_path_buf(), Source::Owned(bytes), len)
     }
 
-    fn validate(path: PathBuf, bytes: Bytes) -> Result<Table, TablebaseError> {
-        let header = Header::parse(&bytes, &path)?;
-        let len = bytes.len() as u64;
+    /// Reads `n` bytes at `offset` of `source` (a file of `len` bytes when opened).
+    fn read_head(
+        path: &Path,
+        source: &Source,
+        len: u64,
+        offset: u64,
+        n: u64,
+    ) -> Result<Vec<u8>, TablebaseError> {
+        if offset.checked_add(n).is_none_or(|end| end > len) {
+            return Err(TablebaseError::corrupt(
+                path,
+                format!("{n} bytes at offset {offset} lie outside the file ({len} bytes)"),
+            ));
+        }
+        let mut buf = vec![0u8; n as usize];
+        match source.read_at(offset, &mut buf) {
+            Ok(true) => Ok(buf),
+            Ok(false) => Err(shrank(path, len, offset, n)),
+            Err(e) => Err(TablebaseError::io(path, e)),
+        }
+    }
+
+    fn validate(path: PathBuf, source: Source, len: u64) -> Result<Table, TablebaseError> {
+        if len < HEADER_LEN as u64 {
+            return Err(TablebaseError::corrupt(
+                &path,
+                format!("{len} bytes is too short for a header"),
+            ));
+        }
+        let first = Table::read_head(&path, &source, len, 0, HEADER_LEN as u64)?;
+        let header = Header::parse(&first, &path)?;
         if header.file_len() != len {
             return Err(TablebaseError::corrupt(
                 &path,
@@ -117,41 +205,69 @@ impl Table {
                 ),
             ));
         }
-        let head_len = header.head_len() as usize;
-        let stored = u64_at(&bytes, head_len);
-        if checksum(&bytes[..head_len]) != stored {
+        // The layout puts the head (header, block tables, head checksum) before the
+        // data, so inside the `len` bytes just checked; read_head checks it again.
+        let head_len = header.head_len();
+        let head = Table::read_head(&path, &source, len, 0, head_len + 8)?;
+        let head_len = head_len as usize;
+        let head_checksum = u64_at(&head, head_len);
+        if head[..HEADER_LEN] != first[..] || checksum(&head[..head_len]) != head_checksum {
             return Err(TablebaseError::corrupt(
                 &path,
                 "header or block table checksum mismatch",
             ));
         }
-        let table = Table {
+        let blocks = Section::of(header.kind).map(|section| {
+            let desc = match section {
+                Section::Wdl | Section::Category => header.wdl,
+                Section::Dtc | Section::Dtc100 => header.dtc,
+            };
+            section_blocks(&head, &header, section, &desc)
+                .map_err(|what| TablebaseError::corrupt(&path, what))
+        });
+        let [wdl, dtc] = blocks;
+        Ok(Table {
             path,
-            bytes,
+            source,
+            len,
+            head_checksum,
             header,
-        };
-        for section in Section::of(table.header.kind) {
-            let desc = *table.desc(section);
-            let mut offset = desc.data_offset;
-            for b in 0..desc.block_count {
-                let e = table.entry(section, b);
-                let n = block_slots(table.header.slots, desc.slots_per_block, b);
-                if e.offset != offset || e.raw_len as u64 != raw_block_len(desc.kind, n) {
-                    return Err(table.corrupt(format!("{section:?} block {b}: bad table entry")));
-                }
-                offset += e.compressed_len as u64;
-            }
-            if offset != desc.data_offset + desc.data_len {
-                return Err(table.corrupt(format!("{section:?} blocks do not fill the section")));
-            }
-        }
-        Ok(table)
+            blocks: [wdl?, dtc?],
+        })
     }
 
     fn corrupt(&self, what: impl Into<String>) -> TablebaseError {
         TablebaseError::corrupt(&self.path, what)
     }
 
+    /// Calls `f` on the `n` bytes at `offset`, which must lie inside the file as it
+    /// was opened (checked again here); read from the file now, not trusted.
+    fn with_bytes<R>(
+        &self,
+        offset: u64,
+        n: u64,
+        f: impl FnOnce(&[u8]) -> Result<R, TablebaseError>,
+    ) -> Result<R, TablebaseError> {
+        if offset.checked_add(n).is_none_or(|end| end > self.len) {
+            return Err(self.corrupt(format!(
+                "{n} bytes at offset {offset} lie outside the file ({} bytes)",
+                self.len
+            )));
+        }
+        match &self.source {
+            // In memory: no copy.
+            Source::Owned(v) => f(&v[offset as usize..(offset + n) as usize]),
+            Source::File(_) => COMPRESSED.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                buf.resize(n as usize, 0);
+                match self.source.read_at(offset, &mut buf) {
+                    Ok(true) => f(&buf),
+                    Ok(false) => Err(shrank(&self.path, self.len, offset, n)),
+                    Err(e) => Err(TablebaseError::io(&self.path, e)),
+                }
+            }),
+        }
+    }
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -219,10 +335,32 @@ impl Table {
         Ok(())
     }
 
-    /// Checks the whole-file checksum (every byte of the file).
+    /// Checks the whole-file checksum (every byte of the file, read now) and that
+    /// the head is still the one checked at opening.
     pub fn check_file_checksum(&self) -> Result<(), TablebaseError> {
-        let n = self.bytes.len() - 8;
-        if checksum(&self.bytes[..n]) != u64_at(&self.bytes, n) {
+        let head_len = self.header.head_len();
+        let body = self.len - 8;
+        let (mut whole, mut head) = (
+            xxhash_rust::xxh3::Xxh3::new(),
+            xxhash_rust::xxh3::Xxh3::new(),
+        );
+        let mut at = 0;
+        while at < body {
+            let n = (body - at).min(CHECKSUM_CHUNK as u64);
+            self.with_bytes(at, n, |chunk| {
+                whole.update(chunk);
+                if at < head_len {
+                    head.update(&chunk[..(head_len - at).min(n) as usize]);
+                }
+                Ok(())
+            })?;
+            at += n;
+        }
+        let stored = self.with_bytes(body, 8, |b| Ok(u64_at(b, 0)))?;
+        if head.digest() != self.head_checksum {
+            return Err(self.corrupt("header or block table changed since the file was opened"));
+        }
+        if whole.digest() != stored {
             return Err(self.corrupt("whole-file checksum mismatch"));
         }
         Ok(())
@@ -235,41 +373,49 @@ impl Table {
         }
     }
 
-    fn entry(&self, section: Section, block: u64) -> BlockEntry {
-        let at = self.desc(section).table_offset as usize + block as usize * ENTRY_LEN;
-        BlockEntry::from_bytes(&self.bytes[at..at + ENTRY_LEN])
-    }
-
-    /// Checks and decompresses one block.
+    /// Reads, checks and decompresses one block. Where the block is and its
+    /// checksum come from the block table checked at opening; the block's bytes are
+    /// read from the file now and checked against that checksum.
     pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TablebaseError> {
-        if self.desc(section).kind != section.code() {
+        let desc = self.desc(section);
+        if desc.kind != section.code() {
             return Err(TablebaseError::RulesMismatch {
                 file: self.path.clone(),
                 what: format!("a {:?} table has no {section:?} section", self.header.kind),
             });
         }
-        if block >= self.desc(section).block_count {
+        if block >= desc.block_count {
             return Err(self.corrupt(format!("{section:?} block {block} out of range")));
         }
-        let e = self.entry(section, block);
-        let start = e.offset as usize;
-        let data = &self.bytes[start..start + e.compressed_len as usize];
-        if checksum(data) != e.checksum {
-            return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
-        }
-        let mut raw = vec![0u8; e.raw_len as usize];
-        let result = DECOMPRESSOR.with(|d| match &mut *d.borrow_mut() {
-            Some(d) => d.decompress_to_buffer(data, &mut raw[..]),
-            None => zstd::bulk::decompress_to_buffer(data, &mut raw[..]),
-        });
-        match result {
-            Ok(n) if n == raw.len() => Ok(raw),
-            Ok(n) => Err(self.corrupt(format!(
-                "{section:?} block {block}: {n} bytes decompressed, expected {}",
-                raw.len()
-            ))),
-            Err(e) => Err(self.corrupt(format!("{section:?} block {block}: zstd: {e}"))),
-        }
+        let blocks = match section {
+            Section::Wdl | Section::Category => &self.blocks[0],
+            Section::Dtc | Section::Dtc100 => &self.blocks[1],
+        };
+        let b = block as usize;
+        let (start, end) = (blocks.offsets[b], blocks.offsets[b + 1]);
+        let raw_len = raw_block_len(
+            desc.kind,
+            block_slots(self.header.slots, desc.slots_per_block, block),
+        );
+        let mut raw = vec![0u8; raw_len as usize];
+        self.with_bytes(start, end - start, |data| {
+            if checksum(data) != blocks.checksums[b] {
+                return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
+            }
+            let result = DECOMPRESSOR.with(|d| match &mut *d.borrow_mut() {
+                Some(d) => d.decompress_to_buffer(data, &mut raw[..]),
+                None => zstd::bulk::decompress_to_buffer(data, &mut raw[..]),
+            });
+            match result {
+                Ok(n) if n == raw.len() => Ok(()),
+                Ok(n) => Err(self.corrupt(format!(
+                    "{section:?} block {block}: {n} bytes decompressed, expected {}",
+                    raw.len()
+                ))),
+                Err(e) => Err(self.corrupt(format!("{section:?} block {block}: zstd: {e}"))),
+            }
+        })?;
+        Ok(raw)
     }
 
     /// Splits a slot into (block, position in block) for `section`.
@@ -676,4 +822,59 @@ fn special_file_kind(kind: std::fs::FileType) -> &'static str {
 #[cfg(not(unix))]
 fn special_file_kind(_kind: std::fs::FileType) -> &'static str {
     "not a regular file"
+}
+
+/// The error for a read that found the file shorter than when it was opened.
+fn shrank(path: &Path, len: u64, offset: u64, n: u64) -> TablebaseError {
+    TablebaseError::corrupt(
+        path,
+        format!(
+            "the file ends before byte {} ({n} bytes read at offset {offset}): it was \
+             {len} bytes when opened and has been truncated or replaced since",
+            offset + n
+        ),
+    )
+}
+
+/// Parses and checks the block table of `section` (descriptor `desc`) from the head
+/// bytes `head`: each block follows the one before, has the decompressed length its
+/// slots need and no more compressed bytes than zstd can produce from them, and the
+/// blocks fill the section's data exactly.
+fn section_blocks(
+    head: &[u8],
+    header: &Header,
+    section: Section,
+    desc: &SectionDesc,
+) -> Result<Blocks, String> {
+    let count = desc.block_count as usize;
+    let mut offsets = Vec::with_capacity(count + 1);
+    let mut checksums = Vec::with_capacity(count);
+    let section_end = desc.data_offset.checked_add(desc.data_len);
+    let mut offset = desc.data_offset;
+    for b in 0..desc.block_count {
+        let at = desc.table_offset as usize + b as usize * ENTRY_LEN;
+        let e = BlockEntry::from_bytes(&head[at..at + ENTRY_LEN]);
+        let n = block_slots(header.slots, desc.slots_per_block, b);
+        let raw_len = raw_block_len(desc.kind, n);
+        let end = offset.checked_add(e.compressed_len as u64);
+        if e.offset != offset
+            || e.raw_len as u64 != raw_len
+            || e.compressed_len as usize > zstd::zstd_safe::compress_bound(raw_len as usize)
+            || end.is_none()
+            || end > section_end
+        {
+            return Err(format!("{section:?} block {b}: bad table entry"));
+        }
+        offsets.push(offset);
+        checksums.push(e.checksum);
+        offset = end.unwrap_or(offset);
+    }
+    if Some(offset) != section_end {
+        return Err(format!("{section:?} blocks do not fill the section"));
+    }
+    offsets.push(offset);
+    Ok(Blocks {
+        offsets: offsets.into(),
+        checksums: checksums.into(),
+    })
 }
