@@ -100,11 +100,7 @@ impl Tablebase {
         counter: u16,
     ) -> Result<CounterAnswer, TablebaseError> {
         let value = self.probe(board)?;
-        let rule = match self.probe_rule(board, counter) {
-            Ok(r) => Some(r),
-            Err(TablebaseError::MissingSubspace { .. }) => None,
-            Err(e) => return Err(e),
-        };
+        let rule = known(self.probe_rule(board, counter))?;
         let moves = if rule.is_some() {
             self.probe_moves_rule(board, counter)?
                 .into_iter()
@@ -117,6 +113,16 @@ impl Tablebase {
                 .collect()
         };
         Ok(CounterAnswer { value, rule, moves })
+    }
+}
+
+/// Values under the 100-turn rule, `None` when the horizon table they come from is
+/// missing (a directory solved with `--no-horizon`, or by an older version).
+fn known(r: Result<RuleValues, TablebaseError>) -> Result<Option<RuleValues>, TablebaseError> {
+    match r {
+        Ok(r) => Ok(Some(r)),
+        Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -251,6 +257,18 @@ impl Tablebase {
     /// [`TablebaseError::InvalidPosition`]; a missing table
     /// [`TablebaseError::MissingSubspace`].
     pub fn answer(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
+        self.answer_with(p, true)
+    }
+
+    /// [`Tablebase::answer`] without the moves (`moves` is empty): the position's
+    /// values ignoring and under the 100-turn rule, or how the game already ended
+    /// there, reading only the position's own tables. The same checks and the
+    /// same values as `answer`, for callers that need no ranking.
+    pub fn answer_value(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
+        self.answer_with(p, false)
+    }
+
+    fn answer_with(&self, p: &Position, with_moves: bool) -> Result<ProbeReport, TablebaseError> {
         let rules = *self.rules();
         p.validate(&rules).map_err(|e| {
             TablebaseError::InvalidPosition(format!("{p} under rules '{rules}': {e}"))
@@ -280,11 +298,10 @@ impl Tablebase {
             // the placing horizon tables, under the 100-turn rule too.
             let placed = p.placements(&rules);
             report.value = self.probe_any_phase(p)?;
-            report.rule = match self.probe_placing_rule(placed, board) {
-                Ok(r) => Some(r),
-                Err(TablebaseError::MissingSubspace { .. }) => None,
-                Err(e) => return Err(e),
-            };
+            report.rule = known(self.probe_placing_rule(placed, board))?;
+            if !with_moves {
+                return Ok(report);
+            }
             report.moves = if report.rule.is_some() {
                 self.probe_placements_rule(placed, board)?
                     .into_iter()
@@ -304,6 +321,11 @@ impl Tablebase {
                     })
                     .collect()
             };
+            return Ok(report);
+        }
+        if !with_moves {
+            report.value = self.probe(board)?;
+            report.rule = known(self.probe_rule(board, p.quiet_turns))?;
             return Ok(report);
         }
         let answer = self.probe_at_counter(board, p.quiet_turns)?;
