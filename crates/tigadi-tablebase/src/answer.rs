@@ -1,6 +1,7 @@
 //! One home for "what a prober answers about a position": its value and every
-//! legal turn with the value it leads to, best first. Bindings (Python, C, a
-//! server) hand this on rather than assembling it themselves.
+//! legal turn with the value it leads to, best first ([`Tablebase::answer`], the
+//! one door). Bindings (Python, C, a server) hand this on rather than assembling
+//! it themselves.
 
 use crate::error::TablebaseError;
 use crate::tablebase::{RuleValues, Tablebase, Turn};
@@ -12,62 +13,6 @@ use tigadi_rules::{
     parse_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
 use tigadi_solve::Value;
-
-/// The full answer for one position of either phase: its value and every legal
-/// turn with the value it leads to, best first ([`Tablebase::probe_position`]).
-///
-/// Serialises as `{"value": "win"|"draw"|"loss", "dtc": N|null, "moves":
-/// [{"move": "a1-a4", "value": ..., "dtc": ...}, ...]}`, the fields of
-/// `tigadi probe --json` (which adds the position string and the values under the
-/// 100-turn rule).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProbeAnswer {
-    /// The value for the player to move (DTC in turns).
-    pub value: Value,
-    /// Every legal turn with its value from the player to move's point of view,
-    /// counted from this position, best first: slides and passes
-    /// ([`Tablebase::probe_moves`]) or placements with each capture choice
-    /// ([`Tablebase::probe_placements`]).
-    pub moves: Vec<(Move, Value)>,
-}
-
-impl Tablebase {
-    /// The value and every legal turn of `position`, of either phase: a
-    /// moving-phase position from the moving-phase tables, a placing position from
-    /// the placing tables. The values are game-theoretic (docs/RULES.md §7): the
-    /// 100-turn counter is ignored ([`Tablebase::report`] has the values under the
-    /// rule too).
-    pub fn probe_position(&self, position: &Position) -> Result<ProbeAnswer, TablebaseError> {
-        let board = position.to_board();
-        Ok(match position.phase() {
-            Phase::Moving => ProbeAnswer {
-                value: self.probe(board)?,
-                moves: self
-                    .probe_moves(board)?
-                    .into_iter()
-                    .map(|(t, v)| (t.into(), v))
-                    .collect(),
-            },
-            Phase::Placing => {
-                let placed = position.placements(self.rules());
-                ProbeAnswer {
-                    value: self.probe_placing(placed, board)?,
-                    moves: self
-                        .probe_placements(placed, board)?
-                        .into_iter()
-                        .map(|(m, v)| (placement_move(m), v))
-                        .collect(),
-                }
-            }
-        })
-    }
-
-    /// The value of `position` (either phase) for the player to move, without the
-    /// moves (see [`Tablebase::probe_position`]).
-    pub fn probe_position_value(&self, position: &Position) -> Result<Value, TablebaseError> {
-        self.probe_any_phase(position)
-    }
-}
 
 /// Everything the tables say about one moving-phase board at one 100-turn counter:
 /// the values ignoring the rule and, where the horizon tables exist, under it, for
@@ -131,30 +76,6 @@ fn placement_move(m: tigadi_rules::Placement) -> Move {
     Move::Place {
         to: m.to,
         capture: m.capture,
-    }
-}
-
-/// One turn of [`ProbeAnswer::moves`] as `{"move", "value", "dtc"}`.
-struct MoveEntry<'a>(&'a Move, Value);
-
-impl Serialize for MoveEntry<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("move", &self.0.to_string())?;
-        m.serialize_entry("value", &self.1.wdl().to_string())?;
-        m.serialize_entry("dtc", &self.1.dtc())?;
-        m.end()
-    }
-}
-
-impl Serialize for ProbeAnswer {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("value", &self.value.wdl().to_string())?;
-        m.serialize_entry("dtc", &self.value.dtc())?;
-        let moves: Vec<MoveEntry> = self.moves.iter().map(|(t, v)| MoveEntry(t, *v)).collect();
-        m.serialize_entry("moves", &moves)?;
-        m.end()
     }
 }
 

@@ -27,8 +27,8 @@ pub mod verify;
 pub mod writer;
 
 pub use answer::{
-    position_after_record, result_json, standing, CounterAnswer, ProbeAnswer, ProbeReport,
-    ReportError, ReportTurn,
+    position_after_record, result_json, standing, CounterAnswer, ProbeReport, ReportError,
+    ReportTurn,
 };
 pub use error::TablebaseError;
 pub use format::{
