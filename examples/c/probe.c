@@ -5,8 +5,8 @@
  *
  * DIR is a tablebase directory (as written by `tigadi solve --dir DIR`), RULES a
  * rule set name (tigadi, navakankari, morris, or switches). Positions are moving-
- * phase position strings (docs/RULES.md section 9), from the arguments or, when there
- * are none, one per line from standard input. For each position it prints:
+ * phase position strings (docs/RULES.md section 9, read under RULES), from the
+ * arguments or, when there are none, one per line from standard input. For each position it prints:
  *
  *   position <string>
  *   wdl <win|draw|loss>                    (tigadi_probe_wdl)
@@ -72,7 +72,7 @@ static int probe_one(const TigadiTablebase *tb, const char *text) {
     char buf[16];
 
     printf("position %s\n", text);
-    code = tigadi_parse_position(text, &bone, &seed, &side);
+    code = tigadi_parse_position(tb, text, &bone, &seed, &side);
     if (code == TIGADI_OK) code = tigadi_probe_wdl(tb, bone, seed, side, &wdl);
     if (code == TIGADI_OK) code = tigadi_probe(tb, bone, seed, side, &value);
     if (code != TIGADI_OK) {

@@ -49,9 +49,11 @@
 #define TIGADI_ERR_BAD_SIDE 5
 
 /*
- The position cannot be in a moving-phase table: gotis off the board (bits above
- 23) or on one point twice, fewer than three gotis for a side (the game is over)
- or more than twelve.
+ Invalid position: no game under the handle's rule set reaches it (gotis off the
+ board (bits above 23) or on one point twice, fewer than three gotis for a side
+ (the game is over), more gotis on the board and in hand than the rule set's
+ gotis per side, hands that do not fit the side to move, a 100-turn counter
+ above the limit or while placing).
  */
 #define TIGADI_ERR_INVALID_POSITION 6
 
@@ -87,8 +89,8 @@
 #define TIGADI_ERR_NO_MOVE 12
 
 /*
- A position string does not parse, is not reachable, or is not in the moving
- phase.
+ A position string does not parse, no game under the handle's rule set reaches
+ it, or (for `tigadi_parse_position`) it is in the placing phase.
  */
 #define TIGADI_ERR_BAD_POSITION_STRING 13
 
@@ -113,15 +115,30 @@
 #define TIGADI_LOSS 0
 
 /*
- Value for the side to move: a draw. (1 and 3 are kept for the blessed loss and
- cursed win of the 100-turn values, as in Fathom's numbering.)
+ Category under the 100-turn rule: lost ignoring the rule, drawn under it.
+ */
+#define TIGADI_BLESSED_LOSS 1
+
+/*
+ Value for the side to move: a draw.
  */
 #define TIGADI_DRAW 2
+
+/*
+ Category under the 100-turn rule: won ignoring the rule, drawn under it.
+ */
+#define TIGADI_CURSED_WIN 3
 
 /*
  Value for the side to move: a win.
  */
 #define TIGADI_WIN 4
+
+/*
+ A value under the 100-turn rule the tables do not give: the directory has no
+ horizon tables (solved with `--no-horizon`), or the game is already over.
+ */
+#define TIGADI_UNKNOWN -1
 
 /*
  The `from`, `to` or `capture` of a move that has none (a pass, a slide that
@@ -190,6 +207,101 @@ typedef struct TigadiRootMove {
   struct TigadiValue value;
 } TigadiRootMove;
 
+/*
+ A position of either phase, as a docs/RULES.md §9 string gives it.
+ */
+typedef struct TigadiPosition {
+  /*
+   Bone's gotis on the board (point set).
+   */
+  uint32_t bone;
+  /*
+   Seed's gotis on the board (point set).
+   */
+  uint32_t seed;
+  /*
+   The side to move: `TIGADI_BONE` or `TIGADI_SEED`.
+   */
+  uint32_t side;
+  /*
+   Gotis Bone still has to place (0 in the moving phase).
+   */
+  uint32_t bone_hand;
+  /*
+   Gotis Seed still has to place (0 in the moving phase).
+   */
+  uint32_t seed_hand;
+  /*
+   Turns since the last capture (the 100-turn counter; 0 while placing).
+   */
+  uint32_t quiet_turns;
+} TigadiPosition;
+
+/*
+ Values under the 100-turn rule (docs/RULES.md §7), as `tigadi probe --json`
+ gives them; every field `TIGADI_UNKNOWN` (and `dtc100.dtc` 0) where the
+ tables do not give them.
+ */
+typedef struct TigadiRuleValues {
+  /*
+   The class at counter 0: `TIGADI_WIN`, `TIGADI_CURSED_WIN`, `TIGADI_DRAW`,
+   `TIGADI_BLESSED_LOSS` or `TIGADI_LOSS`.
+   */
+  int32_t category;
+  /*
+   Win, draw or loss under the rule at the position's counter (a draw when
+   fewer turns are left than `dtc100` needs).
+   */
+  int32_t rule_value;
+  /*
+   DTC₁₀₀: the value under the rule at counter 0 with the turns within which
+   the win or loss is forced (0 for a draw).
+   */
+  struct TigadiValue dtc100;
+} TigadiRuleValues;
+
+/*
+ Everything the tables say about one position (`tigadi_answer`).
+ */
+typedef struct TigadiAnswer {
+  /*
+   The game-theoretic value (the 100-turn rule ignored); for a finished game
+   its result (DTC 0).
+   */
+  struct TigadiValue value;
+  /*
+   The values under the 100-turn rule; for a finished game `rule_value` is
+   its result and the rest `TIGADI_UNKNOWN`.
+   */
+  struct TigadiRuleValues rule;
+  /*
+   1 when the game is already over in this position (a player blocked where
+   that loses, or the 100-turn counter at the limit): `value` says how, and
+   there are no moves; else 0.
+   */
+  int32_t game_over;
+} TigadiAnswer;
+
+/*
+ A turn of a position with the values it leads to, counted from the position
+ and from the point of view of its side to move (`tigadi_answer_root`).
+ */
+typedef struct TigadiAnswerMove {
+  /*
+   The turn: a slide, a pass, or a placement (`from` is `TIGADI_NO_POINT`,
+   `to` the point placed on, `capture` the goti it takes or `TIGADI_NO_POINT`).
+   */
+  struct TigadiMove mv;
+  /*
+   Its game-theoretic value.
+   */
+  struct TigadiValue value;
+  /*
+   Its values under the 100-turn rule.
+   */
+  struct TigadiRuleValues rule;
+} TigadiAnswerMove;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -243,9 +355,11 @@ int32_t tigadi_probe(const struct TigadiTablebase *tb,
                      struct TigadiValue *value);
 
 /*
- Every legal move of a position with the value it leads to, best first (a
- quicker win, a draw before a loss, a slower loss; ties in generation order),
- into `moves[0..*count]`. A pass is one move when the side to move is blocked
+ Every legal move of a moving-phase position (counter 0) with the
+ game-theoretic value it leads to, best first as `tigadi probe` ranks them
+ (`tigadi_answer_root`'s order: by the values under the 100-turn rule where the
+ horizon tables exist, else a quicker win, a draw before a loss, a slower loss;
+ ties in generation order), into `moves[0..*count]`. A pass is one move when the side to move is blocked
  where blocked players pass; no move where they lose. `TIGADI_MAX_MOVES` entries
  always suffice; with `capacity` 0 and `moves` NULL only the count is returned
  (as `TIGADI_ERR_BUFFER_TOO_SMALL` when there are moves).
@@ -264,7 +378,9 @@ int32_t tigadi_probe_root(const struct TigadiTablebase *tb,
 
 /*
  The best move of a position (the first of `tigadi_probe_root`) into `*mv`, and
- its value, which is the position's value, into `*value` (may be NULL).
+ its game-theoretic value into `*value` (may be NULL): the position's value
+ without horizon tables; with them the best move under the 100-turn rule, whose
+ DTC may be longer.
  `TIGADI_ERR_NO_MOVE` when the side to move is blocked where that loses.
 
  # Safety
@@ -298,15 +414,21 @@ int32_t tigadi_legal_moves(const struct TigadiTablebase *tb,
 
 /*
  Parses a moving-phase position string (docs/RULES.md §9, e.g.
- `"BB./S../.../...S../.../.../SB. S"`) into Bone's and Seed's point sets and the
- side to move. `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse,
- that no game can reach, or that is in the placing phase.
+ `"BB./S../.../...S../.../.../SB. S"`) under the handle's rule set into Bone's
+ and Seed's point sets and the side to move (a counter in the string is read
+ and dropped). `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not
+ parse, that no game under the rule set can reach (as five gotis of a side
+ where it has four), or that is in the placing phase.
 
  # Safety
- `text` is a NUL-terminated string; `bone`, `seed` and `side` are valid for one
- write each.
+ `tb` is a live handle; `text` is a NUL-terminated string; `bone`, `seed` and
+ `side` are valid for one write each.
  */
-int32_t tigadi_parse_position(const char *text, uint32_t *bone, uint32_t *seed, uint32_t *side);
+int32_t tigadi_parse_position(const struct TigadiTablebase *tb,
+                              const char *text,
+                              uint32_t *bone,
+                              uint32_t *seed,
+                              uint32_t *side);
 
 /*
  The value (win/draw/loss and DTC) of a position of either phase for the side to
@@ -315,7 +437,9 @@ int32_t tigadi_parse_position(const char *text, uint32_t *bone, uint32_t *seed, 
  answered from the placing tables (`tigadi solve` writes them after the moving
  phase); with both 0 this is `tigadi_probe`. The DTC of a placing position counts
  the placements as turns. `TIGADI_ERR_INVALID_POSITION` for a position no game
- reaches (hands that do not fit the side to move, too many gotis of a colour).
+ under the handle's rule set reaches (hands that do not fit the side to move or
+ above its gotis per side, too many gotis of a colour). `tigadi_answer` gives
+ the values under the 100-turn rule too.
 
  # Safety
  `tb` is a live handle; `value` is valid for one write.
@@ -331,21 +455,63 @@ int32_t tigadi_probe_any(const struct TigadiTablebase *tb,
 /*
  Parses a position string of either phase (docs/RULES.md §9; a placing position
  gives both hands, as `".../.../.../....../.../.../... B 9 9"` for the empty
- board) into Bone's and Seed's point sets, the side to move and the hands (0 and
- 0 in the moving phase), the arguments of `tigadi_probe_any`.
- `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse or that no
- game can reach.
+ board of `tigadi`) under the handle's rule set into `*position` (point sets,
+ side to move, hands, 100-turn counter). `TIGADI_ERR_BAD_POSITION_STRING` for a
+ string that does not parse or that no game under the rule set can reach (as
+ hands above its gotis per side).
 
  # Safety
- `text` is a NUL-terminated string; `bone`, `seed`, `side`, `bone_hand` and
- `seed_hand` are valid for one write each.
+ `tb` is a live handle; `text` is a NUL-terminated string; `position` is valid
+ for one write.
  */
-int32_t tigadi_parse_any_position(const char *text,
-                                  uint32_t *bone,
-                                  uint32_t *seed,
-                                  uint32_t *side,
-                                  uint32_t *bone_hand,
-                                  uint32_t *seed_hand);
+int32_t tigadi_parse_any_position(const struct TigadiTablebase *tb,
+                                  const char *text,
+                                  struct TigadiPosition *position);
+
+/*
+ The start of a game under the handle's rule set into `*position`: the empty
+ board, Bone to move, each player holding the rule set's gotis per side.
+
+ # Safety
+ `tb` is a live handle; `position` is valid for one write.
+ */
+int32_t tigadi_start_position(const struct TigadiTablebase *tb, struct TigadiPosition *position);
+
+/*
+ Everything the tables say about a position of either phase, without its moves,
+ into `*answer`: its game-theoretic value and its values under the 100-turn rule
+ at its counter (`TIGADI_UNKNOWN` without the horizon tables), or how the game
+ already ended there; the fields of `tigadi probe --json`. A placing position
+ is answered from the placing tables. `TIGADI_ERR_INVALID_POSITION` for a
+ position no game under the handle's rule set reaches.
+
+ # Safety
+ `tb` is a live handle; `position` is valid for one read; `answer` for one write.
+ */
+int32_t tigadi_answer(const struct TigadiTablebase *tb,
+                      const struct TigadiPosition *position,
+                      struct TigadiAnswer *answer);
+
+/*
+ `tigadi_answer` and every legal turn with its values into `moves[0..*count]`,
+ best first as `tigadi probe` ranks them: by the values under the 100-turn rule
+ at the position's counter where the horizon tables exist, else by the
+ game-theoretic value (ties in generation order). A placing position's turns are
+ its placements with each capture choice. No turns for a finished game. Buffer
+ rules as for `tigadi_probe_root` (`*answer` is written when the buffer is too
+ small).
+
+ # Safety
+ `tb` is a live handle; `position` is valid for one read; `answer` for one
+ write; `moves` is NULL or valid for `capacity` writes; `count` is valid for one
+ write.
+ */
+int32_t tigadi_answer_root(const struct TigadiTablebase *tb,
+                           const struct TigadiPosition *position,
+                           struct TigadiAnswer *answer,
+                           struct TigadiAnswerMove *moves,
+                           size_t capacity,
+                           size_t *count);
 
 /*
  A static, NUL-terminated English message for a status code (never NULL; an

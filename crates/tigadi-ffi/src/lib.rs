@@ -5,8 +5,13 @@
 //! - [`tigadi_probe_wdl`] (reads only the WDL section), [`tigadi_probe`] (value and
 //!   DTC), [`tigadi_probe_root`] (every move with its value, best first) and
 //!   [`tigadi_best_move`];
-//! - [`tigadi_legal_moves`] and [`tigadi_parse_position`], so that a caller needs no
-//!   rules engine of its own;
+//! - [`tigadi_answer`] and [`tigadi_answer_root`]: a position of either phase
+//!   ([`TigadiPosition`], with hands and the 100-turn counter) with its values
+//!   under the 100-turn rule and every turn best first, as `tigadi probe --json`
+//!   gives them; [`tigadi_probe_any`] its value alone;
+//! - [`tigadi_legal_moves`], [`tigadi_parse_position`], [`tigadi_parse_any_position`]
+//!   and [`tigadi_start_position`], so that a caller needs no rules engine of its
+//!   own; strings are read and starts made under the handle's rule set;
 //! - [`tigadi_error_message`]: a static message for every status code.
 //!
 //! A position is two point sets, `bone` and `seed` (bit `i` is point `i` in the
@@ -21,8 +26,10 @@
 //! positioned reads, decompressed blocks kept in a shared cache); the move lists
 //! are written into caller buffers.
 //!
-//! All logic is the Rust prober's ([`tigadi_tablebase::Tablebase`]) and the rules
-//! engine's; this crate only converts.
+//! All logic is the Rust prober's ([`tigadi_tablebase::Tablebase`], whose one door
+//! `Tablebase::answer` gives every ranked move list here) and the rules engine's;
+//! this crate only converts. Every position is checked under the handle's rule set
+//! (its gotis per side, its board) before a table is read.
 //!
 //! Not here: solving or writing tables (use the `tigadi` CLI).
 
@@ -31,8 +38,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use tigadi_rules::{parse_position, Bits, Board, Move, Phase, Point, Position, RuleSet, Side};
-use tigadi_tablebase::{rules_dir, Tablebase, TablebaseError, Turn};
-use tigadi_values::{Value, Wdl};
+use tigadi_tablebase::{rules_dir, ProbeReport, RuleValues, Tablebase, TablebaseError, Turn};
+use tigadi_values::{Category, Value, Wdl};
 
 /// Success.
 pub const TIGADI_OK: i32 = 0;
@@ -46,9 +53,11 @@ pub const TIGADI_ERR_BAD_RULES: i32 = 3;
 pub const TIGADI_ERR_NO_DIRECTORY: i32 = 4;
 /// The side to move is neither `TIGADI_BONE` nor `TIGADI_SEED`.
 pub const TIGADI_ERR_BAD_SIDE: i32 = 5;
-/// The position cannot be in a moving-phase table: gotis off the board (bits above
-/// 23) or on one point twice, fewer than three gotis for a side (the game is over)
-/// or more than twelve.
+/// Invalid position: no game under the handle's rule set reaches it (gotis off the
+/// board (bits above 23) or on one point twice, fewer than three gotis for a side
+/// (the game is over), more gotis on the board and in hand than the rule set's
+/// gotis per side, hands that do not fit the side to move, a 100-turn counter
+/// above the limit or while placing).
 pub const TIGADI_ERR_INVALID_POSITION: i32 = 6;
 /// The table of the position's subspace (or of one that its moves lead to) is not in the
 /// directory.
@@ -63,8 +72,8 @@ pub const TIGADI_ERR_IO: i32 = 10;
 pub const TIGADI_ERR_BUFFER_TOO_SMALL: i32 = 11;
 /// The side to move has no legal move (it is blocked where that loses).
 pub const TIGADI_ERR_NO_MOVE: i32 = 12;
-/// A position string does not parse, is not reachable, or is not in the moving
-/// phase.
+/// A position string does not parse, no game under the handle's rule set reaches
+/// it, or (for `tigadi_parse_position`) it is in the placing phase.
 pub const TIGADI_ERR_BAD_POSITION_STRING: i32 = 13;
 /// A bug in the library (a caught panic); please report it.
 pub const TIGADI_ERR_INTERNAL: i32 = 14;
@@ -76,11 +85,17 @@ pub const TIGADI_SEED: u32 = 1;
 
 /// Value for the side to move: a loss.
 pub const TIGADI_LOSS: i32 = 0;
-/// Value for the side to move: a draw. (1 and 3 are kept for the blessed loss and
-/// cursed win of the 100-turn values, as in Fathom's numbering.)
+/// Category under the 100-turn rule: lost ignoring the rule, drawn under it.
+pub const TIGADI_BLESSED_LOSS: i32 = 1;
+/// Value for the side to move: a draw.
 pub const TIGADI_DRAW: i32 = 2;
+/// Category under the 100-turn rule: won ignoring the rule, drawn under it.
+pub const TIGADI_CURSED_WIN: i32 = 3;
 /// Value for the side to move: a win.
 pub const TIGADI_WIN: i32 = 4;
+/// A value under the 100-turn rule the tables do not give: the directory has no
+/// horizon tables (solved with `--no-horizon`), or the game is already over.
+pub const TIGADI_UNKNOWN: i32 = -1;
 
 /// The `from`, `to` or `capture` of a move that has none (a pass, a slide that
 /// captures nothing).
@@ -128,6 +143,71 @@ pub struct TigadiRootMove {
     pub mv: TigadiMove,
     /// Its value.
     pub value: TigadiValue,
+}
+
+/// A position of either phase, as a docs/RULES.md §9 string gives it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiPosition {
+    /// Bone's gotis on the board (point set).
+    pub bone: u32,
+    /// Seed's gotis on the board (point set).
+    pub seed: u32,
+    /// The side to move: `TIGADI_BONE` or `TIGADI_SEED`.
+    pub side: u32,
+    /// Gotis Bone still has to place (0 in the moving phase).
+    pub bone_hand: u32,
+    /// Gotis Seed still has to place (0 in the moving phase).
+    pub seed_hand: u32,
+    /// Turns since the last capture (the 100-turn counter; 0 while placing).
+    pub quiet_turns: u32,
+}
+
+/// Values under the 100-turn rule (docs/RULES.md §7), as `tigadi probe --json`
+/// gives them; every field `TIGADI_UNKNOWN` (and `dtc100.dtc` 0) where the
+/// tables do not give them.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiRuleValues {
+    /// The class at counter 0: `TIGADI_WIN`, `TIGADI_CURSED_WIN`, `TIGADI_DRAW`,
+    /// `TIGADI_BLESSED_LOSS` or `TIGADI_LOSS`.
+    pub category: i32,
+    /// Win, draw or loss under the rule at the position's counter (a draw when
+    /// fewer turns are left than `dtc100` needs).
+    pub rule_value: i32,
+    /// DTC₁₀₀: the value under the rule at counter 0 with the turns within which
+    /// the win or loss is forced (0 for a draw).
+    pub dtc100: TigadiValue,
+}
+
+/// Everything the tables say about one position (`tigadi_answer`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiAnswer {
+    /// The game-theoretic value (the 100-turn rule ignored); for a finished game
+    /// its result (DTC 0).
+    pub value: TigadiValue,
+    /// The values under the 100-turn rule; for a finished game `rule_value` is
+    /// its result and the rest `TIGADI_UNKNOWN`.
+    pub rule: TigadiRuleValues,
+    /// 1 when the game is already over in this position (a player blocked where
+    /// that loses, or the 100-turn counter at the limit): `value` says how, and
+    /// there are no moves; else 0.
+    pub game_over: i32,
+}
+
+/// A turn of a position with the values it leads to, counted from the position
+/// and from the point of view of its side to move (`tigadi_answer_root`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TigadiAnswerMove {
+    /// The turn: a slide, a pass, or a placement (`from` is `TIGADI_NO_POINT`,
+    /// `to` the point placed on, `capture` the goti it takes or `TIGADI_NO_POINT`).
+    pub mv: TigadiMove,
+    /// Its game-theoretic value.
+    pub value: TigadiValue,
+    /// Its values under the 100-turn rule.
+    pub rule: TigadiRuleValues,
 }
 
 /// Runs `f`, turning a panic into [`TIGADI_ERR_INTERNAL`]: the one place where
@@ -190,6 +270,45 @@ fn board(bone: u32, seed: u32, side: u32) -> Result<(Board, Side), i32> {
     Ok((Board { mover, opponent }, side))
 }
 
+/// A moving-phase board (counter 0) checked under the handle's rule set
+/// ([`TIGADI_ERR_INVALID_POSITION`] for one no game reaches, as five gotis of a
+/// side where the rule set has four), with its position.
+fn moving(tb: &Tablebase, bone: u32, seed: u32, side: u32) -> Result<(Board, Position), i32> {
+    let (board, side) = board(bone, seed, side)?;
+    let position = Position::from_board(board, side, 0);
+    position
+        .validate(tb.rules())
+        .map_err(|_| TIGADI_ERR_INVALID_POSITION)?;
+    Ok((board, position))
+}
+
+/// A [`TigadiPosition`] as a position (not yet checked under any rule set).
+fn position_of(p: &TigadiPosition) -> Result<Position, i32> {
+    let (_, side) = board(p.bone, p.seed, p.side)?;
+    let small = |n: u32| u8::try_from(n).map_err(|_| TIGADI_ERR_INVALID_POSITION);
+    Ok(Position {
+        bone: p.bone,
+        seed: p.seed,
+        side,
+        bone_hand: small(p.bone_hand)?,
+        seed_hand: small(p.seed_hand)?,
+        quiet_turns: u16::try_from(p.quiet_turns).map_err(|_| TIGADI_ERR_INVALID_POSITION)?,
+    })
+}
+
+/// A position as its [`TigadiPosition`].
+fn c_position(p: &Position) -> TigadiPosition {
+    let sets: (Bits, Bits) = (p.bone, p.seed);
+    TigadiPosition {
+        bone: sets.0,
+        seed: sets.1,
+        side: side_code(p.side),
+        bone_hand: p.bone_hand as u32,
+        seed_hand: p.seed_hand as u32,
+        quiet_turns: p.quiet_turns as u32,
+    }
+}
+
 /// The C code of a side (the inverse of [`board`]'s reading of `side`).
 fn side_code(side: Side) -> u32 {
     match side {
@@ -211,6 +330,55 @@ impl From<Value> for TigadiValue {
         TigadiValue {
             wdl: wdl_code(v.wdl()),
             dtc: v.dtc().unwrap_or(0) as u32,
+        }
+    }
+}
+
+fn category_code(c: Category) -> i32 {
+    match c {
+        Category::Loss => TIGADI_LOSS,
+        Category::BlessedLoss => TIGADI_BLESSED_LOSS,
+        Category::Draw => TIGADI_DRAW,
+        Category::CursedWin => TIGADI_CURSED_WIN,
+        Category::Win => TIGADI_WIN,
+    }
+}
+
+impl TigadiRuleValues {
+    const UNKNOWN: TigadiRuleValues = TigadiRuleValues {
+        category: TIGADI_UNKNOWN,
+        rule_value: TIGADI_UNKNOWN,
+        dtc100: TigadiValue {
+            wdl: TIGADI_UNKNOWN,
+            dtc: 0,
+        },
+    };
+
+    fn of(r: Option<&RuleValues>) -> TigadiRuleValues {
+        r.map_or(TigadiRuleValues::UNKNOWN, |r| TigadiRuleValues {
+            category: category_code(r.category),
+            rule_value: wdl_code(r.rule_value.wdl()),
+            dtc100: r.dtc100.into(),
+        })
+    }
+}
+
+impl From<&ProbeReport> for TigadiAnswer {
+    fn from(r: &ProbeReport) -> TigadiAnswer {
+        match r.over {
+            Some(_) => TigadiAnswer {
+                value: r.value.into(),
+                rule: TigadiRuleValues {
+                    rule_value: wdl_code(r.value.wdl()),
+                    ..TigadiRuleValues::UNKNOWN
+                },
+                game_over: 1,
+            },
+            None => TigadiAnswer {
+                value: r.value.into(),
+                rule: TigadiRuleValues::of(r.rule.as_ref()),
+                game_over: 0,
+            },
         }
     }
 }
@@ -343,7 +511,7 @@ pub unsafe extern "C" fn tigadi_probe_wdl(
     guard(|| {
         let tb = handle(tb)?;
         let out = required(wdl)?;
-        let (board, _) = board(bone, seed, side)?;
+        let (board, _) = moving(tb, bone, seed, side)?;
         *out = wdl_code(tb.probe_wdl(board).map_err(|e| code_of(&e))?);
         Ok(())
     })
@@ -365,15 +533,17 @@ pub unsafe extern "C" fn tigadi_probe(
     guard(|| {
         let tb = handle(tb)?;
         let out = required(value)?;
-        let (board, _) = board(bone, seed, side)?;
+        let (board, _) = moving(tb, bone, seed, side)?;
         *out = tb.probe(board).map_err(|e| code_of(&e))?.into();
         Ok(())
     })
 }
 
-/// Every legal move of a position with the value it leads to, best first (a
-/// quicker win, a draw before a loss, a slower loss; ties in generation order),
-/// into `moves[0..*count]`. A pass is one move when the side to move is blocked
+/// Every legal move of a moving-phase position (counter 0) with the
+/// game-theoretic value it leads to, best first as `tigadi probe` ranks them
+/// (`tigadi_answer_root`'s order: by the values under the 100-turn rule where the
+/// horizon tables exist, else a quicker win, a draw before a loss, a slower loss;
+/// ties in generation order), into `moves[0..*count]`. A pass is one move when the side to move is blocked
 /// where blocked players pass; no move where they lose. `TIGADI_MAX_MOVES` entries
 /// always suffice; with `capacity` 0 and `moves` NULL only the count is returned
 /// (as `TIGADI_ERR_BUFFER_TOO_SMALL` when there are moves).
@@ -393,18 +563,20 @@ pub unsafe extern "C" fn tigadi_probe_root(
 ) -> i32 {
     guard(|| {
         let tb = handle(tb)?;
-        let (board, _) = board(bone, seed, side)?;
-        let turns = tb.probe_moves(board).map_err(|e| code_of(&e))?;
-        let items = turns.into_iter().map(|(t, v)| TigadiRootMove {
-            mv: t.into(),
-            value: v.into(),
+        let (_, position) = moving(tb, bone, seed, side)?;
+        let report = tb.answer(&position).map_err(|e| code_of(&e))?;
+        let items = report.moves.iter().map(|t| TigadiRootMove {
+            mv: t.turn.into(),
+            value: t.value.into(),
         });
         fill(items, moves, capacity, count)
     })
 }
 
 /// The best move of a position (the first of `tigadi_probe_root`) into `*mv`, and
-/// its value, which is the position's value, into `*value` (may be NULL).
+/// its game-theoretic value into `*value` (may be NULL): the position's value
+/// without horizon tables; with them the best move under the 100-turn rule, whose
+/// DTC may be longer.
 /// `TIGADI_ERR_NO_MOVE` when the side to move is blocked where that loses.
 ///
 /// # Safety
@@ -422,12 +594,12 @@ pub unsafe extern "C" fn tigadi_best_move(
     guard(|| {
         let tb = handle(tb)?;
         let out = required(mv)?;
-        let (board, _) = board(bone, seed, side)?;
-        let turns = tb.probe_moves(board).map_err(|e| code_of(&e))?;
-        let (turn, v) = turns.first().ok_or(TIGADI_ERR_NO_MOVE)?;
-        *out = (*turn).into();
+        let (_, position) = moving(tb, bone, seed, side)?;
+        let report = tb.answer(&position).map_err(|e| code_of(&e))?;
+        let best = report.moves.first().ok_or(TIGADI_ERR_NO_MOVE)?;
+        *out = best.turn.into();
         if let Some(value) = value.as_mut() {
-            *value = (*v).into();
+            *value = best.value.into();
         }
         Ok(())
     })
@@ -453,10 +625,9 @@ pub unsafe extern "C" fn tigadi_legal_moves(
 ) -> i32 {
     guard(|| {
         let tb = handle(tb)?;
-        let (board, side) = board(bone, seed, side)?;
-        Tablebase::check_board(board).map_err(|e| code_of(&e))?;
+        let (_, position) = moving(tb, bone, seed, side)?;
         let mut list = Vec::with_capacity(64);
-        Position::from_board(board, side, 0).for_each_move(tb.rules(), |m| list.push(m));
+        position.for_each_move(tb.rules(), |m| list.push(m));
         fill(
             list.into_iter().map(TigadiMove::from),
             moves,
@@ -467,23 +638,27 @@ pub unsafe extern "C" fn tigadi_legal_moves(
 }
 
 /// Parses a moving-phase position string (docs/RULES.md §9, e.g.
-/// `"BB./S../.../...S../.../.../SB. S"`) into Bone's and Seed's point sets and the
-/// side to move. `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse,
-/// that no game can reach, or that is in the placing phase.
+/// `"BB./S../.../...S../.../.../SB. S"`) under the handle's rule set into Bone's
+/// and Seed's point sets and the side to move (a counter in the string is read
+/// and dropped). `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not
+/// parse, that no game under the rule set can reach (as five gotis of a side
+/// where it has four), or that is in the placing phase.
 ///
 /// # Safety
-/// `text` is a NUL-terminated string; `bone`, `seed` and `side` are valid for one
-/// write each.
+/// `tb` is a live handle; `text` is a NUL-terminated string; `bone`, `seed` and
+/// `side` are valid for one write each.
 #[no_mangle]
 pub unsafe extern "C" fn tigadi_parse_position(
+    tb: *const TigadiTablebase,
     text: *const c_char,
     bone: *mut u32,
     seed: *mut u32,
     side: *mut u32,
 ) -> i32 {
     guard(|| {
+        let tb = handle(tb)?;
         let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
-        let p = parse_position(&tigadi_rules::RuleSet::TIGADI, string(text)?)
+        let p = parse_position(tb.rules(), string(text)?)
             .map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
         if p.phase() != Phase::Moving {
             return Err(TIGADI_ERR_BAD_POSITION_STRING);
@@ -501,7 +676,9 @@ pub unsafe extern "C" fn tigadi_parse_position(
 /// answered from the placing tables (`tigadi solve` writes them after the moving
 /// phase); with both 0 this is `tigadi_probe`. The DTC of a placing position counts
 /// the placements as turns. `TIGADI_ERR_INVALID_POSITION` for a position no game
-/// reaches (hands that do not fit the side to move, too many gotis of a colour).
+/// under the handle's rule set reaches (hands that do not fit the side to move or
+/// above its gotis per side, too many gotis of a colour). `tigadi_answer` gives
+/// the values under the 100-turn rule too.
 ///
 /// # Safety
 /// `tb` is a live handle; `value` is valid for one write.
@@ -518,56 +695,122 @@ pub unsafe extern "C" fn tigadi_probe_any(
     guard(|| {
         let tb = handle(tb)?;
         let out = required(value)?;
-        let (_, side) = board(bone, seed, side)?;
-        let hand = |h: u32| u8::try_from(h).map_err(|_| TIGADI_ERR_INVALID_POSITION);
-        let position = Position {
+        let position = position_of(&TigadiPosition {
             bone,
             seed,
             side,
-            bone_hand: hand(bone_hand)?,
-            seed_hand: hand(seed_hand)?,
+            bone_hand,
+            seed_hand,
             quiet_turns: 0,
-        };
-        position
-            .validate(tb.rules())
-            .map_err(|_| TIGADI_ERR_INVALID_POSITION)?;
-        *out = tb
-            .probe_position_value(&position)
-            .map_err(|e| code_of(&e))?
-            .into();
+        })?;
+        let report = tb.answer_value(&position).map_err(|e| code_of(&e))?;
+        *out = report.value.into();
         Ok(())
     })
 }
 
 /// Parses a position string of either phase (docs/RULES.md §9; a placing position
 /// gives both hands, as `".../.../.../....../.../.../... B 9 9"` for the empty
-/// board) into Bone's and Seed's point sets, the side to move and the hands (0 and
-/// 0 in the moving phase), the arguments of `tigadi_probe_any`.
-/// `TIGADI_ERR_BAD_POSITION_STRING` for a string that does not parse or that no
-/// game can reach.
+/// board of `tigadi`) under the handle's rule set into `*position` (point sets,
+/// side to move, hands, 100-turn counter). `TIGADI_ERR_BAD_POSITION_STRING` for a
+/// string that does not parse or that no game under the rule set can reach (as
+/// hands above its gotis per side).
 ///
 /// # Safety
-/// `text` is a NUL-terminated string; `bone`, `seed`, `side`, `bone_hand` and
-/// `seed_hand` are valid for one write each.
+/// `tb` is a live handle; `text` is a NUL-terminated string; `position` is valid
+/// for one write.
 #[no_mangle]
 pub unsafe extern "C" fn tigadi_parse_any_position(
+    tb: *const TigadiTablebase,
     text: *const c_char,
-    bone: *mut u32,
-    seed: *mut u32,
-    side: *mut u32,
-    bone_hand: *mut u32,
-    seed_hand: *mut u32,
+    position: *mut TigadiPosition,
 ) -> i32 {
     guard(|| {
-        let (bone, seed, side) = (required(bone)?, required(seed)?, required(side)?);
-        let (bone_hand, seed_hand) = (required(bone_hand)?, required(seed_hand)?);
-        let p = parse_position(&tigadi_rules::RuleSet::TIGADI, string(text)?)
+        let tb = handle(tb)?;
+        let out = required(position)?;
+        let p = parse_position(tb.rules(), string(text)?)
             .map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
-        let sets: (Bits, Bits) = (p.bone, p.seed);
-        (*bone, *seed) = sets;
-        *side = side_code(p.side);
-        (*bone_hand, *seed_hand) = (p.bone_hand as u32, p.seed_hand as u32);
+        *out = c_position(&p);
         Ok(())
+    })
+}
+
+/// The start of a game under the handle's rule set into `*position`: the empty
+/// board, Bone to move, each player holding the rule set's gotis per side.
+///
+/// # Safety
+/// `tb` is a live handle; `position` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_start_position(
+    tb: *const TigadiTablebase,
+    position: *mut TigadiPosition,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        *required(position)? = c_position(&Position::start(tb.rules()));
+        Ok(())
+    })
+}
+
+/// Everything the tables say about a position of either phase, without its moves,
+/// into `*answer`: its game-theoretic value and its values under the 100-turn rule
+/// at its counter (`TIGADI_UNKNOWN` without the horizon tables), or how the game
+/// already ended there; the fields of `tigadi probe --json`. A placing position
+/// is answered from the placing tables. `TIGADI_ERR_INVALID_POSITION` for a
+/// position no game under the handle's rule set reaches.
+///
+/// # Safety
+/// `tb` is a live handle; `position` is valid for one read; `answer` for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_answer(
+    tb: *const TigadiTablebase,
+    position: *const TigadiPosition,
+    answer: *mut TigadiAnswer,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let p = position_of(position.as_ref().ok_or(TIGADI_ERR_NULL_ARGUMENT)?)?;
+        let out = required(answer)?;
+        let report = tb.answer_value(&p).map_err(|e| code_of(&e))?;
+        *out = (&report).into();
+        Ok(())
+    })
+}
+
+/// `tigadi_answer` and every legal turn with its values into `moves[0..*count]`,
+/// best first as `tigadi probe` ranks them: by the values under the 100-turn rule
+/// at the position's counter where the horizon tables exist, else by the
+/// game-theoretic value (ties in generation order). A placing position's turns are
+/// its placements with each capture choice. No turns for a finished game. Buffer
+/// rules as for `tigadi_probe_root` (`*answer` is written when the buffer is too
+/// small).
+///
+/// # Safety
+/// `tb` is a live handle; `position` is valid for one read; `answer` for one
+/// write; `moves` is NULL or valid for `capacity` writes; `count` is valid for one
+/// write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_answer_root(
+    tb: *const TigadiTablebase,
+    position: *const TigadiPosition,
+    answer: *mut TigadiAnswer,
+    moves: *mut TigadiAnswerMove,
+    capacity: usize,
+    count: *mut usize,
+) -> i32 {
+    guard(|| {
+        let tb = handle(tb)?;
+        let p = position_of(position.as_ref().ok_or(TIGADI_ERR_NULL_ARGUMENT)?)?;
+        let out = required(answer)?;
+        required(count)?;
+        let report = tb.answer(&p).map_err(|e| code_of(&e))?;
+        *out = (&report).into();
+        let items = report.moves.iter().map(|t| TigadiAnswerMove {
+            mv: t.turn.into(),
+            value: t.value.into(),
+            rule: TigadiRuleValues::of(t.rule.as_ref()),
+        });
+        fill(items, moves, capacity, count)
     })
 }
 
@@ -582,14 +825,14 @@ pub extern "C" fn tigadi_error_message(code: i32) -> *const c_char {
         TIGADI_ERR_BAD_RULES => c"unknown rule set (expected tigadi, navakankari, morris or switches such as lines=16,flying=3,blocked=loses)",
         TIGADI_ERR_NO_DIRECTORY => c"the tablebase directory has no folder for this rule set",
         TIGADI_ERR_BAD_SIDE => c"the side to move is neither TIGADI_BONE nor TIGADI_SEED",
-        TIGADI_ERR_INVALID_POSITION => c"not a moving-phase position the tables hold (gotis off the board or on one point twice, fewer than 3 or more than 12 gotis for a side)",
+        TIGADI_ERR_INVALID_POSITION => c"invalid position: no game under the rule set reaches it (gotis off the board or on one point twice, fewer than 3 gotis for a side, more gotis or larger hands than the rule set's gotis per side, hands that do not fit the side to move, a bad 100-turn counter)",
         TIGADI_ERR_MISSING_TABLE => c"a table this probe needs is not in the directory",
         TIGADI_ERR_CORRUPT_TABLE => c"a table file failed a checksum or is malformed",
         TIGADI_ERR_RULES_MISMATCH => c"a table file belongs to another rule set or subspace",
         TIGADI_ERR_IO => c"an I/O error while reading a table file",
         TIGADI_ERR_BUFFER_TOO_SMALL => c"the move buffer is too small (the count says how many are needed)",
         TIGADI_ERR_NO_MOVE => c"the side to move has no legal move",
-        TIGADI_ERR_BAD_POSITION_STRING => c"the position string does not parse, cannot occur in a game, or is in the placing phase",
+        TIGADI_ERR_BAD_POSITION_STRING => c"the position string does not parse, no game under the rule set reaches it, or (tigadi_parse_position) it is in the placing phase",
         TIGADI_ERR_INTERNAL => c"internal error in the tigadi library (please report it)",
         _ => c"unknown status code",
     };

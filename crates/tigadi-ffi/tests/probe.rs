@@ -289,7 +289,7 @@ fn bad_input_gets_a_code_never_a_panic() {
         let (mut b, mut s, mut side) = (0, 0, 9);
         let text = c"BB./S../.../...S../.../.../SB. S";
         assert_eq!(
-            tigadi_parse_position(text.as_ptr(), &mut b, &mut s, &mut side),
+            tigadi_parse_position(tb, text.as_ptr(), &mut b, &mut s, &mut side),
             TIGADI_OK
         );
         assert_eq!(
@@ -306,7 +306,7 @@ fn bad_input_gets_a_code_never_a_panic() {
             c"BB./S../.../...S../.../.../SB. X",
         ] {
             assert_eq!(
-                tigadi_parse_position(bad.as_ptr(), &mut b, &mut s, &mut side),
+                tigadi_parse_position(tb, bad.as_ptr(), &mut b, &mut s, &mut side),
                 TIGADI_ERR_BAD_POSITION_STRING
             );
         }
@@ -556,26 +556,19 @@ fn positions_of_either_phase_are_probed_as_the_prober_does() {
                 break;
             }
             let text = c_string(&p.to_string());
-            let (mut bone, mut seed, mut side, mut bh, mut sh) = (0, 0, 9, 99, 99);
-            let code = unsafe {
-                tigadi_parse_any_position(
-                    text.as_ptr(),
-                    &mut bone,
-                    &mut seed,
-                    &mut side,
-                    &mut bh,
-                    &mut sh,
-                )
-            };
+            let mut c = TigadiPosition::default();
+            let code = unsafe { tigadi_parse_any_position(tb, text.as_ptr(), &mut c) };
             assert_eq!(code, TIGADI_OK, "{p}");
+            let (bone, seed, side, bh, sh) = (c.bone, c.seed, c.side, c.bone_hand, c.seed_hand);
             assert_eq!(
-                (bone, seed, side, bh, sh),
+                (bone, seed, side, bh, sh, c.quiet_turns),
                 (
                     p.bone,
                     p.seed,
                     side_code(p.side),
                     p.bone_hand as u32,
-                    p.seed_hand as u32
+                    p.seed_hand as u32,
+                    p.quiet_turns as u32
                 )
             );
             let mut v = TigadiValue::default();
@@ -585,7 +578,7 @@ fn positions_of_either_phase_are_probed_as_the_prober_does() {
                 quiet_turns: 0,
                 ..p
             };
-            assert_eq!(v, expected(rust.probe_position_value(&p0).unwrap()), "{p}");
+            assert_eq!(v, expected(rust.probe_any_phase(&p0).unwrap()), "{p}");
             if bh + sh > 0 {
                 placing += 1;
             } else {
@@ -617,11 +610,462 @@ fn positions_of_either_phase_are_probed_as_the_prober_does() {
         empty(TIGADI_BONE, 4, 4, &mut v),
         TIGADI_ERR_INVALID_POSITION
     );
+    // The message of the code for bad hands says so, whatever the phase.
+    let said = message(TIGADI_ERR_INVALID_POSITION);
+    assert!(
+        said.starts_with("invalid position") && said.contains("hands"),
+        "{said}"
+    );
+    assert!(!said.contains("moving-phase"), "{said}");
     assert_eq!(empty(7, 3, 3, &mut v), TIGADI_ERR_BAD_SIDE);
     let code = unsafe { tigadi_probe_any(tb, 0, 0, TIGADI_BONE, 3, 3, std::ptr::null_mut()) };
     assert_eq!(code, TIGADI_ERR_NULL_ARGUMENT);
-    let code = unsafe {
-        tigadi_parse_any_position(c"nonsense".as_ptr(), &mut 0, &mut 0, &mut 0, &mut 0, &mut 0)
-    };
+    let mut c = TigadiPosition::default();
+    let code = unsafe { tigadi_parse_any_position(tb, c"nonsense".as_ptr(), &mut c) };
     assert_eq!(code, TIGADI_ERR_BAD_POSITION_STRING);
+}
+
+/// The rule set solved whole by [`four_a_side`], with its horizon tables.
+const PIECES4: &str = "tigadi,pieces=4";
+
+/// The `tigadi` command of this build (`$TIGADI_BIN`, else `tigadi` beside the test
+/// binary's folder, where `cargo build --release -p tigadi-cli` puts it): the
+/// independent source the answers are compared with.
+fn tigadi_bin() -> PathBuf {
+    if let Some(path) = std::env::var_os("TIGADI_BIN") {
+        return path.into();
+    }
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().unwrap().parent().unwrap().join("tigadi");
+    assert!(
+        path.is_file(),
+        "the tigadi command is needed at {}: run `cargo build --release -p tigadi-cli` \
+         or set TIGADI_BIN",
+        path.display()
+    );
+    path
+}
+
+/// Runs `command` with `input` on its standard input, written from another thread
+/// while its output is read (so that neither pipe can fill and block both).
+fn run_with_input(command: &mut Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the command runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().expect("writes the input");
+    output
+}
+
+/// Runs the CLI with `args` and `stdin`, returning its standard output.
+fn run_cli(args: &[&str], stdin: &str) -> String {
+    let out = run_with_input(Command::new(tigadi_bin()).args(args), stdin);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The whole game of `tigadi,pieces=4` (moving and placing tables, each with its
+/// horizon table) solved by the CLI into a temporary directory once per test
+/// binary, and a handle on it.
+fn four_a_side() -> (*const TigadiTablebase, &'static Path) {
+    struct Shared(*mut TigadiTablebase, tempfile::TempDir);
+    unsafe impl Send for Shared {}
+    unsafe impl Sync for Shared {}
+    static TB: OnceLock<Shared> = OnceLock::new();
+    let shared = TB.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().to_str().unwrap();
+        let status = Command::new(tigadi_bin())
+            .args(["--rules", PIECES4, "solve", "--dir", path])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("the tigadi command runs");
+        assert!(status.success(), "tigadi solve {PIECES4}");
+        let mut tb = std::ptr::null_mut();
+        let c_path = c_string(path);
+        let code = unsafe { tigadi_open(c_path.as_ptr(), c"tigadi,pieces=4".as_ptr(), &mut tb) };
+        assert_eq!(code, TIGADI_OK);
+        Shared(tb, dir)
+    });
+    (shared.0, shared.1.path())
+}
+
+/// Every position of random games from the start of `rules` (both phases) up to
+/// the end or 60 turns, as strings; moving-phase ones also at random 100-turn
+/// counters, some at the limit (a game the rule has drawn).
+fn game_positions(rules: &RuleSet, games: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut texts = Vec::new();
+    for _ in 0..games {
+        let mut p = Position::start(rules);
+        for _ in 0..60 {
+            if p.decided(rules).is_some() {
+                break;
+            }
+            texts.push(p.to_string());
+            if p.bone_hand + p.seed_hand == 0 && p.quiet_turns == 0 {
+                let counter = [1, 40, 90, 99, 100][(rng.next() % 5) as usize];
+                texts.push(
+                    Position {
+                        quiet_turns: counter,
+                        ..p
+                    }
+                    .to_string(),
+                );
+            }
+            let moves = p.legal_moves(rules);
+            if moves.is_empty() {
+                break;
+            }
+            p = p.apply(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+    }
+    texts
+}
+
+/// `tigadi probe --json` of every string, one object each.
+fn cli_probe_json(dir: &Path, texts: &[String]) -> Vec<serde_json::Value> {
+    let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
+    let dir = dir.to_str().unwrap();
+    let out = run_cli(
+        &["--rules", PIECES4, "probe", "--dir", dir, "--json"],
+        &input,
+    );
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), texts.len());
+    objects
+}
+
+/// `"win"`, `"draw"`, `"loss"` of a C code, as JSON (null for `TIGADI_UNKNOWN`).
+fn wdl_json(code: i32) -> serde_json::Value {
+    match code {
+        TIGADI_WIN => "win".into(),
+        TIGADI_DRAW => "draw".into(),
+        TIGADI_LOSS => "loss".into(),
+        TIGADI_UNKNOWN => serde_json::Value::Null,
+        _ => panic!("no value code {code}"),
+    }
+}
+
+/// The DTC of a C value as JSON: the number for a win or a loss, else null.
+fn dtc_json(v: TigadiValue) -> serde_json::Value {
+    match v.wdl {
+        TIGADI_WIN | TIGADI_LOSS => v.dtc.into(),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// The fields of `probe --json` for a C answer (and its moves, when given).
+fn answer_json(a: &TigadiAnswer) -> serde_json::Value {
+    let category = match a.rule.category {
+        TIGADI_WIN => "win".into(),
+        TIGADI_CURSED_WIN => "cursed-win".into(),
+        TIGADI_DRAW => "draw".into(),
+        TIGADI_BLESSED_LOSS => "blessed-loss".into(),
+        TIGADI_LOSS => "loss".into(),
+        TIGADI_UNKNOWN => serde_json::Value::Null,
+        c => panic!("no category code {c}"),
+    };
+    serde_json::json!({
+        "value": wdl_json(a.value.wdl),
+        "dtc": if a.game_over == 1 { serde_json::Value::Null } else { dtc_json(a.value) },
+        "category": category,
+        "rule_value": wdl_json(a.rule.rule_value),
+        "dtc100": dtc_json(a.rule.dtc100),
+        "game_over": a.game_over == 1,
+    })
+}
+
+/// The same fields of a `probe --json` object (`game_over`: whether it is there).
+fn cli_fields(j: &serde_json::Value) -> serde_json::Value {
+    let mut f = serde_json::json!({ "game_over": j.get("game_over").is_some() });
+    for key in ["value", "dtc", "category", "rule_value", "dtc100"] {
+        f[key] = j[key].clone();
+    }
+    f
+}
+
+/// Every position of random `tigadi,pieces=4` games, both phases, at various
+/// counters: `tigadi_answer` and `tigadi_probe_any` give the values of `tigadi
+/// probe --json` (with the 100-turn fields), `tigadi_probe_root` and
+/// `tigadi_best_move` its moves in its order; and a C program compiled with `cc`
+/// prints, from `tigadi_answer_root`, its very objects.
+#[test]
+fn answers_of_both_phases_are_the_cli_objects() {
+    let (tb, dir) = four_a_side();
+    let rules = RuleSet::parse(PIECES4).unwrap();
+    let texts = game_positions(&rules, 40, 41);
+    let cli = cli_probe_json(dir, &texts);
+    let (mut placing, mut moving, mut over) = (0, 0, 0);
+    let mut root = vec![TigadiRootMove::default(); TIGADI_MAX_MOVES];
+    for (text, j) in texts.iter().zip(&cli) {
+        let mut c = TigadiPosition::default();
+        let code = unsafe { tigadi_parse_any_position(tb, c_string(text).as_ptr(), &mut c) };
+        assert_eq!(code, TIGADI_OK, "{text}");
+        let mut a = TigadiAnswer::default();
+        assert_eq!(
+            unsafe { tigadi_answer(tb, &c, &mut a) },
+            TIGADI_OK,
+            "{text}"
+        );
+        assert_eq!(answer_json(&a), cli_fields(j), "{text}");
+        if a.game_over == 1 {
+            over += 1;
+        }
+        if c.bone_hand + c.seed_hand > 0 {
+            placing += 1;
+        } else {
+            moving += 1;
+        }
+        if c.quiet_turns != 0 || a.game_over == 1 {
+            continue;
+        }
+        let mut v = TigadiValue::default();
+        let code = unsafe {
+            tigadi_probe_any(tb, c.bone, c.seed, c.side, c.bone_hand, c.seed_hand, &mut v)
+        };
+        assert_eq!(code, TIGADI_OK, "{text}");
+        assert_eq!(
+            (wdl_json(v.wdl), dtc_json(v)),
+            (j["value"].clone(), j["dtc"].clone())
+        );
+        if c.bone_hand + c.seed_hand > 0 {
+            continue;
+        }
+        // A moving position at counter 0: the root moves in the CLI's order.
+        let mut n = 0;
+        let code = unsafe {
+            tigadi_probe_root(
+                tb,
+                c.bone,
+                c.seed,
+                c.side,
+                root.as_mut_ptr(),
+                root.len(),
+                &mut n,
+            )
+        };
+        assert_eq!(code, TIGADI_OK, "{text}");
+        let got: Vec<serde_json::Value> = root[..n]
+            .iter()
+            .map(|m| serde_json::json!([move_text(m.mv), wdl_json(m.value.wdl), dtc_json(m.value)]))
+            .collect();
+        let want: Vec<serde_json::Value> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| serde_json::json!([m["move"], m["value"], m["dtc"]]))
+            .collect();
+        assert_eq!(got, want, "{text}");
+        let mut best = TigadiMove::default();
+        let code = unsafe { tigadi_best_move(tb, c.bone, c.seed, c.side, &mut best, &mut v) };
+        match want.first() {
+            Some(first) => {
+                assert_eq!(code, TIGADI_OK);
+                assert_eq!(first[0], move_text(best), "{text}");
+            }
+            None => assert_eq!(code, TIGADI_ERR_NO_MOVE),
+        }
+    }
+    assert!(
+        placing > 100 && moving > 100 && over > 0,
+        "{placing} {moving} {over}"
+    );
+    let categories: std::collections::HashSet<String> =
+        cli.iter().map(|j| j["category"].to_string()).collect();
+    assert!(categories.len() >= 3, "{categories:?}");
+
+    // The C program prints the CLI's objects.
+    let root_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = tempfile::tempdir().unwrap();
+    let exe = out.path().join("answer_json");
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I"])
+        .arg(root_dir.join("crates/tigadi-ffi/include"))
+        .arg(root_dir.join("crates/tigadi-ffi/tests/answer_json.c"))
+        .arg(static_library())
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .status()
+        .expect("the system C compiler (cc) runs");
+    assert!(status.success(), "answer_json.c compiles and links");
+    let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
+    let output = run_with_input(Command::new(&exe).arg(dir).arg(PIECES4), &input);
+    assert!(output.status.success(), "answer_json exits 0");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let printed: Vec<serde_json::Value> = printed
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(printed.len(), cli.len());
+    for ((text, mut want), got) in texts.iter().zip(cli).zip(printed) {
+        if want.get("game_over").is_some() {
+            want["game_over"] = true.into();
+        }
+        assert_eq!(got, want, "{text}");
+    }
+}
+
+/// Strings are read and starts made under the handle's rule set, and a board no
+/// game of it reaches is an invalid position, never a missing table.
+#[test]
+fn the_handle_rules_parse_and_check_positions() {
+    let (tb, _) = four_a_side();
+    let tigadi = handle();
+    // The start: the empty board, Bone to move, the rule set's gotis in hand
+    // (docs/RULES.md §9), as the string reads.
+    for (tb, pieces) in [(tb, 4), (tigadi, 9)] {
+        let mut start = TigadiPosition {
+            bone: 7,
+            ..Default::default()
+        };
+        assert_eq!(unsafe { tigadi_start_position(tb, &mut start) }, TIGADI_OK);
+        let text = c_string(&format!(
+            ".../.../.../....../.../.../... B {pieces} {pieces}"
+        ));
+        let mut parsed = TigadiPosition::default();
+        let code = unsafe { tigadi_parse_any_position(tb, text.as_ptr(), &mut parsed) };
+        assert_eq!(code, TIGADI_OK);
+        assert_eq!(start, parsed);
+        assert_eq!(
+            (
+                start.bone,
+                start.seed,
+                start.side,
+                start.bone_hand,
+                start.seed_hand
+            ),
+            (0, 0, TIGADI_BONE, pieces, pieces)
+        );
+    }
+    assert_eq!(
+        unsafe { tigadi_start_position(std::ptr::null(), &mut TigadiPosition::default()) },
+        TIGADI_ERR_NULL_ARGUMENT
+    );
+    // Hands of 9 are no position of four gotis a side; of 4, one of both.
+    let nine = c".../.../.../....../.../.../... B 9 9";
+    let four = c".../.../.../....../.../.../... B 4 4";
+    let mut c = TigadiPosition::default();
+    let parse_any = |tb, text: &CStr, c: &mut TigadiPosition| unsafe {
+        tigadi_parse_any_position(tb, text.as_ptr(), c)
+    };
+    assert_eq!(parse_any(tb, nine, &mut c), TIGADI_ERR_BAD_POSITION_STRING);
+    assert_eq!(parse_any(tigadi, four, &mut c), TIGADI_OK);
+    assert_eq!(parse_any(tb, four, &mut c), TIGADI_OK);
+
+    // Five Bone gotis against three: a string of tigadi, not of four a side.
+    let bit = |n: &str| tigadi_rules::Point::parse(n).unwrap().bit();
+    let five = ["a7", "d7", "g7", "b6", "d6"]
+        .iter()
+        .map(|p| bit(p))
+        .sum::<u32>();
+    let three = bit("a1") | bit("d1") | bit("g1");
+    let text = c"BBB/BB./.../....../.../.../SSS B";
+    let (mut b, mut s, mut side) = (0, 0, 0);
+    unsafe {
+        assert_eq!(
+            tigadi_parse_position(tb, text.as_ptr(), &mut b, &mut s, &mut side),
+            TIGADI_ERR_BAD_POSITION_STRING
+        );
+        assert_eq!(
+            tigadi_parse_position(tigadi, text.as_ptr(), &mut b, &mut s, &mut side),
+            TIGADI_OK
+        );
+        assert_eq!((b, s, side), (five, three, TIGADI_BONE));
+    }
+    assert_eq!(parse_any(tb, text, &mut c), TIGADI_ERR_BAD_POSITION_STRING);
+    let mut v = TigadiValue::default();
+    let mut wdl = 0;
+    let mut n = 0;
+    let mut mv = TigadiMove::default();
+    let mut root = vec![TigadiRootMove::default(); TIGADI_MAX_MOVES];
+    let mut legal = vec![TigadiMove::default(); TIGADI_MAX_MOVES];
+    let mut a = TigadiAnswer::default();
+    let mut moves = vec![TigadiAnswerMove::default(); TIGADI_MAX_MOVES];
+    let position = TigadiPosition {
+        bone: five,
+        seed: three,
+        side: TIGADI_BONE,
+        ..Default::default()
+    };
+    for side in [TIGADI_BONE, TIGADI_SEED] {
+        let position = TigadiPosition { side, ..position };
+        let codes = unsafe {
+            [
+                tigadi_probe(tb, five, three, side, &mut v),
+                tigadi_probe_wdl(tb, five, three, side, &mut wdl),
+                tigadi_probe_root(tb, five, three, side, root.as_mut_ptr(), root.len(), &mut n),
+                tigadi_best_move(tb, five, three, side, &mut mv, &mut v),
+                tigadi_legal_moves(
+                    tb,
+                    five,
+                    three,
+                    side,
+                    legal.as_mut_ptr(),
+                    legal.len(),
+                    &mut n,
+                ),
+                tigadi_probe_any(tb, five, three, side, 0, 0, &mut v),
+                tigadi_answer(tb, &position, &mut a),
+                tigadi_answer_root(
+                    tb,
+                    &position,
+                    &mut a,
+                    moves.as_mut_ptr(),
+                    moves.len(),
+                    &mut n,
+                ),
+            ]
+        };
+        assert_eq!(codes, [TIGADI_ERR_INVALID_POSITION; 8], "side {side}");
+    }
+    // On the 9-a-side handle the same board is only a table that was not solved.
+    let code = unsafe { tigadi_probe(tigadi, five, three, TIGADI_BONE, &mut v) };
+    assert_eq!(code, TIGADI_ERR_MISSING_TABLE);
+    // A counter above the limit, or hands beyond a byte.
+    for bad in [
+        TigadiPosition {
+            quiet_turns: 101,
+            ..Default::default()
+        },
+        TigadiPosition {
+            quiet_turns: 1 << 20,
+            ..Default::default()
+        },
+        TigadiPosition {
+            bone_hand: 260,
+            seed_hand: 260,
+            ..Default::default()
+        },
+    ] {
+        let p = TigadiPosition {
+            bone: bit("a7") | bit("d7") | bit("g7"),
+            seed: three,
+            ..bad
+        };
+        assert_eq!(
+            unsafe { tigadi_answer(tb, &p, &mut a) },
+            TIGADI_ERR_INVALID_POSITION
+        );
+    }
+    unsafe {
+        assert_eq!(
+            tigadi_answer(tb, std::ptr::null(), &mut a),
+            TIGADI_ERR_NULL_ARGUMENT
+        );
+        let p = TigadiPosition::default();
+        assert_eq!(
+            tigadi_answer_root(tb, &p, &mut a, moves.as_mut_ptr(), 1, std::ptr::null_mut()),
+            TIGADI_ERR_NULL_ARGUMENT
+        );
+    }
 }

@@ -1,5 +1,7 @@
-//! `ProbeAnswer`: `probe_position` is `probe` plus `probe_moves` (placing
-//! positions: `tests/placing.rs`), and serialises to the fields `tigadi probe --json` documents.
+//! `Tablebase::answer` on tables without horizon tables is `probe` plus
+//! `probe_moves` (placing positions: `tests/placing.rs`), `answer_value` the
+//! same without the moves, and both serialise to the fields `tigadi probe --json`
+//! documents.
 
 mod common;
 
@@ -10,7 +12,7 @@ use tigadi_solve::Value;
 use tigadi_tablebase::{Tablebase, TablebaseError};
 
 #[test]
-fn probe_position_is_probe_and_probe_moves() {
+fn answer_is_probe_and_probe_moves() {
     let dir = tempfile::tempdir().unwrap();
     solve_and_write(dir.path(), RuleSet::TIGADI, 6);
     let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
@@ -25,21 +27,27 @@ fn probe_position_is_probe_and_probe_moves() {
             Side::Seed
         };
         let quiet = (rng.next() % 100) as u16;
-        let answer = tb
-            .probe_position(&Position::from_board(board, side, quiet))
-            .unwrap();
+        let position = Position::from_board(board, side, quiet);
+        let answer = tb.answer(&position).unwrap();
         assert_eq!(answer.value, tb.probe(board).unwrap());
+        assert_eq!((answer.rule, answer.over), (None, None));
         let moves: Vec<(tigadi_rules::Move, Value)> = tb
             .probe_moves(board)
             .unwrap()
             .into_iter()
             .map(|(t, v)| (t.to_move(), v))
             .collect();
-        assert_eq!(answer.moves, moves);
+        let turns: Vec<(tigadi_rules::Move, Value)> =
+            answer.moves.iter().map(|t| (t.turn, t.value)).collect();
+        assert_eq!(turns, moves);
+        assert!(answer.moves.iter().all(|t| t.rule.is_none()));
+        let value_only = tb.answer_value(&position).unwrap();
         assert_eq!(
-            tb.probe_position_value(&Position::from_board(board, side, quiet))
-                .unwrap(),
-            answer.value
+            value_only,
+            tigadi_tablebase::ProbeReport {
+                moves: Vec::new(),
+                ..answer.clone()
+            }
         );
 
         let json = serde_json::to_value(&answer).unwrap();
@@ -53,7 +61,8 @@ fn probe_position_is_probe_and_probe_moves() {
         assert_eq!(json["dtc"], serde_json::json!(answer.value.dtc()));
         let moves = json["moves"].as_array().unwrap();
         assert_eq!(moves.len(), answer.moves.len());
-        for (m, (turn, v)) in moves.iter().zip(&answer.moves) {
+        for (m, t) in moves.iter().zip(&answer.moves) {
+            let (turn, v) = (t.turn, &t.value);
             assert_eq!(m["move"], turn.to_string());
             assert_eq!(m["value"], name(*v));
             match v {
@@ -70,8 +79,10 @@ fn probe_position_is_probe_and_probe_moves() {
         "BB./S../.../...S../.../.../SB. S 1 2",
     )
     .unwrap();
-    assert!(matches!(
-        tb.probe_position(&placing),
-        Err(TablebaseError::MissingSubspace { .. })
-    ));
+    for answer in [tb.answer(&placing), tb.answer_value(&placing)] {
+        assert!(matches!(
+            answer,
+            Err(TablebaseError::MissingSubspace { .. })
+        ));
+    }
 }

@@ -4,12 +4,13 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 use rayon::prelude::*;
+use serde_json::Value as Json;
 use std::path::PathBuf;
-use tigadi_rules::Move;
+use tigadi_rules::notation::shown;
 use tigadi_rules::{check_move, diagram, parse_move, parse_position, Phase, RuleSet, Side};
-use tigadi_tablebase::ProbeAnswer;
+use tigadi_tablebase::{result_json, standing, ProbeReport, ReportTurn, RuleValues};
 use tigadi_values::Value;
 
 create_exception!(
@@ -51,10 +52,26 @@ fn parse_rules(text: &str) -> PyResult<RuleSet> {
     RuleSet::parse(text).map_err(PyValueError::new_err)
 }
 
-/// Parses a position string, with the error message `position '…': what is wrong`.
-fn parse_text(text: &str) -> Result<tigadi_rules::Position, String> {
-    parse_position(&tigadi_rules::RuleSet::TIGADI, text)
-        .map_err(|e| format!("position '{text}': {e}"))
+/// Parses a position string under `rules` (the rule set it will be played or
+/// probed under), with the error message `position '…': what is wrong`.
+fn parse_text(rules: &RuleSet, text: &str) -> Result<tigadi_rules::Position, String> {
+    parse_position(rules, text).map_err(|e| format!("position '{}': {e}", shown(text)))
+}
+
+/// A position string argument: a `str` (ValueError naming the problem when it
+/// cannot be UTF-8, as a lone surrogate), anything else a TypeError.
+fn text_arg(obj: &Bound<'_, PyAny>) -> PyResult<PyBackedStr> {
+    match obj.extract::<PyBackedStr>() {
+        Ok(s) => Ok(s),
+        Err(e) if obj.is_instance_of::<PyString>() => Err(PyValueError::new_err(format!(
+            "position string is not valid Unicode text: {}",
+            e.value(obj.py())
+        ))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "expected a position string or a tigadi.Position, got {}",
+            obj.get_type().name()?
+        ))),
+    }
 }
 
 fn side_letter(side: Side) -> String {
@@ -74,19 +91,33 @@ struct PyPosition {
 
 #[pymethods]
 impl PyPosition {
-    /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`;
-    /// with no string, the empty board at the start of a game. Raises ValueError
-    /// naming the problem for a string that does not parse or that no game can
-    /// produce, or for an unknown rule set.
+    /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
+    /// under rule set `rules` (hands of at most its gotis per side, and so on);
+    /// with no string, the start of a game under `rules` (`Position.start`).
+    /// Raises ValueError naming the problem for a string that does not parse or
+    /// that no game under `rules` can produce, or for an unknown rule set.
     #[new]
     #[pyo3(signature = (text = None, rules = "tigadi"))]
-    fn new(text: Option<&str>, rules: &str) -> PyResult<PyPosition> {
+    fn new(text: Option<&Bound<'_, PyAny>>, rules: &str) -> PyResult<PyPosition> {
         let rules = parse_rules(rules)?;
         let position = match text {
-            Some(t) => parse_text(t).map_err(PyValueError::new_err)?,
+            Some(t) => parse_text(&rules, &text_arg(t)?).map_err(PyValueError::new_err)?,
             None => tigadi_rules::Position::start(&rules),
         };
         Ok(PyPosition { position, rules })
+    }
+
+    /// The start of a game under rule set `rules`: the empty board, Bone to move,
+    /// each player holding the rule set's gotis (`".../.../.../....../.../.../... B
+    /// 9 9"` for `tigadi`). Raises ValueError for an unknown rule set.
+    #[classmethod]
+    #[pyo3(signature = (rules = "tigadi"))]
+    fn start(_cls: &Bound<'_, PyType>, rules: &str) -> PyResult<PyPosition> {
+        let rules = parse_rules(rules)?;
+        Ok(PyPosition {
+            position: tigadi_rules::Position::start(&rules),
+            rules,
+        })
     }
 
     /// The rule set's canonical name (`tigadi`, `morris`, or switches).
@@ -200,11 +231,58 @@ fn point_names(bits: u32) -> Vec<&'static str> {
         .collect()
 }
 
-/// One legal move of a probed position and the value it leads to.
+/// `"win"`, `"draw"` or `"loss"`.
+fn wdl_name(v: Value) -> String {
+    v.wdl().to_string()
+}
+
+/// The 100-turn fields of a position or turn as `tigadi probe --json` gives them:
+/// `category`, `rule_value` and `dtc100`, all None without the horizon tables.
+fn category(rule: Option<&RuleValues>) -> Option<String> {
+    rule.map(|r| r.category.to_string())
+}
+
+fn rule_value(rule: Option<&RuleValues>) -> Option<String> {
+    rule.map(|r| wdl_name(r.rule_value))
+}
+
+fn dtc100(rule: Option<&RuleValues>) -> Option<u16> {
+    rule.and_then(|r| r.dtc100.dtc())
+}
+
+/// A JSON value as the Python object `json.loads` would make of it.
+fn json_to_py<'py>(py: Python<'py>, value: &Json) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Json::Null => py.None().into_bound(py),
+        Json::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Json::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Json::String(s) => PyString::new(py, s).into_any(),
+        Json::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Json::Object(map) => {
+            let d = PyDict::new(py);
+            for (k, v) in map {
+                d.set_item(k, json_to_py(py, v)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// One legal turn of a probed position and the values it leads to, counted from
+/// the probed position for its player to move.
 #[pyclass(frozen, module = "tigadi", name = "ProbeMove")]
 struct ProbeMove {
-    turn: Move,
-    outcome: Value,
+    turn: ReportTurn,
 }
 
 #[pymethods]
@@ -213,126 +291,203 @@ impl ProbeMove {
     /// `"d7xg1"`).
     #[getter(r#move)]
     fn get_move(&self) -> String {
-        self.turn.to_string()
+        self.turn.turn.to_string()
     }
 
-    /// `"win"`, `"draw"` or `"loss"` for the player to move if they play this move.
+    /// `"win"`, `"draw"` or `"loss"` for the player to move if they play this move
+    /// (game-theoretic: the 100-turn rule ignored).
     #[getter]
     fn value(&self) -> String {
-        self.outcome.wdl().to_string()
+        wdl_name(self.turn.value)
     }
 
     /// Turns to the next capture counted from the probed position (so the best
     /// move's dtc equals the position's), None for a draw.
     #[getter]
     fn dtc(&self) -> Option<u16> {
-        self.outcome.dtc()
+        self.turn.value.dtc()
+    }
+
+    /// The class under the 100-turn rule (`"win"`, `"cursed-win"`, `"draw"`,
+    /// `"blessed-loss"`, `"loss"`); None without the horizon tables.
+    #[getter]
+    fn category(&self) -> Option<String> {
+        category(self.turn.rule.as_ref())
+    }
+
+    /// `"win"`, `"draw"` or `"loss"` under the 100-turn rule at the probed
+    /// position's counter; None without the horizon tables.
+    #[getter]
+    fn rule_value(&self) -> Option<String> {
+        rule_value(self.turn.rule.as_ref())
+    }
+
+    /// Turns within which the win or loss is forced under the 100-turn rule
+    /// (DTC₁₀₀, from counter 0); None for a draw under the rule or without the
+    /// horizon tables.
+    #[getter]
+    fn dtc100(&self) -> Option<u16> {
+        dtc100(self.turn.rule.as_ref())
     }
 
     fn __repr__(&self) -> String {
-        format!("ProbeMove('{}', {})", self.turn, self.outcome)
+        format!("ProbeMove('{}', {})", self.turn.turn, self.turn.value)
     }
 }
 
-/// The answer for one position: `value` and `dtc` for the player to move and,
-/// unless probed with `moves=False`, every legal move with its value, best first.
+/// The answer for one position (`tigadi_tablebase::Tablebase::answer`): its
+/// values ignoring and under the 100-turn rule and, unless probed with
+/// `moves=False`, every legal turn best first; or how the game already ended.
 #[pyclass(frozen, module = "tigadi", name = "Probe")]
 struct Probe {
-    position: tigadi_rules::Position,
-    value: Value,
-    /// `None` when probed without moves.
-    moves: Option<Vec<(Move, Value)>>,
+    report: ProbeReport,
+    /// False when probed with `moves=False` (`report.moves` is then empty).
+    with_moves: bool,
 }
 
 impl Probe {
-    fn move_dict<'py>(py: Python<'py>, turn: &Move, v: Value) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("move", turn.to_string())?;
-        d.set_item("value", v.wdl().to_string())?;
-        d.set_item("dtc", v.dtc())?;
-        Ok(d)
+    fn over(&self) -> bool {
+        self.report.over.is_some()
     }
 }
 
 #[pymethods]
 impl Probe {
-    /// The probed position in notation.
+    /// The probed position in notation: the string as given, or a Position's own.
     #[getter]
     fn position(&self) -> String {
-        self.position.to_string()
+        self.report.text.clone()
+    }
+
+    /// The 100-turn counter of the probed position.
+    #[getter]
+    fn quiet_turns(&self) -> u16 {
+        self.report.position.quiet_turns
     }
 
     /// `"win"`, `"draw"` or `"loss"` for the player to move (game-theoretic: the
-    /// 100-turn rule is ignored, docs/RULES.md §7).
+    /// 100-turn rule is ignored, docs/RULES.md §7); for a finished game, its result.
     #[getter]
     fn value(&self) -> String {
-        self.value.wdl().to_string()
+        wdl_name(self.report.value)
     }
 
-    /// Depth to capture in turns (docs/RULES.md §7), None for a draw.
+    /// Depth to capture in turns (docs/RULES.md §7), None for a draw or a
+    /// finished game.
     #[getter]
     fn dtc(&self) -> Option<u16> {
-        self.value.dtc()
+        match self.over() {
+            true => None,
+            false => self.report.value.dtc(),
+        }
     }
 
-    /// Every legal move with its value, best first (quickest win, then draws,
-    /// then slowest loss; ties in generation order); None when probed with
-    /// `moves=False`. Empty only for a blocked player where that loses.
+    /// The class under the 100-turn rule (`"win"`, `"cursed-win"`, `"draw"`,
+    /// `"blessed-loss"`, `"loss"`); None without the horizon tables or for a
+    /// finished game.
+    #[getter]
+    fn category(&self) -> Option<String> {
+        match self.over() {
+            true => None,
+            false => category(self.report.rule.as_ref()),
+        }
+    }
+
+    /// `"win"`, `"draw"` or `"loss"` under the 100-turn rule at the position's
+    /// counter; None without the horizon tables; for a finished game, its result.
+    #[getter]
+    fn rule_value(&self) -> Option<String> {
+        match self.over() {
+            true => Some(wdl_name(self.report.value)),
+            false => rule_value(self.report.rule.as_ref()),
+        }
+    }
+
+    /// DTC₁₀₀: turns within which the win or loss is forced under the 100-turn
+    /// rule (from counter 0); None for a draw under the rule, without the horizon
+    /// tables, or for a finished game.
+    #[getter]
+    fn dtc100(&self) -> Option<u16> {
+        match self.over() {
+            true => None,
+            false => dtc100(self.report.rule.as_ref()),
+        }
+    }
+
+    /// How the game already ended in this position (a player blocked where that
+    /// loses, or the 100-turn draw), as `tigadi probe --json`'s `game_over`:
+    /// `{"state", "winner", "reason", "text"}`; None while the game goes on.
+    #[getter]
+    fn game_over<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.report
+            .over
+            .map(|r| json_to_py(py, &result_json(r)))
+            .transpose()
+    }
+
+    /// Every legal move with its values, best first: by the value under the
+    /// 100-turn rule at the position's counter where the horizon tables exist
+    /// (as `tigadi probe` ranks them), else by the game-theoretic value (quickest
+    /// win, then draws, then slowest loss; ties in generation order). None when
+    /// probed with `moves=False`; empty for a finished game.
     #[getter]
     fn moves(&self) -> Option<Vec<ProbeMove>> {
-        self.moves.as_ref().map(|m| {
-            m.iter()
-                .map(|&(turn, outcome)| ProbeMove { turn, outcome })
+        self.with_moves.then(|| {
+            self.report
+                .moves
+                .iter()
+                .map(|&turn| ProbeMove { turn })
                 .collect()
         })
     }
 
-    /// The fields of `tigadi probe --json`: `position`, `value`, `dtc` and (unless
-    /// probed with `moves=False`) `moves`, a list of `{"move", "value", "dtc"}`.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("position", self.position.to_string())?;
-        d.set_item("value", self.value.wdl().to_string())?;
-        d.set_item("dtc", self.value.dtc())?;
-        if let Some(moves) = &self.moves {
-            let list = PyList::empty(py);
-            for (t, v) in moves {
-                list.append(Probe::move_dict(py, t, *v)?)?;
+    /// The object `tigadi probe --json` prints for this position, as `json.loads`
+    /// gives it: `position`, `quiet_turns`, `value`, `dtc`, `category`,
+    /// `rule_value`, `dtc100`, `game_over` (only for a finished game) and, unless
+    /// probed with `moves=False`, `moves` (each with `move` and the same value
+    /// fields).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut json = self.report.to_json();
+        if !self.with_moves {
+            if let Json::Object(map) = &mut json {
+                map.remove("moves");
             }
-            d.set_item("moves", list)?;
         }
-        Ok(d)
+        json_to_py(py, &json)
     }
 
     fn __repr__(&self) -> String {
-        format!("Probe('{}', {})", self.position, self.value)
+        format!("Probe('{}', {})", self.report.text, self.report.value)
     }
 }
 
-/// A position argument: a `Position`, or a string to parse.
+/// A position argument: a `Position` (with its rule set), or a string to parse
+/// under the tablebase's rule set.
 enum PositionArg {
-    Parsed(tigadi_rules::Position),
+    Parsed(tigadi_rules::Position, RuleSet),
     Text(PyBackedStr),
 }
 
 impl PositionArg {
     fn extract(obj: &Bound<'_, PyAny>) -> PyResult<PositionArg> {
         if let Ok(p) = obj.downcast::<PyPosition>() {
-            return Ok(PositionArg::Parsed(p.get().position));
+            let p = p.get();
+            return Ok(PositionArg::Parsed(p.position, p.rules));
         }
-        match obj.extract::<PyBackedStr>() {
-            Ok(s) => Ok(PositionArg::Text(s)),
-            Err(_) => Err(PyTypeError::new_err(format!(
-                "expected a position string or a tigadi.Position, got {}",
-                obj.get_type().name()?
-            ))),
-        }
+        text_arg(obj).map(PositionArg::Text)
     }
 
-    fn position(&self) -> Result<tigadi_rules::Position, String> {
+    /// The position to probe under `rules`, and the string given for it: a string
+    /// is parsed under `rules`; a Position made under another rule set is
+    /// refused, naming both.
+    fn position(&self, rules: &RuleSet) -> Result<(tigadi_rules::Position, Option<&str>), String> {
         match self {
-            PositionArg::Parsed(p) => Ok(*p),
-            PositionArg::Text(s) => parse_text(s),
+            PositionArg::Parsed(p, made) if made == rules => Ok((*p, None)),
+            PositionArg::Parsed(p, made) => Err(format!(
+                "Position('{p}') was made under rules '{made}' but the tablebase's \
+                 rules are '{rules}'; make it with rules='{rules}'"
+            )),
+            PositionArg::Text(s) => Ok((parse_text(rules, s)?, Some(s))),
         }
     }
 }
@@ -363,26 +518,21 @@ struct PyTablebase {
 }
 
 impl PyTablebase {
-    /// Probes one position: value, and every move unless `moves` is false.
+    /// Probes one position through the one door (`Tablebase::answer`, or
+    /// `answer_value` without the moves).
     fn answer(&self, arg: &PositionArg, moves: bool) -> Result<Probe, Failure> {
-        let position = arg.position().map_err(Failure::Parse)?;
-        let (value, moves) = if moves {
-            let ProbeAnswer { value, moves } = self
-                .inner
-                .probe_position(&position)
-                .map_err(Failure::Tablebase)?;
-            (value, Some(moves))
-        } else {
-            let value = self
-                .inner
-                .probe_position_value(&position)
-                .map_err(Failure::Tablebase)?;
-            (value, None)
-        };
+        let (position, text) = arg.position(self.inner.rules()).map_err(Failure::Parse)?;
+        let mut report = match moves {
+            true => self.inner.answer(&position),
+            false => self.inner.answer_value(&position),
+        }
+        .map_err(Failure::Tablebase)?;
+        if let Some(text) = text {
+            report.text = text.to_string();
+        }
         Ok(Probe {
-            position,
-            value,
-            moves,
+            report,
+            with_moves: moves,
         })
     }
 }
@@ -414,28 +564,33 @@ impl PyTablebase {
         self.inner.dir().to_path_buf()
     }
 
-    /// Value, DTC and every legal move's value of a position of either phase (a
-    /// string or a Position); see Probe. A placing position is answered from the
-    /// placing tables (`tigadi solve` writes them after the moving phase), with
-    /// every placement and capture choice as a move. Raises ValueError for a
-    /// string that does not parse, MissingTableError or CorruptTableError when the
-    /// tables needed are absent or damaged.
+    /// Everything the tables say about a position of either phase (a string,
+    /// parsed under the tablebase's rule set, or a Position of that rule set), as
+    /// `tigadi probe --json` does: see Probe. A placing position is answered from
+    /// the placing tables (`tigadi solve` writes them after the moving phase),
+    /// with every placement and capture choice as a move. Raises ValueError for a
+    /// string that does not parse under the rule set, a position no game under it
+    /// reaches, or a Position of another rule set; MissingTableError or
+    /// CorruptTableError when the tables needed are absent or damaged.
     fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Probe> {
         let arg = PositionArg::extract(position)?;
         py.allow_threads(|| self.answer(&arg, true))
             .map_err(|f| f.into_py(""))
     }
 
-    /// `"win"`, `"draw"` or `"loss"` for the player to move, reading only the
-    /// win/draw/loss section of a moving-phase table (cheaper than probe; a
-    /// placing position reads its value). Errors as probe.
+    /// `"win"`, `"draw"` or `"loss"` for the player to move, as `probe(...).value`:
+    /// for a moving-phase position in play it reads only the win/draw/loss section
+    /// of its table (cheaper than probe). Errors as probe.
     fn probe_wdl(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<String> {
         let arg = PositionArg::extract(position)?;
         let wdl = py.allow_threads(|| {
-            let p = arg.position().map_err(Failure::Parse)?;
+            let rules = self.inner.rules();
+            let (p, _) = arg.position(rules).map_err(Failure::Parse)?;
+            let in_play = p.validate(rules).is_ok() && !standing(rules, &p).is_over();
             match p.phase() {
-                Phase::Moving => self.inner.probe_wdl(p.to_board()),
-                Phase::Placing => self.inner.probe_position_value(&p).map(|v| v.wdl()),
+                Phase::Moving if in_play => self.inner.probe_wdl(p.to_board()),
+                // Placing positions, finished games and positions the door refuses.
+                _ => self.inner.answer_value(&p).map(|r| r.value.wdl()),
             }
             .map_err(Failure::Tablebase)
         });

@@ -7,8 +7,10 @@
 //! exceptions `TablebaseError`, `MissingTableError`, `CorruptTableError`.
 //!
 //! Not here: any game or value logic of its own. Moves come from
-//! `tigadi_rules::Position`, values and their order from
-//! `tigadi_tablebase::Tablebase::probe_position`.
+//! `tigadi_rules::Position`, values (also under the 100-turn rule) and their order
+//! from the one door `tigadi_tablebase::Tablebase::answer` (`answer_value` without
+//! the moves). Position strings are parsed under the rule set they are probed
+//! under.
 //!
 //! The bindings compile only with the `python` feature, which maturin enables
 //! (`pyproject.toml`); without it this crate is empty, so the Rust workspace

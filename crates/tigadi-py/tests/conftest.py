@@ -42,27 +42,13 @@ def cli_probe_json(directory, rules, positions):
         "--rules", rules, "probe", "--dir", str(directory), "--json",
         stdin="".join(p + "\n" for p in positions),
     )
-    return [without_rule_fields(json.loads(line)) for line in out.splitlines()]
-
-
-#: Fields of ``tigadi probe --json`` about the 100-turn rule, which the Python
-#: package does not report yet (the tables are solved without them here, so they
-#: are null); compared without them.
-RULE_FIELDS = ("quiet_turns", "category", "rule_value", "dtc100")
-
-
-def without_rule_fields(obj):
-    """A ``probe --json`` object without the 100-turn rule's fields."""
-    obj = {k: v for k, v in obj.items() if k not in RULE_FIELDS}
-    if "moves" in obj:
-        obj["moves"] = [without_rule_fields(m) for m in obj["moves"]]
-    return obj
+    return [json.loads(line) for line in out.splitlines()]
 
 
 def solve(tmp_path_factory, rules):
     directory = tmp_path_factory.mktemp(f"tb-{rules}")
-    # Without the 100-turn tables: the package reports game-theoretic values, and
-    # `probe` then orders moves by them as the package does.
+    # Without the 100-turn tables: moves are ordered by their game-theoretic
+    # values, which the naive oracle of the tests checks.
     run_cli(
         "--rules", rules, "solve", "--max-pieces", str(MAX_PIECES), "--no-horizon",
         "--dir", str(directory),
@@ -88,4 +74,18 @@ def morris3_tb(tmp_path_factory):
     table and every placing table, so any position of a game can be probed."""
     directory = tmp_path_factory.mktemp("tb-morris3")
     run_cli("--rules", "morris,pieces=3", "solve", "--no-horizon", "--dir", str(directory))
+    return directory
+
+
+#: The rule set solved whole, with the 100-turn (horizon) tables, by ``tigadi4_tb``.
+PIECES4 = "tigadi,pieces=4"
+
+
+@pytest.fixture(scope="session")
+def tigadi4_tb(tmp_path_factory):
+    """The whole game of `tigadi,pieces=4` (four gotis a side): every moving-phase
+    and placing table with its horizon table, so that every position of a game is
+    answered with its values under the 100-turn rule too."""
+    directory = tmp_path_factory.mktemp("tb-tigadi4")
+    run_cli("--rules", PIECES4, "solve", "--dir", str(directory))
     return directory

@@ -68,7 +68,8 @@ def check_against_successors(tb, text):
     if moves:
         assert (answer.value, answer.dtc) == moves[0][1:], text
     else:
-        assert (answer.value, answer.dtc) == ("loss", 0), text
+        assert (answer.value, answer.dtc) == ("loss", None), text
+        assert answer.game_over["reason"] == "blocked", text
     return answer
 
 
@@ -87,7 +88,8 @@ def test_blocked_player_loses_where_the_rules_say_so(navakankari_tb, tigadi_tb):
     blocked = "BS./.../.../S....S/.../.../BSB B"
     tb = tigadi.Tablebase(navakankari_tb, rules="navakankari")
     answer = check_against_successors(tb, blocked)
-    assert (answer.value, answer.dtc, answer.moves) == ("loss", 0, [])
+    assert (answer.value, answer.dtc, answer.moves) == ("loss", None, [])
+    assert answer.game_over["winner"] == "seed"
     for text in random_positions(100, seed=2):
         check_against_successors(tb, text)
     # With diagonals and passing, the same Bone can slide to b2.
@@ -181,7 +183,7 @@ def test_errors(tigadi_tb, tmp_path):
         tb.probe_many([EXAMPLE, "BBB/S../.../...S../.../.B./SS. S"])
     # A game over (a side with two gotis) is no table position.
     over = tigadi.Position("S../.../.../S....S/.../.B./B.B B").play("d2-d1xa7")
-    with pytest.raises(ValueError, match="fewer than three"):
+    with pytest.raises(ValueError, match="invalid position: .*only 2 gotis"):
         tb.probe(over)
 
 

@@ -1,7 +1,7 @@
 //! The Rust side of the Python binding's benchmark: parse and probe every position
 //! string of a file (one per line) on one thread, and print the time per position,
-//! with moves (`probe_position`, what `tigadi.Tablebase.probe_many` does) and
-//! without (`probe_position_value`, as `probe_many(..., moves=False)`). One
+//! with moves (`answer`, what `tigadi.Tablebase.probe_many` does) and without
+//! (`answer_value`, as `probe_many(..., moves=False)`). One
 //! untimed pass first, so the block cache is as warm as in the Python run. Both
 //! wall time and the process's CPU time are reported: on a shared machine the
 //! CPU time is the steadier figure.
@@ -33,19 +33,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tb = Tablebase::open(Path::new(dir), &RuleSet::TIGADI);
     let with_moves = |l: &&str| -> Result<(), Box<dyn std::error::Error>> {
-        black_box(tb.probe_position(&parse_position(&tigadi_rules::RuleSet::TIGADI, l)?)?);
+        black_box(tb.answer(&parse_position(&RuleSet::TIGADI, l)?)?);
         Ok(())
     };
     let value_only = |l: &&str| -> Result<(), Box<dyn std::error::Error>> {
-        black_box(tb.probe_position_value(&parse_position(&tigadi_rules::RuleSet::TIGADI, l)?)?);
+        black_box(tb.answer_value(&parse_position(&RuleSet::TIGADI, l)?)?);
         Ok(())
     };
     for (name, probe) in [
-        (
-            "probe_position (value + moves)",
-            &with_moves as &dyn Fn(&&str) -> _,
-        ),
-        ("probe_position_value", &value_only),
+        ("answer (value + moves)", &with_moves as &dyn Fn(&&str) -> _),
+        ("answer_value", &value_only),
     ] {
         lines.iter().try_for_each(probe)?;
         let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
@@ -78,15 +75,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             };
             for l in &lines {
-                black_box(tb.probe_position_value(&parse_position(&RuleSet::TIGADI, l)?)?);
+                black_box(tb.answer_value(&parse_position(&RuleSet::TIGADI, l)?)?);
             }
             wall = wall.min(start.elapsed().as_secs_f64());
             cpu = cpu.min(cpu_seconds() - start_cpu);
         }
         let per = |s: f64| s * 1e9 / lines.len() as f64;
         let name = match blocks {
-            Some(_) => "probe_position_value, one-block cache",
-            None => "probe_position_value, cold (new Tablebase per pass)",
+            Some(_) => "answer_value, one-block cache",
+            None => "answer_value, cold (new Tablebase per pass)",
         };
         println!(
             "Rust {name}, one thread: {:.0} ns CPU, {:.0} ns wall per position ({} positions, best of {PASSES})",

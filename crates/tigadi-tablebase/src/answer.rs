@@ -1,6 +1,7 @@
 //! One home for "what a prober answers about a position": its value and every
-//! legal turn with the value it leads to, best first. Bindings (Python, C, a
-//! server) hand this on rather than assembling it themselves.
+//! legal turn with the value it leads to, best first ([`Tablebase::answer`], the
+//! one door). Bindings (Python, C, a server) hand this on rather than assembling
+//! it themselves.
 
 use crate::error::TablebaseError;
 use crate::tablebase::{RuleValues, Tablebase, Turn};
@@ -12,62 +13,6 @@ use tigadi_rules::{
     parse_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
 use tigadi_values::Value;
-
-/// The full answer for one position of either phase: its value and every legal
-/// turn with the value it leads to, best first ([`Tablebase::probe_position`]).
-///
-/// Serialises as `{"value": "win"|"draw"|"loss", "dtc": N|null, "moves":
-/// [{"move": "a1-a4", "value": ..., "dtc": ...}, ...]}`, the fields of
-/// `tigadi probe --json` (which adds the position string and the values under the
-/// 100-turn rule).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProbeAnswer {
-    /// The value for the player to move (DTC in turns).
-    pub value: Value,
-    /// Every legal turn with its value from the player to move's point of view,
-    /// counted from this position, best first: slides and passes
-    /// ([`Tablebase::probe_moves`]) or placements with each capture choice
-    /// ([`Tablebase::probe_placements`]).
-    pub moves: Vec<(Move, Value)>,
-}
-
-impl Tablebase {
-    /// The value and every legal turn of `position`, of either phase: a
-    /// moving-phase position from the moving-phase tables, a placing position from
-    /// the placing tables. The values are game-theoretic (docs/RULES.md §7): the
-    /// 100-turn counter is ignored ([`Tablebase::report`] has the values under the
-    /// rule too).
-    pub fn probe_position(&self, position: &Position) -> Result<ProbeAnswer, TablebaseError> {
-        let board = position.to_board();
-        Ok(match position.phase() {
-            Phase::Moving => ProbeAnswer {
-                value: self.probe(board)?,
-                moves: self
-                    .probe_moves(board)?
-                    .into_iter()
-                    .map(|(t, v)| (t.into(), v))
-                    .collect(),
-            },
-            Phase::Placing => {
-                let placed = position.placements(self.rules());
-                ProbeAnswer {
-                    value: self.probe_placing(placed, board)?,
-                    moves: self
-                        .probe_placements(placed, board)?
-                        .into_iter()
-                        .map(|(m, v)| (placement_move(m), v))
-                        .collect(),
-                }
-            }
-        })
-    }
-
-    /// The value of `position` (either phase) for the player to move, without the
-    /// moves (see [`Tablebase::probe_position`]).
-    pub fn probe_position_value(&self, position: &Position) -> Result<Value, TablebaseError> {
-        self.probe_any_phase(position)
-    }
-}
 
 /// Everything the tables say about one moving-phase board at one 100-turn counter:
 /// the values ignoring the rule and, where the horizon tables exist, under it, for
@@ -100,11 +45,7 @@ impl Tablebase {
         counter: u16,
     ) -> Result<CounterAnswer, TablebaseError> {
         let value = self.probe(board)?;
-        let rule = match self.probe_rule(board, counter) {
-            Ok(r) => Some(r),
-            Err(TablebaseError::MissingSubspace { .. }) => None,
-            Err(e) => return Err(e),
-        };
+        let rule = known(self.probe_rule(board, counter))?;
         let moves = if rule.is_some() {
             self.probe_moves_rule(board, counter)?
                 .into_iter()
@@ -120,35 +61,21 @@ impl Tablebase {
     }
 }
 
+/// Values under the 100-turn rule, `None` when the horizon table they come from is
+/// missing (a directory solved with `--no-horizon`, or by an older version).
+fn known(r: Result<RuleValues, TablebaseError>) -> Result<Option<RuleValues>, TablebaseError> {
+    match r {
+        Ok(r) => Ok(Some(r)),
+        Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// A placement (with its capture choice) as a move of the notation.
 fn placement_move(m: tigadi_rules::Placement) -> Move {
     Move::Place {
         to: m.to,
         capture: m.capture,
-    }
-}
-
-/// One turn of [`ProbeAnswer::moves`] as `{"move", "value", "dtc"}`.
-struct MoveEntry<'a>(&'a Move, Value);
-
-impl Serialize for MoveEntry<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("move", &self.0.to_string())?;
-        m.serialize_entry("value", &self.1.wdl().to_string())?;
-        m.serialize_entry("dtc", &self.1.dtc())?;
-        m.end()
-    }
-}
-
-impl Serialize for ProbeAnswer {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("value", &self.value.wdl().to_string())?;
-        m.serialize_entry("dtc", &self.value.dtc())?;
-        let moves: Vec<MoveEntry> = self.moves.iter().map(|(t, v)| MoveEntry(t, *v)).collect();
-        m.serialize_entry("moves", &moves)?;
-        m.end()
     }
 }
 
@@ -253,6 +180,18 @@ impl Tablebase {
     /// [`TablebaseError::InvalidPosition`]; a missing table
     /// [`TablebaseError::MissingSubspace`].
     pub fn answer(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
+        self.answer_with(p, true)
+    }
+
+    /// [`Tablebase::answer`] without the moves (`moves` is empty): the position's
+    /// values ignoring and under the 100-turn rule, or how the game already ended
+    /// there, reading only the position's own tables. The same checks and the
+    /// same values as `answer`, for callers that need no ranking.
+    pub fn answer_value(&self, p: &Position) -> Result<ProbeReport, TablebaseError> {
+        self.answer_with(p, false)
+    }
+
+    fn answer_with(&self, p: &Position, with_moves: bool) -> Result<ProbeReport, TablebaseError> {
         let rules = *self.rules();
         p.validate_reached(&rules).map_err(|e| {
             TablebaseError::InvalidPosition(format!("{p} under rules '{rules}': {e}"))
@@ -282,11 +221,10 @@ impl Tablebase {
             // the placing horizon tables, under the 100-turn rule too.
             let placed = p.placements(&rules);
             report.value = self.probe_any_phase(p)?;
-            report.rule = match self.probe_placing_rule(placed, board) {
-                Ok(r) => Some(r),
-                Err(TablebaseError::MissingSubspace { .. }) => None,
-                Err(e) => return Err(e),
-            };
+            report.rule = known(self.probe_placing_rule(placed, board))?;
+            if !with_moves {
+                return Ok(report);
+            }
             report.moves = if report.rule.is_some() {
                 self.probe_placements_rule(placed, board)?
                     .into_iter()
@@ -306,6 +244,11 @@ impl Tablebase {
                     })
                     .collect()
             };
+            return Ok(report);
+        }
+        if !with_moves {
+            report.value = self.probe(board)?;
+            report.rule = known(self.probe_rule(board, p.quiet_turns))?;
             return Ok(report);
         }
         let answer = self.probe_at_counter(board, p.quiet_turns)?;

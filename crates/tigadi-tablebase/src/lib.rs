@@ -25,8 +25,8 @@ pub mod tablebase;
 pub mod writer;
 
 pub use answer::{
-    game_after_record, position_after_record, result_json, standing, CounterAnswer, ProbeAnswer,
-    ProbeReport, ReportError, ReportTurn,
+    game_after_record, position_after_record, result_json, standing, CounterAnswer, ProbeReport,
+    ReportError, ReportTurn,
 };
 pub use error::TablebaseError;
 pub use format::{

@@ -281,7 +281,8 @@ impl Tablebase {
     /// The value of a position of either phase for the player to move: placing
     /// positions from the placing tables, moving-phase ones from the moving-phase
     /// tables (game-theoretic, so the 100-turn counter is not used);
-    /// [`Tablebase::probe_position`] adds every legal turn.
+    /// [`Tablebase::answer`] adds the values under the 100-turn rule and every
+    /// legal turn.
     pub fn probe_any_phase(&self, position: &Position) -> Result<Value, TablebaseError> {
         match position.phase() {
             Phase::Moving => self.probe(position.to_board()),

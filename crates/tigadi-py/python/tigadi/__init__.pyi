@@ -1,7 +1,7 @@
 """Type hints for the tigadi package (the extension module tigadi._tigadi)."""
 
 import os
-from typing import Iterable, List, Literal, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, Optional, Union
 
 Value = Literal["win", "draw", "loss"]
 Side = Literal["B", "S"]
@@ -19,12 +19,19 @@ class CorruptTableError(TablebaseError):
 class Position:
     """A Tigadi position under a rule set. Immutable and hashable.
 
-    ``Position(text)`` parses ``RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]``
-    (docs/RULES.md §9); ``Position()`` is the empty board at the start of a game.
-    Raises ValueError naming the problem for a bad string or rule set.
+    ``Position(text, rules=...)`` parses ``RANKS SIDE [BONE_HAND SEED_HAND
+    [QUIET_TURNS]]`` (docs/RULES.md §9) under rule set ``rules`` (hands of at most
+    its gotis per side, and so on); ``Position(rules=...)`` is the start of a game
+    under it (``Position.start``). Raises ValueError naming the problem for a bad
+    string or rule set.
     """
 
     def __init__(self, text: Optional[str] = None, rules: str = "tigadi") -> None: ...
+    @classmethod
+    def start(cls, rules: str = "tigadi") -> "Position":
+        """The start of a game under ``rules``: the empty board, Bone to move, each
+        player holding the rule set's gotis (".../.../.../....../.../.../... B 9 9"
+        for tigadi)."""
     @property
     def rules(self) -> str:
         """The rule set's canonical name."""
@@ -62,8 +69,10 @@ class Position:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+Category = Literal["win", "cursed-win", "draw", "blessed-loss", "loss"]
+
 class ProbeMove:
-    """One legal move of a probed position with the value it leads to."""
+    """One legal move of a probed position with the values it leads to."""
 
     @property
     def move(self) -> str:
@@ -74,24 +83,59 @@ class ProbeMove:
     @property
     def dtc(self) -> Optional[int]:
         """Turns to the next capture counted from the probed position; None for a draw."""
+    @property
+    def category(self) -> Optional[Category]:
+        """The class under the 100-turn rule; None without the horizon tables."""
+    @property
+    def rule_value(self) -> Optional[Value]:
+        """The value under the 100-turn rule at the probed position's counter;
+        None without the horizon tables."""
+    @property
+    def dtc100(self) -> Optional[int]:
+        """Turns within which the win or loss is forced under the 100-turn rule;
+        None for a draw under it or without the horizon tables."""
 
 class Probe:
-    """The answer for one position."""
+    """The answer for one position (the Rust prober's one door,
+    ``Tablebase::answer``): the fields of ``tigadi probe --json``."""
 
     @property
     def position(self) -> str:
-        """The probed position in notation."""
+        """The probed position: the string as given, or a Position's own."""
+    @property
+    def quiet_turns(self) -> int:
+        """The probed position's 100-turn counter."""
     @property
     def value(self) -> Value:
-        """Win, draw or loss for the player to move (100-turn rule ignored)."""
+        """Win, draw or loss for the player to move (100-turn rule ignored); for
+        a finished game, its result."""
     @property
     def dtc(self) -> Optional[int]:
-        """Depth to capture in turns; None for a draw."""
+        """Depth to capture in turns; None for a draw or a finished game."""
+    @property
+    def category(self) -> Optional[Category]:
+        """The class under the 100-turn rule; None without the horizon tables or
+        for a finished game."""
+    @property
+    def rule_value(self) -> Optional[Value]:
+        """The value under the 100-turn rule at the position's counter; None
+        without the horizon tables; a finished game's result."""
+    @property
+    def dtc100(self) -> Optional[int]:
+        """DTC under the 100-turn rule (from counter 0); None for a draw under it,
+        without the horizon tables, or for a finished game."""
+    @property
+    def game_over(self) -> Optional[Dict[str, str]]:
+        """How the game already ended here (blocked where that loses, or the
+        100-turn draw): {"state", "winner", "reason", "text"}; None in play."""
     @property
     def moves(self) -> Optional[List[ProbeMove]]:
-        """Every legal move, best first; None when probed with moves=False."""
-    def to_dict(self) -> dict:
-        """The fields of ``tigadi probe --json``: position, value, dtc, moves."""
+        """Every legal move, best first (by the value under the 100-turn rule
+        where the horizon tables exist, as ``tigadi probe``); None when probed
+        with moves=False; empty for a finished game."""
+    def to_dict(self) -> Dict[str, Any]:
+        """``json.loads`` of ``tigadi probe --json`` for this position (without
+        "moves" when probed with moves=False)."""
 
 PositionLike = Union[str, Position]
 
@@ -112,13 +156,17 @@ class Tablebase:
     def probe(self, position: PositionLike) -> Probe:
         """Value, DTC and every move's value of a position of either phase.
 
-        A placing position is answered from the placing tables, its moves being
-        every placement with each capture choice ("d7", "d7xg1"). Raises
-        ValueError for a bad string, MissingTableError / CorruptTableError for
-        absent or damaged tables.
+        A string is parsed under the tablebase's rule set; a Position must be of
+        that rule set. A placing position is answered from the placing tables,
+        its moves being every placement with each capture choice ("d7",
+        "d7xg1"). Raises ValueError naming the problem for a bad string, a
+        position no game under the rule set reaches, or a Position of another
+        rule set; MissingTableError / CorruptTableError for absent or damaged
+        tables.
         """
     def probe_wdl(self, position: PositionLike) -> Value:
-        """Win, draw or loss only, reading the cheaper WDL section."""
+        """probe(position).value, reading only the cheaper WDL section for a
+        moving-phase position in play."""
     def probe_many(self, positions: Iterable[PositionLike], *, moves: bool = True) -> List[Probe]:
         """probe for every position, in order, in parallel with the GIL released.
 
