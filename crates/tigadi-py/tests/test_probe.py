@@ -181,10 +181,16 @@ def test_errors(tigadi_tb, tmp_path):
         tb.probe_many(texts[:3] + ["nonsense"] + texts[3:] + ["also bad"])
     with pytest.raises(tigadi.MissingTableError, match=r"positions\[1\]"):
         tb.probe_many([EXAMPLE, "BBB/S../.../...S../.../.B./SS. S"])
-    # A game over (a side with two gotis) is no table position.
+    # The position after a winning capture (Seed down to two gotis) is answered
+    # as the finished game it is, as `tigadi probe` and the server answer it.
     over = tigadi.Position("S../.../.../S....S/.../.B./B.B B").play("d2-d1xa7")
-    with pytest.raises(ValueError, match="invalid position: .*only 2 gotis"):
-        tb.probe(over)
+    answer = tb.probe(over)
+    assert answer.game_over["winner"] == "bone"
+    assert answer.game_over["reason"] == "material"
+    assert answer.value == "loss" and answer.moves == []
+    # Two gotis in all with the game not just ended by a capture is still refused.
+    with pytest.raises(ValueError, match="only 2 gotis"):
+        tb.probe("BB./S../.../....../.../.../SB. S")
 
 
 def test_damaged_table_raises_corrupt_table_error(tigadi_tb, tmp_path):
