@@ -13,9 +13,7 @@ use std::sync::OnceLock;
 use tigadi_jobs::{
     solve_pairs, solve_placing, solve_placing_horizon, JobObserver, PlacingObserver,
 };
-use tigadi_play::{
-    analyze, choose, hint, line, play_match, Level, LineEnd, MatchSettings, Rng, Verdict,
-};
+use tigadi_play::{analyze, choose, hint, play_match, Level, MatchSettings, Rng, Verdict};
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::{Value, Wdl};
 use tigadi_tablebase::Tablebase;
