@@ -19,7 +19,7 @@ use tigadi_tablebase::format::{
     any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
     list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
 };
-use tigadi_tablebase::manifest::{listed_sums, read_sums, sha256_file, SHA256SUMS};
+use tigadi_tablebase::manifest::{read_sums, sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::{open_any_table, open_kind, open_table_of, Table};
 use tigadi_tablebase::writer::write_atomically;
 
@@ -240,7 +240,7 @@ pub fn verify_with(
             .sum::<u64>();
         opened.push((kind, present, tables));
     }
-    let sums = match listed {
+    let sums = match &listed {
         Ok(listed) => {
             let mut problems = Vec::new();
             for name in listed.keys() {
@@ -262,9 +262,12 @@ pub fn verify_with(
         Err(None) => None,
         Err(Some(problem)) => Some(SumsReport {
             listed: 0,
-            problems: vec![problem],
+            problems: vec![problem.clone()],
         }),
     };
+    // The placing tables are checked against the same list, read once (a missing
+    // or unreadable one was reported above).
+    let listed = listed.unwrap_or_default();
     let placing_slots: u64 = placing
         .iter()
         .map(|&(_, _, s)| SubspaceIndex::new(s).slots())
@@ -303,7 +306,7 @@ pub fn verify_with(
         dir,
         rules,
         &placing,
-        &listed_sums(&rdir),
+        &listed,
         &sha,
         &mut journal,
         observer,

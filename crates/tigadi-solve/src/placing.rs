@@ -61,7 +61,8 @@ fn atomic_packed(v: &mut [Packed]) -> &[AtomicU16] {
 
 /// Solved tables of one layer (or of the moving phase), looked up by board.
 pub struct LayerValues<'a> {
-    tables: Vec<(SubspaceIndex, &'a [Packed])>,
+    /// Each needed subspace's index and values, in the order asked for.
+    pub(crate) tables: Vec<(SubspaceIndex, &'a [Packed])>,
 }
 
 impl<'a> LayerValues<'a> {

@@ -432,18 +432,9 @@ pub(crate) fn solve_pair_capped(
     max_level: u16,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
-    let mut target_idx = Vec::new();
-    for t in pair.capture_targets() {
-        let table = targets
-            .iter()
-            .find(|x| x.subspace == t)
-            .ok_or(SolveError::MissingTarget(t))?;
-        let idx = SubspaceIndex::new(t);
-        if idx.slots() != table.values.len() as u64 {
-            return Err(SolveError::WrongSize(t));
-        }
-        target_idx.push((idx, table.values));
-    }
+    // The capture targets' tables, checked for presence and size, in
+    // `capture_targets` order.
+    let target_idx = crate::placing::LayerValues::new(targets, &pair.capture_targets())?.tables;
 
     let n = space.total as usize;
     let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
