@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::Value as Json;
 use std::path::PathBuf;
 use tigadi_rules::notation::shown;
-use tigadi_rules::{check_move, diagram, parse_move, parse_position, Phase, RuleSet, Side};
+use tigadi_rules::{check_move, diagram, parse_move, parse_reached_position, Phase, RuleSet, Side};
 use tigadi_tablebase::{result_json, standing, ProbeReport, ReportTurn, RuleValues};
 use tigadi_values::Value;
 
@@ -55,7 +55,7 @@ fn parse_rules(text: &str) -> PyResult<RuleSet> {
 /// Parses a position string under `rules` (the rule set it will be played or
 /// probed under), with the error message `position '…': what is wrong`.
 fn parse_text(rules: &RuleSet, text: &str) -> Result<tigadi_rules::Position, String> {
-    parse_position(rules, text).map_err(|e| format!("position '{}': {e}", shown(text)))
+    parse_reached_position(rules, text).map_err(|e| format!("position '{}': {e}", shown(text)))
 }
 
 /// A position string argument: a `str` (ValueError naming the problem when it

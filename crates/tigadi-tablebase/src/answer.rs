@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
-    parse_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
+    parse_reached_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
 };
 use tigadi_values::Value;
 
@@ -154,11 +154,12 @@ pub struct ProbeReport {
 
 impl Tablebase {
     /// Probes the position string `text` (docs/RULES.md §9, parsed under the
-    /// tablebase's rule set) as `tigadi probe` does: [`Tablebase::answer`], with
-    /// the text kept as given. [`ReportError::Input`] names a string that does not
+    /// tablebase's rule set; the position right after a game-ending capture is
+    /// accepted, as [`Tablebase::answer`] answers it) as `tigadi probe` does:
+    /// [`Tablebase::answer`], with the text kept as given. [`ReportError::Input`] names a string that does not
     /// parse, [`ReportError::Table`] a table that is missing or damaged.
     pub fn report(&self, text: &str) -> Result<ProbeReport, ReportError> {
-        let p = parse_position(self.rules(), text)
+        let p = parse_reached_position(self.rules(), text)
             .map_err(|e| ReportError::Input(format!("position '{}': {e}", shown(text))))?;
         let mut report = self.answer(&p)?;
         report.text = text.to_string();
