@@ -22,7 +22,7 @@
 use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use std::path::PathBuf;
-use tigadi_benches::cpu_time;
+use tigadi_benches::{cpu_time, random_boards};
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{retrograde::Quiet, solve_up_to};
@@ -66,32 +66,10 @@ fn tables_dir() -> PathBuf {
     dir
 }
 
-/// Uniformly random 4v4 boards.
-fn random_boards(n: usize) -> Vec<Board> {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    (0..n)
-        .map(|_| {
-            let mut b = Board::default();
-            while b.mover.count_ones() < 4 {
-                b.mover |= 1 << (rnd() % 24);
-            }
-            while b.opponent.count_ones() < 4 {
-                b.opponent |= (1 << (rnd() % 24)) & !b.mover;
-            }
-            b
-        })
-        .collect()
-}
-
 fn benches(c: &mut Criterion) {
     let dir = tables_dir();
-    let boards = random_boards(1 << 16);
+    // Uniformly random 4v4 boards.
+    let boards = random_boards(Subspace::new(4, 4), 1 << 16, 0x9E37_79B9_7F4A_7C15);
     let warm = Tablebase::open(&dir, &RULES);
     for &b in &boards {
         warm.probe(b).expect("probes");

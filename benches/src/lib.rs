@@ -3,49 +3,26 @@
 
 use tigadi_index::Subspace;
 use tigadi_rules::geometry::Bits;
-use tigadi_rules::{Board, Position, RuleSet, Side, POINTS};
+use tigadi_rules::{Board, Position, Rng, RuleSet, Side, POINTS};
 
-/// A small deterministic generator (xorshift64), so the inputs never change.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value; 0 is mapped to a nonzero state).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// A uniformly random set of `k` points avoiding `taken`.
-    pub fn set(&mut self, k: u8, taken: Bits) -> Bits {
-        let mut set: Bits = 0;
-        while set.count_ones() < k as u32 {
-            let p = (self.next_u64() % POINTS as u64) as u32;
-            if (set | taken) & (1 << p) == 0 {
-                set |= 1 << p;
-            }
+/// A uniformly random set of `k` points avoiding `taken` (the inputs come from the
+/// seeded [`Rng`] of the rules engine, so they never change).
+fn random_set(rng: &mut Rng, k: u8, taken: Bits) -> Bits {
+    let mut set: Bits = 0;
+    while set.count_ones() < k as u32 {
+        let p = rng.below(POINTS);
+        if (set | taken) & (1 << p) == 0 {
+            set |= 1 << p;
         }
-        set
     }
+    set
 }
 
 /// `count` moving-phase positions with `bone` Bone and `seed` Seed gotis on random
 /// points, the player to move random, drawn from `rng_seed`. Not every one is
 /// reachable in play, but each is a valid position string.
 pub fn random_moving_positions(rng_seed: u64, count: usize, bone: u32, seed: u32) -> Vec<Position> {
-    let mut r = Rng::new(rng_seed);
+    let mut r = Rng::seeded(rng_seed);
     (0..count)
         .map(|_| {
             let mut p = Position {
@@ -59,10 +36,10 @@ pub fn random_moving_positions(rng_seed: u64, count: usize, bone: u32, seed: u32
                 Side::Seed
             };
             while p.bone.count_ones() < bone {
-                p.bone |= 1 << r.below(POINTS as u64);
+                p.bone |= 1 << r.below(POINTS);
             }
             while p.seed.count_ones() < seed {
-                p.seed |= (1 << r.below(POINTS as u64)) & !p.bone;
+                p.seed |= (1 << r.below(POINTS)) & !p.bone;
             }
             p
         })
@@ -72,7 +49,7 @@ pub fn random_moving_positions(rng_seed: u64, count: usize, bone: u32, seed: u32
 /// `count` placing-phase positions reached by random legal play from the empty board
 /// under `rules` (0 to 17 placements), drawn from `rng_seed`.
 pub fn random_placing_positions(rng_seed: u64, count: usize, rules: &RuleSet) -> Vec<Position> {
-    let mut r = Rng::new(rng_seed);
+    let mut r = Rng::seeded(rng_seed);
     (0..count)
         .map(|_| {
             let plies = r.below(18);
@@ -82,7 +59,7 @@ pub fn random_placing_positions(rng_seed: u64, count: usize, rules: &RuleSet) ->
                 if moves.is_empty() {
                     break;
                 }
-                p = p.apply(moves[r.below(moves.len() as u64) as usize]);
+                p = p.apply(moves[r.below(moves.len())]);
             }
             p
         })
@@ -92,13 +69,13 @@ pub fn random_placing_positions(rng_seed: u64, count: usize, rules: &RuleSet) ->
 /// `n` uniformly random boards of `sub` (raw boards, any symmetric image), from
 /// `seed`.
 pub fn random_boards(sub: Subspace, n: usize, seed: u64) -> Vec<Board> {
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::seeded(seed);
     (0..n)
         .map(|_| {
-            let mover = rng.set(sub.mover, 0);
+            let mover = random_set(&mut rng, sub.mover, 0);
             Board {
                 mover,
-                opponent: rng.set(sub.opponent, mover),
+                opponent: random_set(&mut rng, sub.opponent, mover),
             }
         })
         .collect()

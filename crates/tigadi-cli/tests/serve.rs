@@ -7,43 +7,36 @@ mod common;
 use common::http::{enc, Server};
 use common::{copy_of_solved, run_with, solved7, tigadi, LIMIT, P, START};
 use std::collections::BTreeSet;
-use tigadi_rules::{parse_position, parse_record, Game, Position, Side};
+use tigadi_rules::{parse_position, parse_record, Game, Position, Rng, Side};
 
 /// Positions of the solved subspaces (3v3, 3v4, 4v3), from a fixed seed: random
 /// boards with random sides to move and counters.
 fn positions(n: usize) -> Vec<String> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::seeded(0x9E37_79B9_7F4A_7C15);
     let mut out = vec![P.to_string(), format!("{P} 0 0 37")];
     while out.len() < n {
-        let (b, s) = [(3, 3), (3, 4), (4, 3)][(next() % 3) as usize];
+        let (b, s) = [(3, 3), (3, 4), (4, 3)][rng.below(3)];
         let mut free: Vec<u32> = (0..24).collect();
-        let mut take = |k: usize, next: &mut dyn FnMut() -> u64| {
+        let mut take = |k: usize, rng: &mut Rng| {
             let mut bits = 0u32;
             for _ in 0..k {
-                let i = (next() % free.len() as u64) as usize;
-                bits |= 1 << free.swap_remove(i);
+                bits |= 1 << free.swap_remove(rng.below(free.len()));
             }
             bits
         };
-        let bone = take(b, &mut next);
-        let seed = take(s, &mut next);
+        let bone = take(b, &mut rng);
+        let seed = take(s, &mut rng);
         let p = Position {
             bone,
             seed,
-            side: if next() % 2 == 0 {
+            side: if rng.below(2) == 0 {
                 Side::Bone
             } else {
                 Side::Seed
             },
             bone_hand: 0,
             seed_hand: 0,
-            quiet_turns: (next() % 100) as u16,
+            quiet_turns: rng.below(100) as u16,
         };
         out.push(p.to_string());
     }

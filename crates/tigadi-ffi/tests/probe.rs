@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use tigadi::*;
-use tigadi_rules::{Board, Position, RuleSet, Side};
+use tigadi_rules::{Board, Position, Rng, RuleSet, Side};
 use tigadi_solve::{retrograde::Quiet, solve_up_to, Value, Wdl};
 use tigadi_tablebase::{write_subspace, Tablebase};
 
@@ -53,38 +53,26 @@ fn handle() -> *const TigadiTablebase {
     .0
 }
 
-/// splitmix64, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// A random position of a solved subspace: `(bone, seed, side)`, from the seeded
+/// generator, so failures reproduce.
+fn random_position(rng: &mut Rng) -> Position {
+    let (m, o) = [(3, 3), (3, 4), (4, 3)][rng.below(3)];
+    let mut points: Vec<u32> = (0..24).collect();
+    for i in 0..points.len() {
+        let j = i + rng.below(24 - i);
+        points.swap(i, j);
     }
-
-    /// A random position of a solved subspace: `(bone, seed, side)`.
-    fn position(&mut self) -> Position {
-        let (m, o) = [(3, 3), (3, 4), (4, 3)][(self.next() % 3) as usize];
-        let mut points: Vec<u32> = (0..24).collect();
-        for i in 0..points.len() {
-            let j = i + (self.next() % (24 - i as u64)) as usize;
-            points.swap(i, j);
-        }
-        let set = |p: &[u32]| p.iter().fold(0, |a, &b| a | 1 << b);
-        let board = Board {
-            mover: set(&points[..m]),
-            opponent: set(&points[m..m + o]),
-        };
-        let side = if self.next() & 1 == 0 {
-            Side::Bone
-        } else {
-            Side::Seed
-        };
-        Position::from_board(board, side, 0)
-    }
+    let set = |p: &[u32]| p.iter().fold(0, |a, &b| a | 1 << b);
+    let board = Board {
+        mover: set(&points[..m]),
+        opponent: set(&points[m..m + o]),
+    };
+    let side = if rng.below(2) == 0 {
+        Side::Bone
+    } else {
+        Side::Seed
+    };
+    Position::from_board(board, side, 0)
 }
 
 fn side_code(side: Side) -> u32 {
@@ -115,11 +103,11 @@ fn message(code: i32) -> String {
 fn rust_symbols_agree_with_the_prober() {
     let rust = Tablebase::open(tables(), &RULES);
     let tb = handle();
-    let mut rng = Rng(11);
+    let mut rng = Rng::seeded(11);
     let mut root = vec![TigadiRootMove::default(); TIGADI_MAX_MOVES];
     let mut legal = vec![TigadiMove::default(); TIGADI_MAX_MOVES];
     for _ in 0..2000 {
-        let p = rng.position();
+        let p = random_position(&mut rng);
         let board = p.to_board();
         let (bone, seed, side) = (p.bone, p.seed, side_code(p.side));
         let value = rust.probe(board).unwrap();
@@ -374,9 +362,9 @@ fn one_handle_serves_many_threads() {
         for t in 0..4 {
             let (tb, rust) = (&tb, &rust);
             scope.spawn(move || {
-                let mut rng = Rng(100 + t);
+                let mut rng = Rng::seeded(100 + t);
                 for _ in 0..2000 {
-                    let p = rng.position();
+                    let p = random_position(&mut rng);
                     let mut v = TigadiValue::default();
                     let code =
                         unsafe { tigadi_probe(tb.0, p.bone, p.seed, side_code(p.side), &mut v) };
@@ -419,8 +407,8 @@ fn the_c_example_agrees_with_the_prober() {
     assert!(status.success(), "probe.c compiles and links");
 
     let rust = Tablebase::open(tables(), &RULES);
-    let mut rng = Rng(7);
-    let positions: Vec<Position> = (0..300).map(|_| rng.position()).collect();
+    let mut rng = Rng::seeded(7);
+    let positions: Vec<Position> = (0..300).map(|_| random_position(&mut rng)).collect();
     let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
     let mut child = Command::new(&exe)
         .arg(tables())
@@ -547,7 +535,7 @@ fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
 fn positions_of_either_phase_are_probed_as_the_prober_does() {
     let (tb, rust) = whole_game();
     let rules = *rust.rules();
-    let mut rng = Rng(21);
+    let mut rng = Rng::seeded(21);
     let (mut placing, mut moving) = (0, 0);
     for _ in 0..60 {
         let mut p = Position::start(&rules);
@@ -588,7 +576,7 @@ fn positions_of_either_phase_are_probed_as_the_prober_does() {
             if moves.is_empty() {
                 break;
             }
-            p = p.apply(moves[(rng.next() % moves.len() as u64) as usize]);
+            p = p.apply(moves[rng.below(moves.len())]);
         }
     }
     assert!(placing > 200 && moving > 200, "{placing} {moving}");
@@ -700,7 +688,7 @@ fn four_a_side() -> (*const TigadiTablebase, &'static Path) {
 /// the end or 60 turns, as strings; moving-phase ones also at random 100-turn
 /// counters, some at the limit (a game the rule has drawn).
 fn game_positions(rules: &RuleSet, games: usize, seed: u64) -> Vec<String> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::seeded(seed);
     let mut texts = Vec::new();
     for _ in 0..games {
         let mut p = Position::start(rules);
@@ -710,7 +698,7 @@ fn game_positions(rules: &RuleSet, games: usize, seed: u64) -> Vec<String> {
             }
             texts.push(p.to_string());
             if p.bone_hand + p.seed_hand == 0 && p.quiet_turns == 0 {
-                let counter = [1, 40, 90, 99, 100][(rng.next() % 5) as usize];
+                let counter = [1, 40, 90, 99, 100][rng.below(5)];
                 texts.push(
                     Position {
                         quiet_turns: counter,
@@ -723,7 +711,7 @@ fn game_positions(rules: &RuleSet, games: usize, seed: u64) -> Vec<String> {
             if moves.is_empty() {
                 break;
             }
-            p = p.apply(moves[(rng.next() % moves.len() as u64) as usize]);
+            p = p.apply(moves[rng.below(moves.len())]);
         }
     }
     texts

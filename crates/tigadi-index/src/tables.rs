@@ -345,14 +345,13 @@ const _: () = assert!(POINTS == 24);
 mod tests {
     use super::*;
     use tigadi_rules::geometry::{transform, SYMMETRIES};
+    use tigadi_rules::Rng;
 
     #[test]
     fn transform_set_matches_rules() {
-        let mut x: u32 = 0x9E37_79B9;
+        let mut rng = Rng::seeded(0x9E37_79B9);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let set = x & ALL;
             for s in 0..SYMMETRIES {
                 assert_eq!(
@@ -366,7 +365,7 @@ mod tests {
 
     #[test]
     fn least_image_matches_brute_force() {
-        let mut x: u32 = 0xDEAD_BEEF;
+        let mut rng = Rng::seeded(0xDEAD_BEEF);
         let check = |set: Bits| {
             let images: Vec<Bits> = (0..SYMMETRIES).map(|s| transform(s, set)).collect();
             let least = *images.iter().min().unwrap();
@@ -384,9 +383,7 @@ mod tests {
             check(set);
         }
         for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             check(x & ALL);
             check(x & ALL & (x >> 5));
         }
@@ -429,11 +426,9 @@ mod tests {
 
     #[test]
     fn compress_and_unrank_agree() {
-        let mut x: u32 = 12345;
+        let mut rng = Rng::seeded(12345);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let taken = x & ALL & 0x55_A5_5A;
             let set = (x >> 7) & ALL & !taken;
             let c = compress(taken, set);

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use tigadi_index::{canonical, classes, orbit_size, FreeSets, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::{transform_point, Bits, Point, POINTS, SYMMETRIES};
-use tigadi_rules::Board;
+use tigadi_rules::{Board, Rng};
 
 /// The 16 point permutations, from `transform_point` alone.
 fn permutations() -> Vec<[u8; POINTS]> {
@@ -137,42 +137,31 @@ fn exhaustive_4v3() {
     check_exhaustively(Subspace::new(4, 3));
 }
 
-/// A small xorshift generator: the tests need no crates.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A random set of `k` points avoiding `taken`.
-    fn set(&mut self, k: u8, taken: Bits) -> Bits {
-        let mut set: Bits = 0;
-        while set.count_ones() < k as u32 {
-            let p = (self.next() % POINTS as u64) as u32;
-            if (set | taken) & (1 << p) == 0 {
-                set |= 1 << p;
-            }
+/// A random set of `k` points avoiding `taken`.
+fn random_set(rng: &mut Rng, k: u8, taken: Bits) -> Bits {
+    let mut set: Bits = 0;
+    while set.count_ones() < k as u32 {
+        let p = rng.below(POINTS);
+        if (set | taken) & (1 << p) == 0 {
+            set |= 1 << p;
         }
-        set
     }
+    set
+}
 
-    fn board(&mut self, sub: Subspace) -> Board {
-        let mover = self.set(sub.mover, 0);
-        Board {
-            mover,
-            opponent: self.set(sub.opponent, mover),
-        }
+/// A random board of `sub`.
+fn random_board(rng: &mut Rng, sub: Subspace) -> Board {
+    let mover = random_set(rng, sub.mover, 0);
+    Board {
+        mover,
+        opponent: random_set(rng, sub.opponent, mover),
     }
 }
 
 #[test]
 fn sampled_large_subspaces() {
     let perms = permutations();
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::seeded(0x2545_F491_4F6C_DD1D);
     let subs = [
         (9, 9),
         (8, 9),
@@ -189,7 +178,7 @@ fn sampled_large_subspaces() {
         let sub = Subspace::new(m, o);
         let index = SubspaceIndex::new(sub);
         for _ in 0..20_000 {
-            let board = rng.board(sub);
+            let board = random_board(&mut rng, sub);
             let slot = index.index(board);
             assert!(slot < index.slots());
             let decoded = index.board(slot).expect("a board lands on a class slot");
@@ -203,7 +192,7 @@ fn sampled_large_subspaces() {
             }
             assert_eq!(canonical(board), least);
             // A random slot: padding or a round trip.
-            let slot = rng.next() % index.slots();
+            let slot = rng.next_u64() % index.slots();
             if let Some(b) = index.board(slot) {
                 assert_eq!(index.index(b), slot);
                 assert_eq!(naive_least(&perms, b), b, "decoded board is not canonical");
@@ -268,7 +257,7 @@ fn sweeping_matches_random_access() {
 #[test]
 fn opponent_key_separates_exactly_the_classes() {
     let perms = permutations();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::seeded(0x9E37_79B9_7F4A_7C15);
     let mut symmetric_seen = 0;
     for (m, o) in [(3u8, 3u8), (4, 5), (6, 2)] {
         let index = SubspaceIndex::new(Subspace::new(m, o));
@@ -281,20 +270,17 @@ fn opponent_key_separates_exactly_the_classes() {
             for _ in 0..4 {
                 let a = Board {
                     mover,
-                    opponent: rng.set(o, mover),
+                    opponent: random_set(&mut rng, o, mover),
                 };
                 // Another random opponent set, and an image of `a` that keeps the
                 // mover set (the same class).
                 let b = Board {
                     mover,
-                    opponent: rng.set(o, mover),
+                    opponent: random_set(&mut rng, o, mover),
                 };
                 let image = Board {
                     mover,
-                    opponent: apply(
-                        fixing[(rng.next() % fixing.len() as u64) as usize],
-                        a.opponent,
-                    ),
+                    opponent: apply(fixing[rng.below(fixing.len())], a.opponent),
                 };
                 for other in [b, image] {
                     let same = naive_least(&perms, a) == naive_least(&perms, other);

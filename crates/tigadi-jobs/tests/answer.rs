@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::{boards, solve_and_write, Rng};
+use common::{boards, solve_and_write};
 use tigadi_index::Subspace;
-use tigadi_rules::{Position, RuleSet, Side};
+use tigadi_rules::{Position, Rng, RuleSet, Side};
 use tigadi_solve::Value;
 use tigadi_tablebase::{Tablebase, TablebaseError};
 
@@ -17,16 +17,16 @@ fn answer_is_probe_and_probe_moves() {
     solve_and_write(dir.path(), RuleSet::TIGADI, 6);
     let tb = Tablebase::open(dir.path(), &RuleSet::TIGADI);
     let all = boards(Subspace::new(3, 3));
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::seeded(0x5eed);
     let mut kinds = [0usize; 3];
     for _ in 0..2000 {
-        let (_, board) = all[(rng.next() % all.len() as u64) as usize];
-        let side = if rng.next().is_multiple_of(2) {
+        let (_, board) = all[rng.below(all.len())];
+        let side = if rng.below(2) == 0 {
             Side::Bone
         } else {
             Side::Seed
         };
-        let quiet = (rng.next() % 100) as u16;
+        let quiet = rng.below(100) as u16;
         let position = Position::from_board(board, side, quiet);
         let answer = tb.answer(&position).unwrap();
         assert_eq!(answer.value, tb.probe(board).unwrap());

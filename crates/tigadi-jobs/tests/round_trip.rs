@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::transform_pair;
-use tigadi_rules::{Board, RuleSet};
+use tigadi_rules::{Board, Rng, RuleSet};
 use tigadi_solve::{evaluate, Packed, Value};
 use tigadi_tablebase::{load_values, mark_padding, read_header, Tablebase, TablebaseError, Turn};
 
@@ -14,7 +14,7 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
     let dir = tempfile::tempdir().unwrap();
     let tables = solve_and_write(dir.path(), rules, max_gotis);
     let tb = Tablebase::with_cache_blocks(dir.path(), &rules, 64);
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::seeded(0x1234_5678_9ABC_DEF1);
     for (&sub, values) in &tables {
         let loaded = load_values(dir.path(), &rules, sub).unwrap();
         assert_eq!(loaded.len(), values.len());
@@ -31,7 +31,7 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
             assert_eq!(tb.probe(board).unwrap(), v, "{rules} {sub} slot {slot}");
             assert_eq!(tb.probe_wdl(board).unwrap(), v.wdl());
             // Any symmetric image probes the same.
-            let s = (rng.next() % 16) as usize;
+            let s = rng.below(16);
             let x = transform_pair(s, board.mover as u64 | (board.opponent as u64) << 32);
             let image = Board {
                 mover: x as u32,

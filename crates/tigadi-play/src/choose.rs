@@ -19,12 +19,12 @@
 //! Ties left after that are broken by the [`Rng`], so a seed replays a game.
 
 use crate::error::PlayError;
-use crate::rng::Rng;
 use crate::search::search;
 use crate::ser;
 use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use std::fmt;
+use tigadi_rules::Rng;
 use tigadi_rules::{GameResult, Move, Position};
 use tigadi_tablebase::{ProbeReport, ReportTurn, RuleValues, Tablebase};
 use tigadi_values::{Category, Value, Wdl};

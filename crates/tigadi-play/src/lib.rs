@@ -13,8 +13,9 @@
 //!
 //! Results are plain data that serialise with serde, so the CLI, a server or a
 //! binding print them as they like. Randomness (ties between equally good moves,
-//! match games) comes from a seeded [`Rng`]: the same seed gives the same games on
-//! every machine, whatever the number of threads.
+//! match games) comes from a seeded [`Rng`] (`tigadi_rules::Rng`, re-exported
+//! here): the same seed gives the same games on every machine, whatever the number
+//! of threads.
 //!
 //! Not here: reading input or drawing boards (the `tigadi` command does that).
 
@@ -25,7 +26,6 @@ pub mod choose;
 pub mod error;
 pub mod line;
 pub mod matches;
-pub mod rng;
 pub mod search;
 mod ser;
 pub mod table;
@@ -35,6 +35,6 @@ pub use choose::{choose, hint, Choice, Hint, How, Level};
 pub use error::PlayError;
 pub use line::{line, Line, LineEnd, Step};
 pub use matches::{play_game, play_match, MatchGame, MatchReport, MatchSettings};
-pub use rng::Rng;
 pub use search::{search, Searched};
 pub use table::{table_answer, NoTable};
+pub use tigadi_rules::Rng;

@@ -2,10 +2,10 @@
 
 use crate::choose::{choose, How, Level};
 use crate::error::PlayError;
-use crate::rng::Rng;
 use crate::ser;
 use rayon::prelude::*;
 use serde::Serialize;
+use tigadi_rules::Rng;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_tablebase::Tablebase;
 

@@ -278,26 +278,21 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Rng;
 
     /// Quiet predecessors are exactly the boards whose quiet successors include us.
     #[test]
     fn predecessors_invert_successors() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng::seeded(0x9E37_79B9_7F4A_7C15);
         for rules in [RuleSet::TIGADI, RuleSet::NAVAKANKARI, RuleSet::MORRIS] {
             for _ in 0..3000 {
-                let (m, o) = (3 + rnd() % 7, 3 + rnd() % 7);
+                let (m, o) = (3 + rng.below(7), 3 + rng.below(7));
                 let mut b = Board::default();
                 while b.mover.count_ones() < m as u32 {
-                    b.mover |= 1 << (rnd() % 24);
+                    b.mover |= 1 << rng.below(24);
                 }
                 while b.opponent.count_ones() < o as u32 {
-                    b.opponent |= (1 << (rnd() % 24)) & !b.mover;
+                    b.opponent |= (1 << rng.below(24)) & !b.mover;
                 }
                 b.for_each_successor(&rules, |s| {
                     if let Successor::Quiet(q) | Successor::Pass(q) = s {

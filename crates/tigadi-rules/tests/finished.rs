@@ -6,20 +6,14 @@
 
 use tigadi_rules::{
     parse_position, parse_reached_position, Game, GameResult, InvalidPosition, Move, NotationError,
-    Position, RuleSet, Side, WinReason,
+    Position, Rng, RuleSet, Side, WinReason,
 };
 
 /// Random games under `rules` from the empty board (a fixed seed), each played until
 /// it ends or reaches `max_turns`: every position reached, with the game's result
 /// there.
 fn playouts(rules: RuleSet, games: usize, max_turns: usize) -> Vec<(Position, GameResult)> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::seeded(0x2545_F491_4F6C_DD1D);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut game = Game::new(rules);
@@ -39,7 +33,7 @@ fn playouts(rules: RuleSet, games: usize, max_turns: usize) -> Vec<(Position, Ga
             } else {
                 &captures
             };
-            let m = pool[(next() % pool.len() as u64) as usize];
+            let m = pool[rng.below(pool.len())];
             let result = game.play(m).unwrap();
             out.push((*game.position(), result));
             if result.is_over() {

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 use tigadi_rules::{
     check_move, parse_move, parse_point, parse_position, parse_record, Geometry, Move, Point,
-    Position, RuleSet, Side,
+    Position, Rng, RuleSet, Side,
 };
 
 const RULE_SETS: [RuleSet; 4] = [
@@ -158,21 +158,6 @@ mod naive {
     }
 }
 
-/// A small deterministic generator (xorshift64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random valid position: moving phase (3..=9 each) or placing (hands fitting the
 /// order), with dense boards often enough to produce blocked players and captures.
 /// A random position that a game under `tigadi` (and so under the rule sets on
@@ -180,10 +165,7 @@ impl Rng {
 /// [`random_candidate`] until one passes `validate` (a placing position with a
 /// tigadi that no capture accounts for is drawn again).
 fn random_position(seed: u64) -> Position {
-    let mut r = Rng(seed | 1);
-    for _ in 0..4 {
-        r.next();
-    }
+    let mut r = Rng::seeded(seed);
     loop {
         let p = random_candidate(&mut r);
         if p.validate(&RuleSet::TIGADI).is_ok() {
@@ -200,7 +182,7 @@ fn random_candidate(r: &mut Rng) -> Position {
         for _ in 0..20 {
             let mut mover = 0u32;
             let n = 3 + r.below(4);
-            while (mover.count_ones() as u64) < n {
+            while (mover.count_ones() as usize) < n {
                 mover |= 1 << r.below(24);
             }
             let around = (0..24)
@@ -245,11 +227,11 @@ fn random_candidate(r: &mut Rng) -> Position {
     } else {
         (0, 0)
     };
-    let (max_b, max_s) = (9 - bh as u64, 9 - sh as u64);
+    let (max_b, max_s) = (9 - bh as usize, 9 - sh as usize);
     let nb = if max_b == 0 { 0 } else { r.below(max_b + 1) };
     let ns = if max_s == 0 { 0 } else { r.below(max_s + 1) };
-    let nb = nb.max(3u64.saturating_sub(bh as u64));
-    let ns = ns.max(3u64.saturating_sub(sh as u64));
+    let nb = nb.max(3usize.saturating_sub(bh as usize));
+    let ns = ns.max(3usize.saturating_sub(sh as usize));
     let mut p = Position {
         bone: 0,
         seed: 0,
@@ -258,10 +240,10 @@ fn random_candidate(r: &mut Rng) -> Position {
         seed_hand: sh,
         quiet_turns: 0,
     };
-    while (p.bone.count_ones() as u64) < nb {
+    while (p.bone.count_ones() as usize) < nb {
         p.bone |= 1 << r.below(24);
     }
-    while (p.seed.count_ones() as u64) < ns {
+    while (p.seed.count_ones() as usize) < ns {
         p.seed |= (1 << r.below(24)) & !p.bone;
     }
     if !placing {
@@ -290,11 +272,11 @@ proptest! {
                 prop_assert_eq!(p.apply(m), naive::apply(&p, m));
             }
             // Random candidate moves: legal exactly when the naive rules say so.
-            let mut r = Rng(extra | 1);
+            let mut r = Rng::seeded(extra);
             for _ in 0..40 {
-                let a = Point::new(r.below(24) as usize).unwrap();
-                let b = Point::new(r.below(24) as usize).unwrap();
-                let c = (r.below(3) != 0).then(|| Point::new(r.below(24) as usize).unwrap());
+                let a = Point::new(r.below(24)).unwrap();
+                let b = Point::new(r.below(24)).unwrap();
+                let c = (r.below(3) != 0).then(|| Point::new(r.below(24)).unwrap());
                 let m = match r.below(5) {
                     0 => Move::Pass,
                     1 | 2 => Move::Place { to: a, capture: c },
@@ -377,10 +359,10 @@ fn perft_from_the_empty_board_matches_naive_perft() {
 /// against the naive generator, from random placing positions near the end.
 #[test]
 fn perft_across_the_phase_change_matches_naive_perft() {
-    let mut r = Rng(0x5EED);
+    let mut r = Rng::seeded(0x5EED);
     let mut checked = 0;
     while checked < 30 {
-        let p = random_position(r.next());
+        let p = random_position(r.next_u64());
         if p.bone_hand > 1 || p.seed_hand > 2 {
             continue;
         }
@@ -400,9 +382,9 @@ fn perft_across_the_phase_change_matches_naive_perft() {
 #[test]
 fn random_positions_cover_the_rare_cases() {
     let (mut blocked, mut place_capture, mut slide_capture, mut flights) = (0, 0, 0, 0);
-    let mut r = Rng(0xC0FFEE);
+    let mut r = Rng::seeded(0xC0FFEE);
     for _ in 0..20_000 {
-        let p = random_position(r.next());
+        let p = random_position(r.next_u64());
         blocked += (p.legal_moves(&RuleSet::TIGADI) == [Move::Pass]) as u32;
         for m in p.legal_moves(&RuleSet::MORRIS) {
             match m {
@@ -437,7 +419,7 @@ proptest! {
     #[test]
     fn random_games_stay_consistent(seed in any::<u64>(), rule in 0usize..4) {
         let rules = RULE_SETS[rule];
-        let mut r = Rng(seed | 1);
+        let mut r = Rng::seeded(seed);
         let mut game = tigadi_rules::Game::new(rules);
         for _ in 0..400 {
             let p = *game.position();
@@ -461,9 +443,9 @@ proptest! {
             // Prefer captures so that games end by material too.
             let caps: Vec<Move> = moves.iter().copied().filter(|m| m.capture().is_some()).collect();
             let m = if !caps.is_empty() && r.below(4) != 0 {
-                caps[r.below(caps.len() as u64) as usize]
+                caps[r.below(caps.len())]
             } else {
-                moves[r.below(moves.len() as u64) as usize]
+                moves[r.below(moves.len())]
             };
             prop_assert!(game.play(m).is_ok(), "{} refused in {}", m, p);
         }

@@ -34,18 +34,6 @@ pub fn boards(sub: Subspace) -> Vec<(u64, Board)> {
         .collect()
 }
 
-/// A small deterministic random number generator.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// An observer of the solve jobs that ignores everything.
 pub struct Silent;
 impl tigadi_solve::Observer for Silent {}

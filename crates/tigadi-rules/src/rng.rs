@@ -1,5 +1,8 @@
-//! A small seeded random number generator, so that ties between equally good moves
-//! and whole matches can be replayed from a seed.
+//! The one seeded random number generator of the workspace: it breaks ties between
+//! equally good moves in play (`tigadi-play`), decides the games of a self-play
+//! match, and draws the random inputs of the tests and benchmarks, so that all of
+//! them replay from a seed. Its numbers must never change: match reports and a
+//! committed data file depend on the seeds.
 
 /// SplitMix64 (Steele, Lea and Flood 2014): 64 bits of state, good enough to break
 /// ties between moves, and the same numbers from the same seed everywhere.
@@ -33,9 +36,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..n` (`n > 0`), each equally likely up to a bias below 2⁻³².
+    /// A number in `0..n` (`0 < n <= 2³²`), each equally likely up to a bias below
+    /// 2⁻³². (For a random number below a larger bound, take `next_u64() % n`.)
     pub fn below(&mut self, n: usize) -> usize {
         assert!(n > 0, "below(0)");
+        debug_assert!(n as u64 <= 1 << 32, "below({n}): at most 2³²");
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
@@ -55,6 +60,18 @@ mod tests {
             Rng::for_game(1, 0).next_u64(),
             Rng::for_game(1, 1).next_u64()
         );
+    }
+
+    /// The numbers themselves, pinned: match games and a committed data file
+    /// depend on them, so they must not change when the generator is touched.
+    #[test]
+    fn numbers_never_change() {
+        let mut r = Rng::seeded(7);
+        assert_eq!(r.next_u64(), 0x63CB_E1E4_5932_0DD7);
+        assert_eq!(r.next_u64(), 0x044C_3CD7_F43C_661C);
+        assert_eq!(r.next_u64(), 0xE698_4080_BAB1_2A02);
+        assert_eq!(Rng::for_game(1, 2).next_u64(), 0xB366_71F6_E137_257C);
+        assert_eq!(Rng::seeded(7).below(10), 3);
     }
 
     #[test]
