@@ -10,7 +10,8 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
 use tigadi_rules::notation::shown;
 use tigadi_rules::{
-    parse_reached_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position, RuleSet,
+    parse_reached_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position,
+    RuleSet,
 };
 use tigadi_values::Value;
 
