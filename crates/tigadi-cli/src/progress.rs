@@ -172,7 +172,7 @@ impl SolveProgress<'_> {
     }
 
     /// ` (C CPU s, peak M GB)` since [`mark_usage`](Self::mark_usage): the
-    /// figures the README's per-pair table quotes.
+    /// figures the per-pair table of docs/PERFORMANCE.md quotes.
     fn usage(&self) -> String {
         let mark = *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner());
         let cpu = crate::usage::cpu_seconds() - mark;

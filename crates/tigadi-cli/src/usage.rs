@@ -1,5 +1,5 @@
 //! This process's CPU time and peak resident memory, for the per-pair lines of
-//! `solve` (the README's per-pair figures). Peak memory is Linux only (`VmHWM`,
+//! `solve` (the per-pair figures of docs/PERFORMANCE.md). Peak memory is Linux only (`VmHWM`,
 //! reset per pair through `/proc/self/clear_refs`); elsewhere it is not shown.
 
 /// CPU seconds (user + system, all threads) this process has used so far.
