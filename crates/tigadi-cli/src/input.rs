@@ -38,11 +38,7 @@ pub enum Line {
 pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Line> {
     buf.clear();
     loop {
-        let available = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let available = fill(input)?;
         if available.is_empty() {
             return Ok(if buf.is_empty() {
                 Line::End
@@ -71,11 +67,7 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result
 /// input) without keeping it.
 pub fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
     loop {
-        let available = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let available = fill(input)?;
         if available.is_empty() {
             return Ok(());
         }
@@ -90,6 +82,23 @@ pub fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
             }
         }
     }
+}
+
+/// The buffered input (`fill_buf`), tried again when a signal interrupted the read.
+fn fill(input: &mut impl BufRead) -> std::io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            // The end of the input: not read again (a terminal would wait for
+            // more after Ctrl-D).
+            Ok(b) if b.is_empty() => return Ok(&[]),
+            Ok(_) => break,
+        }
+    }
+    // Data is buffered: this call returns it without reading (returning the first
+    // call's slice from inside the loop is what the borrow checker refuses).
+    input.fill_buf()
 }
 
 #[cfg(test)]
