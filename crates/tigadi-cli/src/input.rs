@@ -92,7 +92,7 @@ fn fill(input: &mut impl BufRead) -> std::io::Result<&[u8]> {
             Err(e) => return Err(e),
             // The end of the input: not read again (a terminal would wait for
             // more after Ctrl-D).
-            Ok(b) if b.is_empty() => return Ok(&[]),
+            Ok([]) => return Ok(&[]),
             Ok(_) => break,
         }
     }
