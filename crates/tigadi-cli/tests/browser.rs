@@ -242,14 +242,23 @@ fn assert_rows_match(rows: &[(String, String, String)], probe: &Json) {
     }
 }
 
+/// Whether the browser and its driver are installed; without them a test is
+/// skipped (saying so), except under CI, where `.ci/run` installs them.
+fn browser_installed() -> bool {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install chromium and chromium-driver (see .ci/run)"
+    );
+    eprintln!("SKIPPED the browser test: {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)");
+    false
+}
+
 #[test]
 fn the_page_lists_values_and_plays_moves() {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install chromium and chromium-driver (see .ci/run)"
-        );
-        eprintln!("SKIPPED the browser test: {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)");
+    if !browser_installed() {
         return;
     }
     let dir = solved7();
@@ -416,12 +425,7 @@ fn assert_page_shows(b: &mut Browser, want: &Json, placing: bool) {
 
 #[test]
 fn a_whole_game_of_four_a_side_from_the_empty_board() {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install chromium and chromium-driver (see .ci/run)"
-        );
-        eprintln!("SKIPPED the browser test: {CHROMIUM} or {CHROMEDRIVER} is missing");
+    if !browser_installed() {
         return;
     }
     let rules_name = common::PIECES4;
