@@ -206,7 +206,7 @@ pub struct AnalyzeArgs {
 pub struct LineArgs {
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Position string (moving phase).
+    /// Position string, either phase (the empty board is ".../.../.../....../.../.../... B 9 9" under the default rules).
     pub position: String,
     /// Stop after this many turns.
     #[arg(long, default_value_t = 200)]
