@@ -38,7 +38,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use tigadi_rules::{parse_position, Bits, Board, Move, Phase, Point, Position, RuleSet, Side};
-use tigadi_tablebase::{rules_dir, ProbeReport, RuleValues, Tablebase, TablebaseError, Turn};
+use tigadi_tablebase::{ProbeReport, RuleValues, Tablebase, TablebaseDir, TablebaseError};
 use tigadi_values::{Category, Value, Wdl};
 
 /// Success.
@@ -387,19 +387,6 @@ fn point_code(p: Option<Point>) -> u8 {
     p.map_or(TIGADI_NO_POINT, |p| p.index() as u8)
 }
 
-impl From<Turn> for TigadiMove {
-    fn from(t: Turn) -> TigadiMove {
-        match t {
-            Turn::Slide(s) => TigadiMove {
-                from: s.from.index() as u8,
-                to: s.to.index() as u8,
-                capture: point_code(s.capture),
-            },
-            Turn::Pass => TigadiMove::from(Move::Pass),
-        }
-    }
-}
-
 impl From<Move> for TigadiMove {
     fn from(m: Move) -> TigadiMove {
         TigadiMove {
@@ -459,7 +446,7 @@ pub unsafe extern "C" fn tigadi_open(
         *out = std::ptr::null_mut();
         let dir = Path::new(string(dir)?);
         let rules = RuleSet::parse(string(rules)?).map_err(|_| TIGADI_ERR_BAD_RULES)?;
-        if !rules_dir(dir, &rules).is_dir() {
+        if !TablebaseDir::new(dir, &rules).path().is_dir() {
             return Err(TIGADI_ERR_NO_DIRECTORY);
         }
         let inner = Tablebase::open(dir, &rules);

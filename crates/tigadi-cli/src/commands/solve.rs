@@ -123,7 +123,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     progress.line(&format!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),
-        tb::rules_dir(dir, &rules).display()
+        tb::TablebaseDir::new(dir, &rules).path().display()
     ));
     // Printing failed (a full disk under standard output): the tables are all
     // written, but the command must still say that its output is incomplete.

@@ -5,7 +5,7 @@
 //! behind its own mutex, so threads only contend when they touch the same entry.
 
 use crate::error::TablebaseError;
-use crate::reader::table::Section;
+use crate::kind::Section;
 use std::sync::Mutex;
 
 /// Default number of cached blocks (WDL blocks are 8 KiB decompressed, DTC blocks
