@@ -1066,3 +1066,32 @@ fn the_handle_rules_parse_and_check_positions() {
         );
     }
 }
+
+/// The `morabaraba` preset opens by name: twelve gotis in each hand at the
+/// start, and the full board after the last placement is answered as a finished
+/// game, a draw (docs/RULES.md §8), with no table needed.
+#[test]
+fn the_morabaraba_preset_opens_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = c_string(dir.path().to_str().unwrap());
+    let mut tb = std::ptr::null_mut();
+    let code = unsafe { tigadi_open(path.as_ptr(), c"morabaraba".as_ptr(), &mut tb) };
+    assert_eq!(code, TIGADI_ERR_NO_DIRECTORY, "{}", message(code));
+    std::fs::create_dir(dir.path().join("morabaraba")).unwrap();
+    let code = unsafe { tigadi_open(path.as_ptr(), c"morabaraba".as_ptr(), &mut tb) };
+    assert_eq!(code, TIGADI_OK, "{}", message(code));
+    let mut start = TigadiPosition::default();
+    assert_eq!(unsafe { tigadi_start_position(tb, &mut start) }, TIGADI_OK);
+    assert_eq!((start.bone_hand, start.seed_hand), (12, 12));
+    let full = c_string("SBB/SBS/BSB/BBSBSS/BSS/SBB/SSB B");
+    let mut p = TigadiPosition::default();
+    assert_eq!(
+        unsafe { tigadi_parse_any_position(tb, full.as_ptr(), &mut p) },
+        TIGADI_OK
+    );
+    let mut answer = TigadiAnswer::default();
+    let code = unsafe { tigadi_answer(tb, &p, &mut answer) };
+    assert_eq!(code, TIGADI_OK, "{}", message(code));
+    assert_eq!((answer.game_over, answer.value.wdl), (1, TIGADI_DRAW));
+    unsafe { tigadi_close(tb) };
+}

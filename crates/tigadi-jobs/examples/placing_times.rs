@@ -7,6 +7,11 @@
 //! where DIR is a tablebase directory holding the layer's successor tables (the
 //! next layer's, or the moving phase's for the last layer), LAYER the placements
 //! made (e.g. `17`) and SUBSPACE e.g. `4v8`. Nothing is written.
+//!
+//! DIR `-` times the pass without tables: every successor is a draw. The pass
+//! does the same work whatever the values are (every placement is valued, every
+//! capture choice compared), so this measures a layer of a game not solved yet
+//! (`- 21 10v11 morabaraba`, for the estimate in docs/PERFORMANCE.md).
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -34,6 +39,10 @@ fn main() {
     let loaded: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, placed, sub)
         .into_iter()
         .map(|s| {
+            if dir.as_os_str() == "-" {
+                let idx = tigadi_index::SubspaceIndex::new(s);
+                return (s, vec![Packed::DRAW; idx.slots() as usize]);
+            }
             let next = (!last).then_some(placed as u8 + 1);
             let id =
                 tigadi_tablebase::TableId::new(tigadi_tablebase::TableKind::GameTheoretic, next, s);
@@ -49,6 +58,9 @@ fn main() {
         "p{placed}-{sub}: {slots} slots, wall {wall:.2} s, cpu {cpu:.2} s, {:.2} M slots/s",
         slots as f64 / wall / 1e6
     );
+    if dir.as_os_str() == "-" {
+        return;
+    }
     let id = tigadi_tablebase::TableId::layer(
         tigadi_tablebase::TableKind::GameTheoretic,
         placed as u8,

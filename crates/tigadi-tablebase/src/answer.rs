@@ -329,6 +329,7 @@ pub fn result_json(r: GameResult) -> Json {
             "reason": match reason {
                 DrawReason::Repetition => "repetition",
                 DrawReason::QuietTurns { .. } => "quiet_turns",
+                DrawReason::FullBoard => "full_board",
             },
             "text": r.to_string(),
         }),
