@@ -106,13 +106,20 @@ impl TableId {
             .iter()
             .position(|&k| k == self.kind)
             .expect("every kind is listed");
+        kind * PARTS * PER_PART + self.place() as usize
+    }
+
+    /// A number per phase and subspace (below `25 * 13 * 13`), the same for
+    /// every kind: what names the table in the prober's block cache, beside its
+    /// kind.
+    pub fn place(&self) -> u32 {
         let part = self.placing.map_or(0, |p| p as usize + 1);
-        debug_assert!(
-            part < PARTS && (self.subspace.mover.max(self.subspace.opponent) as usize) <= MAX_SIDE
+        let (m, o) = (
+            self.subspace.mover as usize,
+            self.subspace.opponent as usize,
         );
-        (kind * PARTS + part) * PER_PART
-            + self.subspace.mover as usize * (MAX_SIDE + 1)
-            + self.subspace.opponent as usize
+        debug_assert!(part < PARTS && m.max(o) <= MAX_SIDE);
+        (part * PER_PART + m * (MAX_SIDE + 1) + o) as u32
     }
 
     /// The listing order's key.

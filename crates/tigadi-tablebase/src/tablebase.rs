@@ -214,7 +214,7 @@ impl Tablebase {
         let id = TableId::new(F::KIND, placing, self.check(placing, board)?);
         let l = self.loaded(id)?;
         l.table
-            .get::<F>(&self.cache, id.number() as u32, l.index.index(board))
+            .get::<F>(&self.cache, id.place(), l.index.index(board))
     }
 
     /// The entry of field `F` for position `p` of either phase, from its own

@@ -386,7 +386,8 @@ impl Table {
     }
 
     /// The entry of field `F` in `slot`, through `cache` (`key` identifies this
-    /// table in it): the one way a probe reads a table.
+    /// table among the tables of its kind there, [`crate::TableId::place`]): the
+    /// one way a probe reads a table.
     pub fn get<F: Field>(
         &self,
         cache: &BlockCache,
@@ -404,6 +405,7 @@ impl Table {
         let (block, j) = (slot / spb, (slot % spb) as usize);
         let n = block_slots(self.header.slots, spb as u32, block) as usize;
         let word = cache.with_block(
+            self.header.kind,
             key,
             section,
             block,
