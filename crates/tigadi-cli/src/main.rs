@@ -223,8 +223,9 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub dir: DirArgs,
     /// The computer's strength: 1 (looks one turn ahead), 2 (three turns), 3
-    /// (perfect from the tables).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    /// (perfect from the tables), 4 (ultra: perfect, and the likeliest to make a
+    /// fallible opponent go wrong).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub level: u8,
     /// The side you play.
     #[arg(long = "as", default_value = "bone", value_parser = ["bone", "seed"])]
@@ -243,11 +244,11 @@ pub struct PlayArgs {
 pub struct MatchArgs {
     #[command(flatten)]
     pub dir: DirArgs,
-    /// The first player's level (1, 2 or 3).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    /// The first player's level (1 to 4; 4 is ultra).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub level: u8,
-    /// The second player's level (1, 2 or 3).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    /// The second player's level (1 to 4).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub vs: u8,
     /// Games to play; the first player is Bone in every other game, starting with
     /// the first.
@@ -259,6 +260,11 @@ pub struct MatchArgs {
     /// Start every game from this position instead of the empty board.
     #[arg(long)]
     pub from: Option<String>,
+    /// Start each game from a position lost for the first player (by the tables),
+    /// the first one of a seeded random walk from the empty board (or `--from`);
+    /// the first player plays the side to move there.
+    #[arg(long)]
+    pub lost_starts: bool,
     /// Write every game's record (and result) to this file.
     #[arg(long)]
     pub records: Option<PathBuf>,

@@ -30,6 +30,9 @@ pub enum PlayError {
     /// A table is damaged, mismatched or unreadable (a missing one is
     /// [`PlayError::NoTable`]).
     Table(TablebaseError),
+    /// A match's random walks found no start lost for the player to move (this
+    /// many walks tried; see [`crate::matches::lost_start`]).
+    NoLostStart(usize),
 }
 
 impl fmt::Display for PlayError {
@@ -43,6 +46,10 @@ impl fmt::Display for PlayError {
             }
             PlayError::InvalidPosition(e) => write!(f, "impossible position: {e}"),
             PlayError::Table(e) => write!(f, "{e}"),
+            PlayError::NoLostStart(walks) => write!(
+                f,
+                "no position lost for the player to move in {walks} random walks (do the tables cover the game?)"
+            ),
         }
     }
 }

@@ -165,6 +165,7 @@ fn level_three_wins_every_won_game_from_the_empty_board() {
                 games: 24,
                 seed: 5,
                 start,
+                lost_starts: false,
             },
         )
         .unwrap();

@@ -191,6 +191,7 @@ fn matches_repeat_with_a_seed_whatever_the_threads() {
         games: 6,
         seed: 9,
         start: random_positions(1, 5)[0],
+        lost_starts: false,
     };
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -227,6 +228,7 @@ fn a_match_from_the_empty_board_searches_where_the_tables_say_nothing() {
         games: 2,
         seed: 1,
         start: Position::start(&tigadi_rules::RuleSet::TIGADI),
+        lost_starts: false,
     };
     let r = play_match(&tb, &settings).unwrap();
     for g in &r.games {

@@ -11,7 +11,7 @@ use tigadi_tablebase::Tablebase;
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
-    let level = |n: u8| Level::from_number(n).ok_or(format!("no level {n} (1, 2 or 3)"));
+    let level = |n: u8| Level::from_number(n).ok_or(format!("no level {n} (1 to 4)"));
     let start = match &args.from {
         Some(text) => position(&rules, text)?,
         None => Position::start(&rules),
@@ -22,6 +22,7 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
         games: args.games,
         seed: args.seed,
         start,
+        lost_starts: args.lost_starts,
     };
     let tb = Tablebase::open(&args.dir.dir, &rules);
     let report = play_match(&tb, &settings).map_err(|e| e.to_string())?;
@@ -29,11 +30,12 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
         let mut text = String::new();
         for g in &report.games {
             text.push_str(&format!(
-                "# game {}: {} as {} against {}: {}\n{}\n",
+                "# game {}: {} as {} against {} from {}: {}\n{}\n",
                 g.number,
                 settings.level,
                 g.first_player,
                 settings.vs,
+                g.start,
                 g.result,
                 format_record(&g.moves)
             ));
@@ -51,8 +53,13 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
     let turns: usize = report.games.iter().map(|g| g.moves.len()).sum();
     let searched: usize = report.games.iter().map(|g| g.searched).sum();
     outln!(
-        "{a} vs {b}: {} games from {} (seed {})",
+        "{a} vs {b}: {} games from {}{} (seed {})",
         settings.games,
+        if settings.lost_starts {
+            "positions lost for the first player, walked to from "
+        } else {
+            ""
+        },
         settings.start,
         settings.seed
     );
@@ -67,6 +74,6 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
         report.second_wins[1],
         report.draws
     );
-    outln!("{turns} turns in all; level 3 chose {searched} of them by search (no table)");
+    outln!("{turns} turns in all; levels 3 and 4 chose {searched} of them by search (no table)");
     Ok(0)
 }

@@ -17,7 +17,7 @@ back your last move and the computer's reply), help, quit.";
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
-    let level = Level::from_number(args.level).ok_or("--level must be 1, 2 or 3")?;
+    let level = Level::from_number(args.level).ok_or("--level must be 1 to 4")?;
     let human = if args.side == "seed" {
         Side::Seed
     } else {
@@ -143,6 +143,7 @@ fn describe(level: Level) -> &'static str {
         Level::Beginner => "it looks one turn ahead",
         Level::Club => "it looks three turns ahead",
         Level::Perfect => "perfect play from the tables",
+        Level::Ultra => "perfect play from the tables, setting the most traps",
     }
 }
 
