@@ -124,7 +124,7 @@ pub fn lost_start(tb: &Tablebase, from: &Position, rng: &mut Rng) -> Result<Posi
             match table_answer(tb, &p) {
                 Ok(a)
                     if a.value.wdl() == Wdl::Loss
-                        && a.rule.map_or(true, |r| r.rule_value.wdl() == Wdl::Loss) =>
+                        && !matches!(a.rule, Some(r) if r.rule_value.wdl() != Wdl::Loss) =>
                 {
                     return Ok(p)
                 }

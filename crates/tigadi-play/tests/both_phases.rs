@@ -8,12 +8,15 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_jobs::{
     solve_pairs, solve_placing, solve_placing_horizon, JobObserver, PlacingObserver,
 };
-use tigadi_play::{analyze, choose, hint, play_match, Level, MatchSettings, Rng, Verdict};
+use tigadi_play::{
+    analyze, choose, error_chance, hint, lost_start, play_match, Level, MatchSettings, Rng, Verdict,
+};
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::{Value, Wdl};
 use tigadi_tablebase::{field, Tablebase};
@@ -113,6 +116,24 @@ fn line_through_the_placing_phase_captures_in_exactly_its_dtc() {
     }
 }
 
+/// The move `level` chooses in `p`, checked: chosen from the tables, and keeping
+/// the value `p` has for the player to move (both read directly).
+fn kept_choice(tb: &Tablebase, p: &Position, level: Level, rng: &mut Rng) -> Move {
+    let c = choose(tb, p, level, rng).unwrap();
+    assert!(
+        matches!(c.how, tigadi_play::How::Table { .. }),
+        "{p}: {c:?}"
+    );
+    let before = direct(tb, p).wdl();
+    assert_eq!(
+        wdl_after(tb, &p.apply(c.mv)),
+        before,
+        "{level} {p}: {}",
+        c.mv
+    );
+    c.mv
+}
+
 /// Level 3 keeps the value of placing positions (read directly, before and after
 /// its placement), and its hint names only placements that keep it.
 #[test]
@@ -122,17 +143,7 @@ fn level_three_and_hints_keep_the_value_while_placing() {
         let mut rng = Rng::seeded(11);
         for p in placing_positions(tb.rules(), 150, 12) {
             let before = direct(&tb, &p).wdl();
-            let c = choose(&tb, &p, Level::Perfect, &mut rng).unwrap();
-            assert!(
-                matches!(c.how, tigadi_play::How::Table { .. }),
-                "{name} {p}: {c:?}"
-            );
-            assert_eq!(
-                wdl_after(&tb, &p.apply(c.mv)),
-                before,
-                "{name} {p}: {}",
-                c.mv
-            );
+            kept_choice(&tb, &p, Level::Perfect, &mut rng);
             let h = hint(&tb, &p).unwrap();
             assert!(!h.best.is_empty());
             for m in h.best {
@@ -252,6 +263,180 @@ fn analyze_marks_a_placement_that_throws_the_win() {
                 t.number,
                 t.verdict
             );
+        }
+    }
+}
+
+/// Undecided positions of both phases reached by random legal play from the empty
+/// board (up to twelve turns past the placing phase).
+fn walk_positions(rules: &RuleSet, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::seeded(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut p = Position::start(rules);
+        let stop = rng.below(2 * rules.pieces as usize + 12);
+        for _ in 0..stop {
+            if p.decided(rules).is_some() {
+                break;
+            }
+            let moves = p.legal_moves(rules);
+            p = p.apply(moves[rng.below(moves.len())]);
+        }
+        if p.decided(rules).is_none() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The naive oracle of level 4's criterion (README, "The computer's levels"),
+/// from direct probes only: the value of turn `m` in `p` for the player who
+/// moves, as win/draw/loss and, for a win, its DTC (docs/RULES.md §7: 1 for a
+/// capturing turn, else one more than the opponent's loss).
+fn turn_value(tb: &Tablebase, p: &Position, m: Move) -> (Wdl, u16) {
+    let after = p.apply(m);
+    let wdl = wdl_after(tb, &after);
+    let dtc = match (wdl, m.capture()) {
+        (Wdl::Win, Some(_)) => 1,
+        (Wdl::Win, None) => match direct(tb, &after) {
+            Value::Loss(d) => d + 1,
+            v => panic!("{after}: {v:?} after a winning quiet turn"),
+        },
+        _ => 0,
+    };
+    (wdl, dtc)
+}
+
+/// The turns in `p` that keep its value for the player to move (the quickest
+/// ones when it is a win).
+fn naive_keeping(tb: &Tablebase, p: &Position) -> Vec<Move> {
+    let turns: Vec<(Move, (Wdl, u16))> = p
+        .legal_moves(tb.rules())
+        .into_iter()
+        .map(|m| (m, turn_value(tb, p, m)))
+        .collect();
+    let best = turns.iter().map(|t| t.1 .0).max().unwrap();
+    let quickest = turns
+        .iter()
+        .filter(|t| t.1 .0 == Wdl::Win)
+        .map(|t| t.1 .1)
+        .min();
+    turns
+        .into_iter()
+        .filter(|(_, (w, d))| *w == best && (best != Wdl::Win || Some(*d) == quickest))
+        .map(|(m, _)| m)
+        .collect()
+}
+
+/// The share of the turns in `p` worse for the player to move than the best.
+fn naive_share(tb: &Tablebase, p: &Position) -> f64 {
+    if p.decided(tb.rules()).is_some() {
+        return 0.0;
+    }
+    let wdls: Vec<Wdl> = p
+        .legal_moves(tb.rules())
+        .into_iter()
+        .map(|m| wdl_after(tb, &p.apply(m)))
+        .collect();
+    let best = *wdls.iter().max().unwrap();
+    wdls.iter().filter(|&&w| w < best).count() as f64 / wdls.len() as f64
+}
+
+/// The chance that the opponent to move in `q`, replying uniformly, goes wrong in
+/// one of its next two turns, we answering its right replies with the keeping
+/// turn that gives the highest one-turn share.
+fn naive_chance(tb: &Tablebase, q: &Position) -> f64 {
+    if q.decided(tb.rules()).is_some() {
+        return 0.0;
+    }
+    let replies = q.legal_moves(tb.rules());
+    let best = replies
+        .iter()
+        .map(|&r| wdl_after(tb, &q.apply(r)))
+        .max()
+        .unwrap();
+    let mut total = 0.0;
+    for &r in &replies {
+        let after = q.apply(r);
+        if wdl_after(tb, &after) < best {
+            total += 1.0;
+        } else if after.decided(tb.rules()).is_none() {
+            total += naive_keeping(tb, &after)
+                .into_iter()
+                .map(|k| naive_share(tb, &after.apply(k)))
+                .fold(0.0, f64::max);
+        }
+    }
+    total / replies.len() as f64
+}
+
+/// Level 4 keeps the value of positions of both phases (read directly), its move
+/// has the highest chance of the naive oracle among the turns that keep the
+/// value, and `error_chance` equals the oracle for every such turn.
+#[test]
+fn level_four_keeps_the_value_and_sets_the_likeliest_trap() {
+    for name in GAMES {
+        let tb = tables(name);
+        let mut rng = Rng::seeded(21);
+        for p in walk_positions(tb.rules(), 10, 4) {
+            let mv = kept_choice(&tb, &p, Level::Ultra, &mut rng);
+            let keeping = naive_keeping(&tb, &p);
+            assert!(keeping.contains(&mv), "{name} {p}: {mv}");
+            let mut memo = HashMap::new();
+            let mut most: f64 = 0.0;
+            for &m in &keeping {
+                let q = p.apply(m);
+                let oracle = naive_chance(&tb, &q);
+                let fast = error_chance(&tb, &q, &mut memo);
+                assert!(
+                    (oracle - fast).abs() < 1e-9,
+                    "{name} {p} {m}: {oracle} {fast}"
+                );
+                most = most.max(oracle);
+            }
+            let picked = naive_chance(&tb, &p.apply(mv));
+            assert!(
+                (picked - most).abs() < 1e-9,
+                "{name} {p}: {mv} {picked} < {most}"
+            );
+        }
+    }
+}
+
+/// `lost_start` finds positions lost for the player to move (read directly), and
+/// a match from them gives the first player the side to move there; level 4
+/// plays them without searching.
+#[test]
+fn lost_starts_are_lost_for_the_first_player() {
+    for name in GAMES {
+        let tb = tables(name);
+        let start = Position::start(tb.rules());
+        let mut rng = Rng::seeded(8);
+        for _ in 0..10 {
+            let p = lost_start(&tb, &start, &mut rng).unwrap();
+            assert_eq!(direct(&tb, &p).wdl(), Wdl::Loss, "{name} {p}");
+        }
+        let r = play_match(
+            &tb,
+            &MatchSettings {
+                level: Level::Ultra,
+                vs: Level::Beginner,
+                games: 6,
+                seed: 2,
+                start,
+                lost_starts: true,
+            },
+        )
+        .unwrap();
+        for g in &r.games {
+            assert_eq!(g.first_player, g.start.side, "{name}: game {}", g.number);
+            assert_eq!(
+                direct(&tb, &g.start).wdl(),
+                Wdl::Loss,
+                "{name}: game {}",
+                g.number
+            );
+            assert_eq!(g.searched, 0, "{name}: game {}", g.number);
         }
     }
 }
