@@ -276,8 +276,10 @@ fn play_from_the_empty_board_says_when_it_searches() {
         "{}",
         r.stdout
     );
-    let r = run(&["play", "--dir", &dir(), "--level", "4"]);
-    assert_eq!(r.code, Some(2));
+    for bad in ["0", "5"] {
+        let r = run(&["play", "--dir", &dir(), "--level", bad]);
+        assert_eq!(r.code, Some(2), "--level {bad}: {r:?}");
+    }
 }
 
 /// `tigadi match --dir D --level A --vs B EXTRA...`.
@@ -308,6 +310,17 @@ fn a_match_is_the_same_with_the_same_seed() {
         "{}",
         text.stdout
     );
+    let ultra = a_match("4", "1", &["--games", "2", "--from", from]);
+    assert_eq!(ultra.code, Some(0), "{ultra:?}");
+    assert!(
+        ultra.stdout.contains("first player (level 4 (ultra)) won"),
+        "{}",
+        ultra.stdout
+    );
+    for (level, vs) in [("5", "1"), ("4", "0")] {
+        let bad = a_match(level, vs, &[]);
+        assert_eq!(bad.code, Some(2), "{level} {vs}: {bad:?}");
+    }
     let bad = a_match("2", "1", &["--from", "xyz"]);
     assert_eq!(bad.code, Some(2));
     assert!(bad.stderr.contains("bad position string"), "{}", bad.stderr);
