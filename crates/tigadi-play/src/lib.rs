@@ -1,5 +1,5 @@
 //! Playing and analysing games from the tablebases: the principal variation of a
-//! position ([`line`]), a move chooser at three strengths ([`choose`]), the
+//! position ([`line`]), a move chooser at four strengths ([`choose`]), the
 //! analysis of a game record turn by turn ([`analyze`]), and self-play matches
 //! between the levels ([`play_match`]).
 //!
