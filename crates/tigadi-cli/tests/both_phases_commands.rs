@@ -181,6 +181,19 @@ fn play_starts_with_four_in_hand_and_hints_from_the_placing_tables() {
         assert_eq!(entry["value"], p["value"], "{m}");
         assert_eq!(entry["dtc"], p["dtc"], "{m}");
     }
+    // Level 4's pick, named in the hint, keeps the value too.
+    let ultra = hint_line
+        .split("level 4 would play ")
+        .nth(1)
+        .and_then(|t| t.split(')').next())
+        .unwrap_or_else(|| panic!("{hint_line}"));
+    let entry = p["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["move"] == ultra)
+        .unwrap_or_else(|| panic!("{hint_line}"));
+    assert_eq!(entry["value"], p["value"], "{ultra}");
     // The computer (Seed) places from the tables: no search note.
     let r = cli(
         &[

@@ -100,16 +100,26 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                 "hint" => match hint(&tb, &p) {
                     Ok(h) => {
                         let moves: Vec<String> = h.best.iter().map(Move::to_string).collect();
-                        let why = match h.how {
+                        let why = match &h.how {
                             How::Table { value, .. } => format!("from the tables: {value}"),
                             How::Search {
                                 depth, no_table, ..
                             } => format!(
                                 "{}; a {depth}-turn search suggests it",
-                                no_table.map_or("no table here".into(), |w| w.to_string())
+                                no_table
+                                    .as_ref()
+                                    .map_or("no table here".into(), |w| w.to_string())
                             ),
                         };
-                        outln!("Hint: {} ({why}).", moves.join(" or "));
+                        // Level 4's pick among them (its own generator, so asking
+                        // for hints does not change the computer's later choices).
+                        let trap = match &h.how {
+                            How::Table { .. } => choose(&tb, &p, Level::Ultra, &mut Rng::seeded(0))
+                                .map(|c| format!("; level 4 would play {}", c.mv))
+                                .unwrap_or_default(),
+                            _ => String::new(),
+                        };
+                        outln!("Hint: {} ({why}{trap}).", moves.join(" or "));
                     }
                     Err(e) => outln!("No hint: {e}."),
                 },
