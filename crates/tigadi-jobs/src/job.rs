@@ -16,14 +16,14 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    solve_pair, solve_pair_horizon, Category, Observer, Packed, Pair, SolveError, SolvedTable,
-    Value,
+    horizon_is_game_theoretic, solve_pair, solve_pair_horizon, Category, Observer, Packed, Pair,
+    SolveError, SolvedTable, Value,
 };
 use tigadi_tablebase::error::TablebaseError;
 use tigadi_tablebase::format::{file_name, kind_file_name, rules_dir, table_path, TableKind};
 use tigadi_tablebase::lock::DirLock;
 use tigadi_tablebase::manifest::update_manifest;
-use tigadi_tablebase::reader::table::{load_dtc100, load_values, open_kind, Table};
+use tigadi_tablebase::reader::table::{load_dtc100, load_values, mark_padding, open_kind, Table};
 use tigadi_tablebase::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
@@ -264,6 +264,13 @@ fn solve_one<O: JobObserver>(
 /// pair's game-theoretic tables (already written) one at a time, for the
 /// categories. Memory: the horizon pass's 4 bytes per slot of the pair and 2 for
 /// its result, besides the targets (2 per slot), as the game-theoretic solve.
+///
+/// Where the pass would only find the game-theoretic values again
+/// ([`horizon_is_game_theoretic`]: the targets' two tables agree on win, draw
+/// and loss, and no DTC of the pair exceeds the limit), it does not run: the
+/// game-theoretic tables are the horizon tables (the same bytes), and the rounds
+/// reported are those the pass would have run (the longest DTC, plus the one
+/// that finds nothing).
 fn solve_one_horizon<O: JobObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -272,21 +279,59 @@ fn solve_one_horizon<O: JobObserver>(
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
     let targets = load_targets(pair, |t| load_dtc100(dir, rules, t))?;
-    let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
-        .map_err(|e| JobError::Solve(pair, e))?;
-    drop(targets);
+    let mut game: Vec<(Subspace, Vec<Packed>)> = pair
+        .subspaces()
+        .into_iter()
+        .map(|s| Ok((s, load_values(dir, rules, s)?)))
+        .collect::<Result<_, TablebaseError>>()?;
+    let shortcut = {
+        let game_targets = load_targets(pair, |t| load_values(dir, rules, t))?;
+        let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
+        let both: Vec<(&[Packed], &[Packed])> = targets
+            .iter()
+            .zip(&game_targets)
+            .map(|(h, g)| (&h.1[..], &g.1[..]))
+            .collect();
+        horizon_is_game_theoretic(rules, &own, &both)
+    };
+    let (solved, rounds) = if shortcut {
+        drop(targets);
+        let longest = game
+            .iter()
+            .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
+            .max()
+            .unwrap_or(0);
+        for (s, v) in &mut game {
+            mark_padding(*s, v);
+        }
+        (game.clone(), longest as u32 + 1)
+    } else {
+        drop(game);
+        let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
+            .map_err(|e| JobError::Solve(pair, e))?;
+        drop(targets);
+        let rounds = solved[0].rounds;
+        game = Vec::new();
+        (
+            solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
+            rounds,
+        )
+    };
     let mut categories = [0u64; 5];
-    for s in &solved {
+    for (i, (subspace, h)) in solved.iter().enumerate() {
         // Game-theoretic tables read from files hold fillers in padding slots: take
         // the padding from the horizon pass's output, which marks it.
-        let mut g = load_values(dir, rules, s.subspace)?;
-        for (g, h) in g.iter_mut().zip(&s.values) {
+        let mut g = match game.get(i) {
+            Some((_, g)) => g.clone(),
+            None => load_values(dir, rules, *subspace)?,
+        };
+        for (g, h) in g.iter_mut().zip(h) {
             if !h.is_some() {
                 *g = Packed::NONE;
             }
         }
-        write_horizon_subspace(dir, rules, s.subspace, &g, &s.values)?;
-        for (g, h) in g.iter().zip(&s.values) {
+        write_horizon_subspace(dir, rules, *subspace, &g, h)?;
+        for (g, h) in g.iter().zip(h) {
             if let (Some(g), Some(h)) = (g.get(), h.get()) {
                 if let Some(c) = Category::of(g.wdl(), h.wdl()) {
                     categories[c.code() as usize] += 1;
@@ -297,13 +342,13 @@ fn solve_one_horizon<O: JobObserver>(
     // SHA256SUMS lists the horizon tables too.
     let written: Vec<String> = solved
         .iter()
-        .map(|s| kind_file_name(TableKind::Horizon, s.subspace))
+        .map(|(s, _)| kind_file_name(TableKind::Horizon, *s))
         .collect();
     update_manifest(dir, rules, &written, &[])?;
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),
-        rounds: solved[0].rounds,
+        rounds,
         categories,
     })
 }
