@@ -15,7 +15,7 @@ use phase_times::{cpu_seconds, RoundPrinter, Timer};
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{solve_pair, Packed, Pair, SolvedTable};
+use tigadi_solve::{solve_pair_with, Packed, Pair, Rounds, SolvedTable};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,7 +40,13 @@ fn main() {
         &timer
     };
     let (t0, c0) = (Instant::now(), cpu_seconds());
-    let solved = solve_pair(&RuleSet::TIGADI, pair, &targets, observer).unwrap();
+    // ROUNDS=backward or forward fixes the direction of every round.
+    let mode = match std::env::var("ROUNDS").as_deref() {
+        Ok("backward") => Rounds::Backward,
+        Ok("forward") => Rounds::Forward,
+        _ => Rounds::Adaptive,
+    };
+    let solved = solve_pair_with(&RuleSet::TIGADI, pair, &targets, observer, mode).unwrap();
     let slots: usize = solved.iter().map(|s| s.values.len()).sum();
     println!(
         "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet, Successor};
-use tigadi_solve::memory::prefetch;
+use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::placing::{evaluate_placing, solve_layer_subspace, subspace_successors};
+use tigadi_solve::recompute::recompute_by_opponent;
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
+use tigadi_solve::{value_at_counter, Category, Packed, Value};
 use tigadi_tablebase::error::TablebaseError;
 use tigadi_tablebase::format::{
     any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
@@ -773,8 +773,9 @@ fn check_placing(
             .get()
             .expect("decode_values rejects NONE")
     };
-    sweep_chunks(own.len() as u64, report, None, |range, record| {
-        for slot in range {
+    let slots = own.len() as u64;
+    sweep_chunks(slots.div_ceil(CHUNK), report, None, true, |c, record| {
+        for slot in chunk_range(c, slots) {
             let fast = grouped[slot as usize].get();
             let board = || index.board(slot).expect("checked slots hold positions");
             let stored = || {
@@ -808,27 +809,23 @@ fn check_placing(
 /// mismatch.
 type Record<'a> = &'a mut dyn FnMut(u64, &dyn Fn() -> Board, Value, Value, bool);
 
-/// Checks every slot of a table in parallel chunks: `chunk(slots, record)` checks
-/// the positions in a range of slots and calls `record` for each. Fills in
-/// `report`'s counts and first mismatches, and reports the slots done to
-/// `observer` if given.
+/// Checks a table in `pieces` parallel pieces: `chunk(piece, record)` checks the
+/// positions of one piece and calls `record` for each. Adds to `report`'s counts
+/// (positions checked only with `count`) and first mismatches, and reports each
+/// piece's positions to `observer` if given.
 fn sweep_chunks(
-    slots: u64,
+    pieces: u64,
     report: &mut SubspaceReport,
     observer: Option<&dyn VerifyObserver>,
-    chunk: impl Fn(std::ops::Range<u64>, Record) + Sync,
+    count: bool,
+    chunk: impl Fn(u64, Record) + Sync,
 ) {
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
-    let examples = Mutex::new(Vec::new());
-    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
+    let examples = Mutex::new(std::mem::take(&mut report.examples));
+    (0..pieces).into_par_iter().for_each(|c| {
         let (mut n_checked, mut n_bad) = (0, 0);
-        chunk(start..end, &mut |slot,
-                                board,
-                                stored,
-                                recomputed,
-                                wdl_bad| {
+        chunk(c, &mut |slot, board, stored, recomputed, wdl_bad| {
             n_checked += 1;
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
@@ -849,14 +846,21 @@ fn sweep_chunks(
         checked.fetch_add(n_checked, Ordering::Relaxed);
         mismatches.fetch_add(n_bad, Ordering::Relaxed);
         if let Some(observer) = observer {
-            observer.advance(end - start);
+            observer.advance(n_checked);
         }
     });
-    report.checked = checked.into_inner();
-    report.mismatches = mismatches.into_inner();
+    if count {
+        report.checked += checked.into_inner();
+    }
+    report.mismatches += mismatches.into_inner();
     let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
     ex.sort_by_key(|m| m.slot);
     report.examples = ex;
+}
+
+/// The slots of chunk `c` of a table of `slots` slots.
+fn chunk_range(c: u64, slots: u64) -> std::ops::Range<u64> {
+    c * CHUNK..((c + 1) * CHUNK).min(slots)
 }
 
 /// Where captures from subspace `s` lead, unless every capture ends the game.
@@ -864,14 +868,12 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
 }
 
-/// One successor of a position being verified: a capture that ends the game, or
-/// where to read the successor's value (`table` indexes the loaded tables).
-#[derive(Clone, Copy)]
-enum Succ {
-    Ends,
-    Look { capture: bool, table: u8, slot: u64 },
-}
-
+/// Recomputes every value of the table `arrays[0]` from its successors' tables
+/// (the rest of `arrays`) and checks the summary section (`summary_agrees`)
+/// against the stored values. The values are recomputed grouped by the
+/// opponent's point set ([`recompute_by_opponent`]), so that the successors'
+/// values are read from a few runs that stay in cache; the summary section is
+/// checked in slot order.
 fn check_subspace(
     rules: &RuleSet,
     kind: TableKind,
@@ -880,98 +882,42 @@ fn check_subspace(
     report: &mut SubspaceReport,
     observer: &dyn VerifyObserver,
 ) {
-    let lookups: Vec<(Subspace, SubspaceIndex, &[Packed])> = arrays
-        .iter()
-        .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
-        .collect();
-    let own = &lookups[0];
-    // Quiet moves and passes lead into the flipped subspace, every one of them to a
-    // board whose mover set is this board's opponent set: its mover-set part of the
-    // slot is computed once per board (as the solver does).
-    let quiet_table = lookups
-        .iter()
-        .position(|l| l.0 == own.0.flipped())
-        .expect("the flipped subspace is loaded with its twin");
-    let quiet = &lookups[quiet_table];
-    sweep_chunks(
-        own.2.len() as u64,
-        report,
-        Some(observer),
-        |range, record| {
-            // A two-stage pipeline, as in the solver: the successors' values of one
-            // position are prefetched while those of the position before it are read
-            // (they are random reads over tables of up to gigabytes).
-            let mut pending: [Option<(u64, Board)>; 2] = [None, None];
-            let mut succs: [Vec<Succ>; 2] = [Vec::new(), Vec::new()];
-            let mut cur = 0;
-            let mut finish = |slot: u64, board: Board, succ: &[Succ]| {
-                let stored = own.2[slot as usize]
-                    .get()
-                    .expect("decode_values rejects NONE");
-                let mut best = Best::default();
-                for &e in succ {
-                    best.add(match e {
-                        Succ::Ends => Value::Win(1),
-                        Succ::Look {
-                            capture,
-                            table,
-                            slot,
-                        } => lookups[table as usize].2[slot as usize]
-                            .get()
-                            .expect("decode_values rejects NONE")
-                            .before_turn(capture),
-                    });
-                }
-                let recomputed = match kind {
-                    TableKind::GameTheoretic => best.value(),
-                    TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
-                        .expect("counter 0 is within every limit"),
-                };
-                record(
-                    slot,
-                    &|| board,
-                    stored,
-                    recomputed,
-                    !summary_agrees(slot as usize, stored),
-                );
+    let table = |n: Subspace| {
+        arrays.iter().find(|(s, _)| *s == n).map(|(s, v)| SolvedTable {
+            subspace: *s,
+            values: &v[..],
+        })
+    };
+    let s = arrays[0].0;
+    let own = table(s).expect("the table itself is loaded");
+    // Quiet moves and passes lead into the flipped subspace.
+    let quiet = table(s.flipped()).expect("the flipped subspace is loaded with its twin");
+    let capture = capture_target(s).map(|t| table(t).expect("capture targets are loaded"));
+    let index = SubspaceIndex::new(s);
+    // Pieces of about CHUNK positions: runs of the opponent's sets.
+    let per_piece = CHUNK.div_ceil(index.slots().div_ceil(index.opponent_orbits()).max(1));
+    let orbits = index.opponent_orbits();
+    let stored = |v: Packed| v.get().expect("decode_values rejects NONE");
+    sweep_chunks(orbits.div_ceil(per_piece), report, Some(observer), true, |c, record| {
+        let range = c * per_piece..((c + 1) * per_piece).min(orbits);
+        recompute_by_opponent(rules, own, quiet, capture, range, |slot, board, v, best| {
+            let recomputed = match kind {
+                TableKind::GameTheoretic => best,
+                TableKind::Horizon => value_at_counter(best, 0, rules.quiet)
+                    .expect("counter 0 is within every limit"),
             };
-            for (slot, board) in own.1.boards(range) {
-                let class = quiet.1.mover_class(board.opponent);
-                let succ = &mut succs[cur];
-                succ.clear();
-                board.for_each_successor(rules, |s| {
-                    let (table, at, capture) = match s {
-                        Successor::Capture(next) if next.is_game_over() => {
-                            succ.push(Succ::Ends);
-                            return;
-                        }
-                        Successor::Capture(next) => {
-                            let t = lookups
-                                .iter()
-                                .position(|l| l.0 == Subspace::of(next))
-                                .expect("successors stay in the loaded subspaces");
-                            (t, lookups[t].1.index(next), true)
-                        }
-                        Successor::Quiet(next) | Successor::Pass(next) => {
-                            (quiet_table, quiet.1.index_with(class, next.opponent), false)
-                        }
-                    };
-                    prefetch(&lookups[table].2[at as usize]);
-                    succ.push(Succ::Look {
-                        capture,
-                        table: table as u8,
-                        slot: at,
-                    });
-                });
-                pending[cur] = Some((slot, board));
-                cur ^= 1;
-                if let Some((slot, board)) = pending[cur].take() {
-                    finish(slot, board, &succs[cur]);
-                }
+            record(slot, &|| board, stored(v), recomputed, false);
+        });
+    });
+    // The summary section, in slot order; padding slots count as done.
+    let slots = index.slots();
+    sweep_chunks(slots.div_ceil(CHUNK), report, None, false, |c, record| {
+        for (slot, board) in index.boards(chunk_range(c, slots)) {
+            let v = stored(own.values[slot as usize]);
+            if !summary_agrees(slot as usize, v) {
+                record(slot, &|| board, v, v, true);
             }
-            if let Some((slot, board)) = pending[cur ^ 1].take() {
-                finish(slot, board, &succs[cur ^ 1]);
-            }
-        },
-    );
+        }
+    });
+    observer.advance(slots - report.checked);
 }

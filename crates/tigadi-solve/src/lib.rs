@@ -18,6 +18,7 @@
 pub mod horizon;
 pub mod placing;
 pub mod plan;
+pub mod recompute;
 pub mod retrograde;
 
 pub use horizon::{
