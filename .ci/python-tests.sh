@@ -15,9 +15,10 @@ python3 --version
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
+venv="$(cd "$venv" && pwd)"  # absolute: TIGADI_VENV may be either
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check maturin pytest
 
 cargo build --release -p tigadi-cli
-VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --manifest-path crates/tigadi-py/Cargo.toml
+VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --manifest-path crates/tigadi-py/Cargo.toml
 
 TIGADI_BIN="$PWD/target/release/tigadi" "$venv/bin/python" -m pytest -q crates/tigadi-py/tests

@@ -4,7 +4,8 @@
 #   benches/reproduce.sh GAME PHASE [--max-pieces N] [--dir DIR] [--bin PATH]
 #                        [--data FILE] [--figures]
 #
-# GAME is tigadi, navakankari or morris; PHASE is moving or placing. The script
+# GAME is tigadi, navakankari, morris or morabaraba (once its rows are in data/:
+# benches/morabaraba.sh); PHASE is moving or placing. The script
 # runs
 #   tigadi --rules GAME solve --dir DIR --no-horizon [--no-placing] [--max-pieces N]
 # (--no-placing for the moving phase; the placing phase needs the whole moving
@@ -39,7 +40,7 @@ usage() {
 game="" phase="" max_pieces="" dir="" bin="${TIGADI_BIN:-}" data="" figures=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --max-pieces) [ $# -ge 2 ] || usage; max_pieces="$2"; shift 2 ;;
         --dir) [ $# -ge 2 ] || usage; dir="$2"; shift 2 ;;
         --bin) [ $# -ge 2 ] || usage; bin="$2"; shift 2 ;;
@@ -55,8 +56,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-case "$game" in tigadi|navakankari|morris) ;; *)
-    echo "reproduce.sh: GAME must be tigadi, navakankari or morris${game:+, not $game}" >&2; usage ;;
+case "$game" in tigadi|navakankari|morris|morabaraba) ;; *)
+    echo "reproduce.sh: GAME must be tigadi, navakankari, morris or morabaraba${game:+, not $game}" >&2; usage ;;
 esac
 case "$phase" in moving|placing) ;; *)
     echo "reproduce.sh: PHASE must be moving or placing${phase:+, not $phase}" >&2; usage ;;
@@ -74,16 +75,8 @@ fi
 data="${data:-$repo/data/$game-$phase-stats.jsonl}"
 [ -f "$data" ] || { echo "reproduce.sh: no data file $data" >&2; exit 2; }
 dir="${dir:-$repo/tablebases/reproduce}"
-if [ -z "$bin" ]; then
-    if [ -x "$repo/target/release/tigadi" ]; then bin="$repo/target/release/tigadi"
-    else bin="$(command -v tigadi || true)"
-    fi
-fi
-if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-    echo "reproduce.sh: no tigadi binary${bin:+ at $bin}; build it with" \
-        "'cargo build --release -p tigadi-cli' or pass --bin PATH" >&2
-    exit 2
-fi
+. "$repo/benches/tigadi_bin.sh"
+tigadi_bin reproduce.sh
 
 solve=("$bin" --rules "$game" solve --dir "$dir" --no-horizon)
 [ "$phase" = moving ] && solve+=(--no-placing)

@@ -26,7 +26,7 @@ use tigadi_benches::{cpu_time, random_boards};
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{retrograde::Quiet, solve_up_to};
-use tigadi_tablebase::{read_header, write_subspace, Tablebase};
+use tigadi_tablebase::{TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
 const RULES: RuleSet = RuleSet::TIGADI;
 
@@ -36,9 +36,13 @@ fn tables_dir() -> PathBuf {
         .and_then(|s| s.parse().ok())
         .unwrap_or(8);
     let dir = std::env::temp_dir().join(format!("tigadi-bench-tablebase-{}", std::process::id()));
+    let store = TablebaseDir::new(&dir, &RULES);
+    let id = |s| TableId::moving(TableKind::GameTheoretic, s);
     let tables = solve_up_to(&RULES, gotis, &Quiet, |_, solved, _| {
         for s in solved {
-            write_subspace(&dir, &RULES, s.subspace, &s.values).expect("writes");
+            store
+                .write(id(s.subspace), TableData::Game(&s.values))
+                .expect("writes");
         }
     });
     let (mut classes, mut wdl, mut dtc) = (0u64, 0u64, 0u64);
@@ -46,7 +50,8 @@ fn tables_dir() -> PathBuf {
     subs.sort();
     println!("size on disk (tigadi up to {gotis} gotis), bits per class:");
     for s in subs {
-        let h = read_header(&dir, &RULES, s).expect("reads");
+        let table = store.open(id(s)).expect("reads");
+        let h = table.header();
         let c = h.counts.classes();
         println!(
             "  {s}: {c:>9} classes  WDL {:.3}  DTC {:.3}  whole file {:.3}",
@@ -104,7 +109,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("moves_warm", |bench| {
         bench.iter(|| {
             for &b in few {
-                black_box(warm.probe_moves(b).unwrap());
+                black_box(warm.probe_moves(None, b).unwrap());
             }
         })
     });

@@ -2,21 +2,7 @@
 //! so that every run measures the same work.
 
 use tigadi_index::Subspace;
-use tigadi_rules::geometry::Bits;
 use tigadi_rules::{Board, Position, Rng, RuleSet, Side, POINTS};
-
-/// A uniformly random set of `k` points avoiding `taken` (the inputs come from the
-/// seeded [`Rng`] of the rules engine, so they never change).
-fn random_set(rng: &mut Rng, k: u8, taken: Bits) -> Bits {
-    let mut set: Bits = 0;
-    while set.count_ones() < k as u32 {
-        let p = rng.below(POINTS);
-        if (set | taken) & (1 << p) == 0 {
-            set |= 1 << p;
-        }
-    }
-    set
-}
 
 /// `count` moving-phase positions with `bone` Bone and `seed` Seed gotis on random
 /// points, the player to move random, drawn from `rng_seed`. Not every one is
@@ -72,10 +58,10 @@ pub fn random_boards(sub: Subspace, n: usize, seed: u64) -> Vec<Board> {
     let mut rng = Rng::seeded(seed);
     (0..n)
         .map(|_| {
-            let mover = random_set(&mut rng, sub.mover, 0);
+            let mover = rng.points(sub.mover, 0);
             Board {
                 mover,
-                opponent: random_set(&mut rng, sub.opponent, mover),
+                opponent: rng.points(sub.opponent, mover),
             }
         })
         .collect()

@@ -25,7 +25,7 @@ use tigadi_rules::RuleSet;
 #[derive(Parser, Debug)]
 #[command(name = "tigadi", version, about)]
 struct Cli {
-    /// Rule set: tigadi (default), navakankari, morris, or switches such as
+    /// Rule set: tigadi (default), navakankari, morris, morabaraba, or switches such as
     /// lines=20,flying=3,blocked=loses; quiet=N (1..100) sets the turn limit of the
     /// 100-turn rule, as in tigadi,quiet=10.
     #[arg(long, global = true, default_value = "tigadi", value_parser = RuleSet::parse)]
@@ -44,7 +44,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Count the leaves of the move tree to a given depth.
     Perft(PerftArgs),
-    /// Slot and class counts of the position index, per subspace.
+    /// Slot and class counts of the position index, per moving-phase subspace of
+    /// the rule set's game.
     IndexStats(JsonArgs),
     /// Solve the moving phase by retrograde analysis and write tablebases.
     Solve(SolveArgs),
@@ -206,7 +207,7 @@ pub struct AnalyzeArgs {
 pub struct LineArgs {
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Position string (moving phase).
+    /// Position string, either phase (the empty board is ".../.../.../....../.../.../... B 9 9" under the default rules).
     pub position: String,
     /// Stop after this many turns.
     #[arg(long, default_value_t = 200)]
@@ -301,7 +302,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => commands::moves::run(rules, &a),
         Command::Replay(a) => commands::replay::run(rules, &a),
         Command::Perft(a) => commands::perft::run(rules, &a),
-        Command::IndexStats(a) => commands::index_stats::run(&a),
+        Command::IndexStats(a) => commands::index_stats::run(rules, &a),
         Command::Solve(a) => commands::solve::run(rules, &a),
         Command::Stats(a) => commands::stats::run(rules, &a),
         Command::Probe(a) => commands::probe::run(rules, &a),

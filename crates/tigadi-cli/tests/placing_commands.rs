@@ -9,6 +9,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 
 const RULES: &str = "morris,pieces=3";
 
@@ -95,8 +96,8 @@ fn placing_phase_through_the_cli() {
         let mut wdl = [0u64; 3];
         let subs = tigadi_solve::placing::layer_subspaces(&rules, placed as u32);
         for &sub in &subs {
-            let mut values =
-                tigadi_tablebase::load_placing_values(dir, &rules, placed as u8, sub).unwrap();
+            let id = TableId::layer(TableKind::GameTheoretic, placed as u8, sub);
+            let mut values = TablebaseDir::new(dir, &rules).load(id).unwrap();
             tigadi_tablebase::mark_padding(sub, &mut values);
             for v in values.iter().filter_map(|v| v.get()) {
                 wdl[match v.wdl() {

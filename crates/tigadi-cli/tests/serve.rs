@@ -509,7 +509,7 @@ fn rulesets_lists_the_rule_set_directories_by_canonical_name() {
     // Directories of three rule sets, and entries that name none: a directory that
     // is no rule set, a non-canonical spelling of `tigadi`, and a plain file.
     for rules in ["tigadi,pieces=4", "tigadi,flying=3,pieces=5", "morris"] {
-        let d = dir.join(tigadi_tablebase::rules_dir_name(&named(rules)));
+        let d = dir.join(tigadi_tablebase::TablebaseDir::name_of(&named(rules)));
         std::fs::create_dir_all(d).unwrap();
     }
     std::fs::create_dir_all(dir.join("notes")).unwrap();
@@ -537,7 +537,7 @@ fn rulesets_lists_the_rule_set_directories_by_canonical_name() {
                 let r = named(t);
                 (
                     r.name(),
-                    tigadi_tablebase::rules_dir_name(&r),
+                    tigadi_tablebase::TablebaseDir::name_of(&r),
                     r.pieces as u64,
                 )
             })

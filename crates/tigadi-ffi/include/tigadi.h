@@ -276,8 +276,8 @@ typedef struct TigadiAnswer {
   struct TigadiRuleValues rule;
   /*
    1 when the game is already over in this position (a player blocked where
-   that loses, or the 100-turn counter at the limit): `value` says how, and
-   there are no moves; else 0.
+   that loses, the full board, or the 100-turn counter at the limit): `value`
+   says how, and there are no moves; else 0.
    */
   int32_t game_over;
 } TigadiAnswer;
@@ -308,7 +308,8 @@ extern "C" {
 
 /*
  Opens the tablebase of rule set `rules` (a name such as `"tigadi"`,
- `"navakankari"`, `"morris"` or switches such as `"lines=16,blocked=loses"`,
+ `"navakankari"`, `"morris"`, `"morabaraba"` or switches such as
+ `"lines=16,blocked=loses"`,
  docs/RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
  to `tigadi solve --dir`). Files are opened on first use. On success `*out` holds
  a handle to free with `tigadi_close`; on failure `*out` is NULL.

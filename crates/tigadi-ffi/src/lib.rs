@@ -38,7 +38,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use tigadi_rules::{parse_position, Bits, Board, Move, Phase, Point, Position, RuleSet, Side};
-use tigadi_tablebase::{rules_dir, ProbeReport, RuleValues, Tablebase, TablebaseError, Turn};
+use tigadi_tablebase::{ProbeReport, RuleValues, Tablebase, TablebaseDir, TablebaseError};
 use tigadi_values::{Category, Value, Wdl};
 
 /// Success.
@@ -191,8 +191,8 @@ pub struct TigadiAnswer {
     /// its result and the rest `TIGADI_UNKNOWN`.
     pub rule: TigadiRuleValues,
     /// 1 when the game is already over in this position (a player blocked where
-    /// that loses, or the 100-turn counter at the limit): `value` says how, and
-    /// there are no moves; else 0.
+    /// that loses, the full board, or the 100-turn counter at the limit): `value`
+    /// says how, and there are no moves; else 0.
     pub game_over: i32,
 }
 
@@ -387,19 +387,6 @@ fn point_code(p: Option<Point>) -> u8 {
     p.map_or(TIGADI_NO_POINT, |p| p.index() as u8)
 }
 
-impl From<Turn> for TigadiMove {
-    fn from(t: Turn) -> TigadiMove {
-        match t {
-            Turn::Slide(s) => TigadiMove {
-                from: s.from.index() as u8,
-                to: s.to.index() as u8,
-                capture: point_code(s.capture),
-            },
-            Turn::Pass => TigadiMove::from(Move::Pass),
-        }
-    }
-}
-
 impl From<Move> for TigadiMove {
     fn from(m: Move) -> TigadiMove {
         TigadiMove {
@@ -441,7 +428,8 @@ unsafe fn fill<T: Copy>(
 }
 
 /// Opens the tablebase of rule set `rules` (a name such as `"tigadi"`,
-/// `"navakankari"`, `"morris"` or switches such as `"lines=16,blocked=loses"`,
+/// `"navakankari"`, `"morris"`, `"morabaraba"` or switches such as
+/// `"lines=16,blocked=loses"`,
 /// docs/RULES.md §8) in directory `dir` (the folder that holds `<rules-dir>/`, as given
 /// to `tigadi solve --dir`). Files are opened on first use. On success `*out` holds
 /// a handle to free with `tigadi_close`; on failure `*out` is NULL.
@@ -459,7 +447,7 @@ pub unsafe extern "C" fn tigadi_open(
         *out = std::ptr::null_mut();
         let dir = Path::new(string(dir)?);
         let rules = RuleSet::parse(string(rules)?).map_err(|_| TIGADI_ERR_BAD_RULES)?;
-        if !rules_dir(dir, &rules).is_dir() {
+        if !TablebaseDir::new(dir, &rules).path().is_dir() {
             return Err(TIGADI_ERR_NO_DIRECTORY);
         }
         let inner = Tablebase::open(dir, &rules);
@@ -822,7 +810,7 @@ pub extern "C" fn tigadi_error_message(code: i32) -> *const c_char {
         TIGADI_OK => c"success",
         TIGADI_ERR_NULL_ARGUMENT => c"a required pointer argument is NULL",
         TIGADI_ERR_BAD_STRING => c"a string argument is not valid UTF-8",
-        TIGADI_ERR_BAD_RULES => c"unknown rule set (expected tigadi, navakankari, morris or switches such as lines=16,flying=3,blocked=loses)",
+        TIGADI_ERR_BAD_RULES => c"unknown rule set (expected tigadi, navakankari, morris, morabaraba or switches such as lines=16,flying=3,blocked=loses)",
         TIGADI_ERR_NO_DIRECTORY => c"the tablebase directory has no folder for this rule set",
         TIGADI_ERR_BAD_SIDE => c"the side to move is neither TIGADI_BONE nor TIGADI_SEED",
         TIGADI_ERR_INVALID_POSITION => c"invalid position: no game under the rule set reaches it (gotis off the board or on one point twice, fewer than 3 gotis for a side, more gotis or larger hands than the rule set's gotis per side, hands that do not fit the side to move, a bad 100-turn counter)",

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use tigadi::*;
 use tigadi_rules::{Board, Position, Rng, RuleSet, Side};
 use tigadi_solve::{retrograde::Quiet, solve_up_to, Value, Wdl};
-use tigadi_tablebase::{write_subspace, Tablebase};
+use tigadi_tablebase::{field, TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
 const RULES: RuleSet = RuleSet::TIGADI;
 const MAX_GOTIS: u32 = 7;
@@ -25,7 +25,12 @@ fn tables() -> &'static Path {
         let dir = tempfile::tempdir().expect("temporary directory");
         solve_up_to(&RULES, MAX_GOTIS, &Quiet, |_, solved, _| {
             for s in solved {
-                write_subspace(dir.path(), &RULES, s.subspace, &s.values).expect("writes");
+                TablebaseDir::new(dir.path(), &RULES)
+                    .write(
+                        TableId::moving(TableKind::GameTheoretic, s.subspace),
+                        TableData::Game(&s.values),
+                    )
+                    .expect("writes");
             }
         });
         dir
@@ -120,7 +125,7 @@ fn rust_symbols_agree_with_the_prober() {
         assert_eq!(wdl, expected(value).wdl, "{p}");
         assert_eq!(rust.probe_wdl(board).unwrap(), value.wdl());
 
-        let moves = rust.probe_moves(board).unwrap();
+        let moves = rust.probe_moves(None, board).unwrap();
         let mut n = 0;
         let code = unsafe {
             tigadi_probe_root(tb, bone, seed, side, root.as_mut_ptr(), root.len(), &mut n)
@@ -325,9 +330,9 @@ fn bad_input_gets_a_code_never_a_panic() {
 #[test]
 fn a_damaged_table_is_reported() {
     let copy = tempfile::tempdir().unwrap();
-    let rules_dir = tigadi_tablebase::rules_dir(copy.path(), &RULES);
+    let rules_dir = TablebaseDir::new(copy.path(), &RULES).path().to_path_buf();
     std::fs::create_dir_all(&rules_dir).unwrap();
-    let file = tigadi_tablebase::rules_dir(tables(), &RULES).join("3v3.tgtb");
+    let file = TablebaseDir::new(tables(), &RULES).path().join("3v3.tgtb");
     let mut bytes = std::fs::read(file).unwrap();
     bytes[40] ^= 1; // a class count in the header, under the head checksum
     std::fs::write(rules_dir.join("3v3.tgtb"), bytes).unwrap();
@@ -441,7 +446,7 @@ fn the_c_example_agrees_with_the_prober() {
             wdl(rust.probe_wdl(board).unwrap())
         );
         want += &format!("value {} {}\n", wdl(value.wdl()), value.dtc().unwrap_or(0));
-        let moves = rust.probe_moves(board).unwrap();
+        let moves = rust.probe_moves(None, board).unwrap();
         match moves.first() {
             Some((t, _)) => want += &format!("best {t}\n"),
             None => want += "best none\n",
@@ -499,7 +504,12 @@ fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
             let dir = tempfile::tempdir().expect("temporary directory");
             let moving = solve_up_to(&rules, 6, &Quiet, |_, solved, _| {
                 for s in solved {
-                    write_subspace(dir.path(), &rules, s.subspace, &s.values).expect("writes");
+                    TablebaseDir::new(dir.path(), &rules)
+                        .write(
+                            TableId::moving(TableKind::GameTheoretic, s.subspace),
+                            TableData::Game(&s.values),
+                        )
+                        .expect("writes");
                 }
             });
             let tables = tigadi_solve::SolvedTable::views(&moving);
@@ -507,14 +517,12 @@ fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
                 tigadi_solve::placing::solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
             for (placed, layer) in layers.iter().enumerate() {
                 for s in layer {
-                    tigadi_tablebase::write_placing(
-                        dir.path(),
-                        &rules,
-                        placed as u8,
-                        s.subspace,
-                        &s.values,
-                    )
-                    .expect("writes");
+                    TablebaseDir::new(dir.path(), &rules)
+                        .write(
+                            TableId::layer(TableKind::GameTheoretic, placed as u8, s.subspace),
+                            TableData::Game(&s.values),
+                        )
+                        .expect("writes");
                 }
             }
             dir
@@ -566,7 +574,8 @@ fn positions_of_either_phase_are_probed_as_the_prober_does() {
                 quiet_turns: 0,
                 ..p
             };
-            assert_eq!(v, expected(rust.probe_any_phase(&p0).unwrap()), "{p}");
+            let value = rust.get_position::<field::Dtc>(&p0).unwrap();
+            assert_eq!(v, expected(value), "{p}");
             if bh + sh > 0 {
                 placing += 1;
             } else {
@@ -1056,4 +1065,33 @@ fn the_handle_rules_parse_and_check_positions() {
             TIGADI_ERR_NULL_ARGUMENT
         );
     }
+}
+
+/// The `morabaraba` preset opens by name: twelve gotis in each hand at the
+/// start, and the full board after the last placement is answered as a finished
+/// game, a draw (docs/RULES.md §8), with no table needed.
+#[test]
+fn the_morabaraba_preset_opens_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = c_string(dir.path().to_str().unwrap());
+    let mut tb = std::ptr::null_mut();
+    let code = unsafe { tigadi_open(path.as_ptr(), c"morabaraba".as_ptr(), &mut tb) };
+    assert_eq!(code, TIGADI_ERR_NO_DIRECTORY, "{}", message(code));
+    std::fs::create_dir(dir.path().join("morabaraba")).unwrap();
+    let code = unsafe { tigadi_open(path.as_ptr(), c"morabaraba".as_ptr(), &mut tb) };
+    assert_eq!(code, TIGADI_OK, "{}", message(code));
+    let mut start = TigadiPosition::default();
+    assert_eq!(unsafe { tigadi_start_position(tb, &mut start) }, TIGADI_OK);
+    assert_eq!((start.bone_hand, start.seed_hand), (12, 12));
+    let full = c_string("SBB/SBS/BSB/BBSBSS/BSS/SBB/SSB B");
+    let mut p = TigadiPosition::default();
+    assert_eq!(
+        unsafe { tigadi_parse_any_position(tb, full.as_ptr(), &mut p) },
+        TIGADI_OK
+    );
+    let mut answer = TigadiAnswer::default();
+    let code = unsafe { tigadi_answer(tb, &p, &mut answer) };
+    assert_eq!(code, TIGADI_OK, "{}", message(code));
+    assert_eq!((answer.game_over, answer.value.wdl), (1, TIGADI_DRAW));
+    unsafe { tigadi_close(tb) };
 }

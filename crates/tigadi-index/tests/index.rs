@@ -137,24 +137,12 @@ fn exhaustive_4v3() {
     check_exhaustively(Subspace::new(4, 3));
 }
 
-/// A random set of `k` points avoiding `taken`.
-fn random_set(rng: &mut Rng, k: u8, taken: Bits) -> Bits {
-    let mut set: Bits = 0;
-    while set.count_ones() < k as u32 {
-        let p = rng.below(POINTS);
-        if (set | taken) & (1 << p) == 0 {
-            set |= 1 << p;
-        }
-    }
-    set
-}
-
 /// A random board of `sub`.
 fn random_board(rng: &mut Rng, sub: Subspace) -> Board {
-    let mover = random_set(rng, sub.mover, 0);
+    let mover = rng.points(sub.mover, 0);
     Board {
         mover,
-        opponent: random_set(rng, sub.opponent, mover),
+        opponent: rng.points(sub.opponent, mover),
     }
 }
 
@@ -270,13 +258,13 @@ fn opponent_key_separates_exactly_the_classes() {
             for _ in 0..4 {
                 let a = Board {
                     mover,
-                    opponent: random_set(&mut rng, o, mover),
+                    opponent: rng.points(o, mover),
                 };
                 // Another random opponent set, and an image of `a` that keeps the
                 // mover set (the same class).
                 let b = Board {
                     mover,
-                    opponent: random_set(&mut rng, o, mover),
+                    opponent: rng.points(o, mover),
                 };
                 let image = Board {
                     mover,

@@ -6,20 +6,19 @@ use tigadi_solve::{Packed, Value};
 fn main() {
     let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or("/tmp/tb-sizes".into()));
     let rules = tigadi_rules::RuleSet::TIGADI;
-    let subs = tigadi_tablebase::list_subspaces(&dir, &rules).unwrap();
+    let store = tigadi_tablebase::TablebaseDir::new(&dir, &rules);
+    let id = |s| tigadi_tablebase::TableId::moving(tigadi_tablebase::TableKind::GameTheoretic, s);
+    let subs = store
+        .moving_subspaces(tigadi_tablebase::TableKind::GameTheoretic)
+        .unwrap();
     let mut all: Vec<(Subspace, Vec<Packed>)> = Vec::new();
     for s in subs {
-        let v = tigadi_tablebase::load_values(&dir, &rules, s).unwrap();
+        let v = store.load(id(s)).unwrap();
         all.push((s, v));
     }
     let classes: u64 = all
         .iter()
-        .map(|(s, _)| {
-            tigadi_tablebase::read_header(&dir, &rules, *s)
-                .unwrap()
-                .counts
-                .classes()
-        })
+        .map(|(s, _)| store.open(id(*s)).unwrap().header().counts.classes())
         .sum();
     let code = |p: Packed| match p.get().unwrap() {
         Value::Win(_) => 2u8,

@@ -21,7 +21,10 @@ fn main() {
         Subspace::new(4, 5),
         Subspace::new(5, 4),
     ] {
-        let mut v = tigadi_tablebase::load_values(&dir, &rules, s).unwrap();
+        let id = tigadi_tablebase::TableId::moving(tigadi_tablebase::TableKind::GameTheoretic, s);
+        let mut v = tigadi_tablebase::TablebaseDir::new(&dir, &rules)
+            .load(id)
+            .unwrap();
         tigadi_tablebase::mark_padding(s, &mut v);
         let classes = v.iter().filter(|p| p.is_some()).count() as f64;
         let row = binom(24 - s.mover as u64, s.opponent as u64) as usize;

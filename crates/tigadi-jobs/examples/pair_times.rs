@@ -27,7 +27,11 @@ fn main() {
         .capture_targets()
         .into_iter()
         .map(|t| {
-            let v = tigadi_tablebase::load_values(&dir, &RuleSet::TIGADI, t).expect("target");
+            let id =
+                tigadi_tablebase::TableId::moving(tigadi_tablebase::TableKind::GameTheoretic, t);
+            let v = tigadi_tablebase::TablebaseDir::new(&dir, &RuleSet::TIGADI)
+                .load(id)
+                .expect("target");
             (t, v)
         })
         .collect();

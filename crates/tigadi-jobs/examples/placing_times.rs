@@ -7,6 +7,11 @@
 //! where DIR is a tablebase directory holding the layer's successor tables (the
 //! next layer's, or the moving phase's for the last layer), LAYER the placements
 //! made (e.g. `17`) and SUBSPACE e.g. `4v8`. Nothing is written.
+//!
+//! DIR `-` times the pass without tables: every successor is a draw. The pass
+//! does the same work whatever the values are (every placement is valued, every
+//! capture choice compared), so this measures a layer of a game not solved yet
+//! (`- 21 10v11 morabaraba`, for the estimate in docs/PERFORMANCE.md).
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -30,15 +35,18 @@ fn main() {
         .get(4)
         .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
     let last = placed + 1 == layer_count(&rules);
+    let store = tigadi_tablebase::TablebaseDir::new(&dir, &rules);
     let loaded: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, placed, sub)
         .into_iter()
         .map(|s| {
-            let v = if last {
-                tigadi_tablebase::load_values(&dir, &rules, s)
-            } else {
-                tigadi_tablebase::load_placing_values(&dir, &rules, placed as u8 + 1, s)
-            };
-            (s, v.expect("successor table"))
+            if dir.as_os_str() == "-" {
+                let idx = tigadi_index::SubspaceIndex::new(s);
+                return (s, vec![Packed::DRAW; idx.slots() as usize]);
+            }
+            let next = (!last).then_some(placed as u8 + 1);
+            let id =
+                tigadi_tablebase::TableId::new(tigadi_tablebase::TableKind::GameTheoretic, next, s);
+            (s, store.load(id).expect("successor table"))
         })
         .collect();
     let tables = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
@@ -50,7 +58,15 @@ fn main() {
         "p{placed}-{sub}: {slots} slots, wall {wall:.2} s, cpu {cpu:.2} s, {:.2} M slots/s",
         slots as f64 / wall / 1e6
     );
-    if let Ok(mut stored) = tigadi_tablebase::load_placing_values(&dir, &rules, placed as u8, sub) {
+    if dir.as_os_str() == "-" {
+        return;
+    }
+    let id = tigadi_tablebase::TableId::layer(
+        tigadi_tablebase::TableKind::GameTheoretic,
+        placed as u8,
+        sub,
+    );
+    if let Ok(mut stored) = store.load(id) {
         tigadi_tablebase::mark_padding(sub, &mut stored);
         assert!(stored == solved.values, "differs from the stored table");
         println!("same values as the stored table");

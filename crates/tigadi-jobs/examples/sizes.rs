@@ -10,9 +10,17 @@ fn main() {
     solve_up_to(&rules, n, &Quiet, |_, solved, ts| {
         for s in solved {
             let t = Instant::now();
-            let p = tigadi_tablebase::write_subspace(&dir, &rules, s.subspace, &s.values).unwrap();
+            let store = tigadi_tablebase::TablebaseDir::new(&dir, &rules);
+            let id = tigadi_tablebase::TableId::moving(
+                tigadi_tablebase::TableKind::GameTheoretic,
+                s.subspace,
+            );
+            let p = store
+                .write(id, tigadi_tablebase::TableData::Game(&s.values))
+                .unwrap();
             let tw = t.elapsed().as_secs_f64();
-            let h = tigadi_tablebase::read_header(&dir, &rules, s.subspace).unwrap();
+            let table = store.open(id).unwrap();
+            let h = table.header();
             let classes = h.counts.classes() as f64;
             println!(
                 "{} slots {} classes {} solve {:.2}s write {:.2}s file {} B  wdl {:.3} bits/class dtc {:.3} bits/class  maxdtc {}/{}",

@@ -6,7 +6,7 @@
 //! a server or a binding all run this one loop; they only choose the pairs and
 //! how to show progress ([`JobObserver`]).
 //!
-//! The job holds the directory's [`DirLock`] while it runs, so a second job into
+//! The job holds the directory's [`DirLock`](tigadi_tablebase::DirLock) while it runs, so a second job into
 //! the same directory is refused, and it removes only temporary files whose
 //! writer is gone.
 
@@ -16,15 +16,10 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    horizon_is_game_theoretic, solve_pair, solve_pair_horizon, Category, Observer, Packed, Pair,
-    SolveError, SolvedTable, Value,
+    horizon_is_game_theoretic, solve_pair, solve_pair_horizon, Observer, Packed, Pair, SolveError,
+    SolvedTable, Value,
 };
-use tigadi_tablebase::error::TablebaseError;
-use tigadi_tablebase::format::{file_name, kind_file_name, rules_dir, table_path, TableKind};
-use tigadi_tablebase::lock::DirLock;
-use tigadi_tablebase::manifest::update_manifest;
-use tigadi_tablebase::reader::table::{load_dtc100, load_values, mark_padding, open_kind, Table};
-use tigadi_tablebase::writer::{remove_stale_temporaries, write_horizon_subspace, write_subspace};
+use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]
@@ -55,7 +50,7 @@ pub struct HorizonReport {
     pub seconds: f64,
     /// Rounds (at most the turn limit, plus the one that finds nothing).
     pub rounds: u32,
-    /// Classes per category, indexed by [`Category::code`]: loss, blessed loss,
+    /// Classes per category, indexed by [`tigadi_solve::Category::code`]: loss, blessed loss,
     /// draw, cursed win, win.
     pub categories: [u64; 5],
 }
@@ -112,24 +107,6 @@ impl From<TablebaseError> for JobError {
     }
 }
 
-/// Is the table of `sub` present, for these rules and this subspace, with every
-/// checksum right? Then it is not solved again.
-pub fn is_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
-    match Table::open(&table_path(dir, rules, sub)) {
-        Ok(t) => t.expect(rules, sub).is_ok() && t.check_file_checksum().is_ok(),
-        Err(_) => false,
-    }
-}
-
-/// Is the horizon table of `sub` present, for these rules and turn limit, with
-/// every checksum right?
-pub fn is_horizon_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
-    match open_kind(dir, rules, TableKind::Horizon, sub) {
-        Ok(t) => t.check_file_checksum().is_ok(),
-        Err(_) => false,
-    }
-}
-
 /// Solves `pairs` (in dependency order: every pair after the pairs its captures
 /// lead into, as [`tigadi_solve::pairs_up_to`] and [`tigadi_solve::pairs_for`]
 /// give them) under `rules` into tablebase directory `dir`, skipping pairs already
@@ -142,7 +119,7 @@ pub fn is_horizon_solved(dir: &Path, rules: &RuleSet, sub: Subspace) -> bool {
 /// horizon tables without being solved again.
 ///
 /// Runs on the current rayon pool (use `ThreadPool::install` to choose the thread
-/// count; the files do not depend on it). Holds the directory's [`DirLock`]
+/// count; the files do not depend on it). Holds the directory's [`DirLock`](tigadi_tablebase::DirLock)
 /// throughout.
 pub fn solve_pairs<O: JobObserver>(
     dir: &Path,
@@ -151,9 +128,9 @@ pub fn solve_pairs<O: JobObserver>(
     horizon: bool,
     observer: &O,
 ) -> Result<(), JobError> {
-    let rdir = rules_dir(dir, rules);
-    let _lock = DirLock::acquire(&rdir)?;
-    for name in remove_stale_temporaries(&rdir) {
+    let tables = TablebaseDir::new(dir, rules);
+    let _lock = tables.lock()?;
+    for name in tables.remove_stale_temporaries() {
         observer.warning(&format!(
             "removed {name}, left half-written by a stopped run"
         ));
@@ -164,9 +141,14 @@ pub fn solve_pairs<O: JobObserver>(
             .map(|&s| SubspaceIndex::new(s).slots())
             .sum()
     };
+    let solved = |kind: TableKind, p: Pair| {
+        p.subspaces()
+            .iter()
+            .all(|&s| tables.is_solved(TableId::moving(kind, s)))
+    };
     let todo: Vec<bool> = pairs
         .iter()
-        .map(|p| !p.subspaces().iter().all(|&s| is_solved(dir, rules, s)))
+        .map(|&p| !solved(TableKind::GameTheoretic, p))
         .collect();
     let todo_slots = pairs
         .iter()
@@ -180,37 +162,33 @@ pub fn solve_pairs<O: JobObserver>(
             observer.skipped(pair);
         } else {
             observer.started(pair, slots(pair));
-            let report = solve_one(dir, rules, pair, observer)?;
+            let report = solve_one(&tables, pair, observer)?;
             observer.solved(&report);
         }
-        if horizon
-            && !pair
-                .subspaces()
-                .iter()
-                .all(|&s| is_horizon_solved(dir, rules, s))
-        {
+        if horizon && !solved(TableKind::Horizon, pair) {
             observer.horizon_started(pair, slots(pair));
-            let report = solve_one_horizon(dir, rules, pair, observer)?;
+            let report = solve_one_horizon(&tables, pair, observer)?;
             observer.horizon_solved(&report);
         }
     }
     // Every table this run wrote is listed already: this adds only what an
     // interrupted run wrote and did not list.
-    let manifest = update_manifest(dir, rules, &[], &[])?;
+    let manifest = tables.update_manifest(&[], &[])?;
     for s in &manifest.skipped {
         observer.warning(&format!("left out of the manifest: {s}"));
     }
     Ok(())
 }
 
-/// The tables of `pair`'s capture targets, each read by `load`.
+/// The tables of kind `kind` of `pair`'s capture targets.
 fn load_targets(
+    tables: &TablebaseDir,
+    kind: TableKind,
     pair: Pair,
-    load: impl Fn(Subspace) -> Result<Vec<Packed>, TablebaseError>,
 ) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
     pair.capture_targets()
         .into_iter()
-        .map(|t| load(t).map(|v| (t, v)))
+        .map(|t| tables.load(TableId::moving(kind, t)).map(|v| (t, v)))
         .collect()
 }
 
@@ -221,24 +199,24 @@ fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
 
 /// Solves one pair, writes its files and the manifest.
 fn solve_one<O: JobObserver>(
-    dir: &Path,
-    rules: &RuleSet,
+    tables: &TablebaseDir,
     pair: Pair,
     observer: &O,
 ) -> Result<PairReport, JobError> {
     let t0 = Instant::now();
-    let targets = load_targets(pair, |t| load_values(dir, rules, t))?;
-    let solved = solve_pair(rules, pair, &as_tables(&targets), observer)
+    let targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+    let solved = solve_pair(tables.rules(), pair, &as_tables(&targets), observer)
         .map_err(|e| JobError::Solve(pair, e))?;
     drop(targets);
     let seconds = t0.elapsed().as_secs_f64();
+    let id = |s: Subspace| TableId::moving(TableKind::GameTheoretic, s);
     for s in &solved {
-        write_subspace(dir, rules, s.subspace, &s.values)?;
+        tables.write_values(id(s.subspace), &s.values)?;
     }
     // After every pair, so a run stopped later loses no solve times.
     let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
-    let written: Vec<String> = solved.iter().map(|s| file_name(s.subspace)).collect();
-    update_manifest(dir, rules, &written, &times)?;
+    let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
+    tables.update_manifest(&written, &times)?;
     let mut report = PairReport {
         pair,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),
@@ -272,79 +250,76 @@ fn solve_one<O: JobObserver>(
 /// reported are those the pass would have run (the longest DTC, plus the one
 /// that finds nothing).
 fn solve_one_horizon<O: JobObserver>(
-    dir: &Path,
-    rules: &RuleSet,
+    tables: &TablebaseDir,
     pair: Pair,
     observer: &O,
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
-    let targets = load_targets(pair, |t| load_dtc100(dir, rules, t))?;
-    let mut game: Vec<(Subspace, Vec<Packed>)> = pair
-        .subspaces()
-        .into_iter()
-        .map(|s| Ok((s, load_values(dir, rules, s)?)))
-        .collect::<Result<_, TablebaseError>>()?;
+    let rules = tables.rules();
+    let targets = load_targets(tables, TableKind::Horizon, pair)?;
     let shortcut = {
-        let game_targets = load_targets(pair, |t| load_values(dir, rules, t))?;
+        let game: Vec<(Subspace, Vec<Packed>)> = pair
+            .subspaces()
+            .into_iter()
+            .map(|s| {
+                Ok((
+                    s,
+                    tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
+                ))
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
         let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
         let both: Vec<(&[Packed], &[Packed])> = targets
             .iter()
             .zip(&game_targets)
             .map(|(h, g)| (&h.1[..], &g.1[..]))
             .collect();
-        horizon_is_game_theoretic(rules, &own, &both)
+        horizon_is_game_theoretic(rules, &own, &both).then_some(game)
     };
-    let (solved, rounds) = if shortcut {
-        drop(targets);
-        let longest = game
-            .iter()
-            .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
-            .max()
-            .unwrap_or(0);
-        for (s, v) in &mut game {
-            mark_padding(*s, v);
+    let (solved, rounds) = match shortcut {
+        Some(mut game) => {
+            drop(targets);
+            let longest = game
+                .iter()
+                .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
+                .max()
+                .unwrap_or(0);
+            for (s, v) in &mut game {
+                mark_padding(*s, v);
+            }
+            (game, longest as u32 + 1)
         }
-        (game.clone(), longest as u32 + 1)
-    } else {
-        drop(game);
-        let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
-            .map_err(|e| JobError::Solve(pair, e))?;
-        drop(targets);
-        let rounds = solved[0].rounds;
-        game = Vec::new();
-        (
-            solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
-            rounds,
-        )
+        None => {
+            let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
+                .map_err(|e| JobError::Solve(pair, e))?;
+            drop(targets);
+            let rounds = solved[0].rounds;
+            (
+                solved
+                    .into_iter()
+                    .map(|s| (s.subspace, s.values))
+                    .collect::<Vec<_>>(),
+                rounds,
+            )
+        }
     };
     let mut categories = [0u64; 5];
-    for (i, (subspace, h)) in solved.iter().enumerate() {
-        // Game-theoretic tables read from files hold fillers in padding slots: take
-        // the padding from the horizon pass's output, which marks it.
-        let mut g = match game.get(i) {
-            Some((_, g)) => g.clone(),
-            None => load_values(dir, rules, *subspace)?,
-        };
-        for (g, h) in g.iter_mut().zip(h) {
-            if !h.is_some() {
-                *g = Packed::NONE;
+    let mut written = Vec::new();
+    for (subspace, values) in &solved {
+        let id = TableId::moving(TableKind::Horizon, *subspace);
+        tables.write_values(id, values)?;
+        // The classes as written (padding slots hold fillers: the pass marks them).
+        let classes = tables.open(id)?.decode::<field::Category>()?;
+        for (c, h) in classes.iter().zip(values) {
+            if h.is_some() {
+                categories[c.code() as usize] += 1;
             }
         }
-        write_horizon_subspace(dir, rules, *subspace, &g, h)?;
-        for (g, h) in g.iter().zip(h) {
-            if let (Some(g), Some(h)) = (g.get(), h.get()) {
-                if let Some(c) = Category::of(g.wdl(), h.wdl()) {
-                    categories[c.code() as usize] += 1;
-                }
-            }
-        }
+        written.push(id);
     }
     // SHA256SUMS lists the horizon tables too.
-    let written: Vec<String> = solved
-        .iter()
-        .map(|(s, _)| kind_file_name(TableKind::Horizon, *s))
-        .collect();
-    update_manifest(dir, rules, &written, &[])?;
+    tables.update_manifest(&written, &[])?;
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),

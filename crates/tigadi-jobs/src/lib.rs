@@ -18,13 +18,8 @@ pub mod job;
 pub mod placing_job;
 pub mod verify;
 
-pub use job::{
-    is_horizon_solved, is_solved, solve_pairs, HorizonReport, JobError, JobObserver, PairReport,
-};
-pub use placing_job::{
-    is_placing_kind_solved, is_placing_solved, solve_placing, solve_placing_horizon,
-    PlacingObserver,
-};
+pub use job::{solve_pairs, HorizonReport, JobError, JobObserver, PairReport};
+pub use placing_job::{solve_placing, solve_placing_horizon, PlacingObserver};
 pub use verify::{
     verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
 };

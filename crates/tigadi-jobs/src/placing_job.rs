@@ -4,7 +4,7 @@
 //! next layer's files, or the moving-phase files for the last layer), so memory
 //! stays at about three tables. Subspaces whose files are present and valid are not
 //! solved again (resumable per layer and subspace). Like [`crate::solve_pairs`]
-//! it holds the directory's [`DirLock`] while it runs, so `tigadi solve`, a server
+//! it holds the directory's [`DirLock`](tigadi_tablebase::DirLock) while it runs, so `tigadi solve`, a server
 //! or a binding can all run this one loop after the moving phase.
 
 use crate::job::JobError;
@@ -16,18 +16,7 @@ use tigadi_solve::placing::{
     layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
-use tigadi_tablebase::error::TablebaseError;
-use tigadi_tablebase::format::{any_file_name, list_placing_tables, rules_dir, TableKind};
-use tigadi_tablebase::lock::DirLock;
-use tigadi_tablebase::manifest::{listed_sums, update_manifest};
-use tigadi_tablebase::reader::table::{
-    load_dtc100, load_placing_dtc100, load_placing_values, load_values, open_table_of,
-};
-use tigadi_tablebase::writer::{remove_stale_temporaries, write_placing, write_placing_horizon};
-
-/// A table read by [`solve_placing`]: its placing layer (`None`: the moving phase)
-/// and subspace.
-type TableKey = (Option<u8>, Subspace);
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
@@ -45,32 +34,11 @@ pub trait PlacingObserver: Observer {
     fn placing_pass(&self, _kind: TableKind) {}
 }
 
-/// Is the table of `sub` of placing layer `placed` present, for these rules, with
-/// every checksum right? Then it is not solved again.
-pub fn is_placing_solved(dir: &Path, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
-    is_placing_kind_solved(dir, rules, TableKind::GameTheoretic, placed, sub)
-}
-
-/// [`is_placing_solved`] for the tables of kind `kind` (a horizon table must also
-/// have the rule set's turn limit).
-pub fn is_placing_kind_solved(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    placed: u8,
-    sub: Subspace,
-) -> bool {
-    match open_table_of(dir, rules, kind, Some(placed), sub) {
-        Ok(t) => t.check_file_checksum().is_ok(),
-        Err(_) => false,
-    }
-}
-
 /// Solves the placing phase of `rules` into `dir`, whose moving-phase tables (all
 /// of them, as [`tigadi_solve::pairs_up_to_pieces`] lists them) must be solved
 /// there; returns the empty board's value for Bone, who places first.
 ///
-/// Runs on the current rayon pool; holds the directory's [`DirLock`] throughout.
+/// Runs on the current rayon pool; holds the directory's [`DirLock`](tigadi_tablebase::DirLock) throughout.
 pub fn solve_placing<O: PlacingObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -97,23 +65,6 @@ pub fn solve_placing_horizon<O: PlacingObserver>(
     solve_placing_kind(dir, rules, TableKind::Horizon, observer)
 }
 
-/// Reads the whole table of kind `kind` of `sub` of the moving phase (`placing ==
-/// None`) or of placing layer `placing`: values, or DTC₁₀₀ values.
-fn load_kind(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    placing: Option<u8>,
-    sub: Subspace,
-) -> Result<Vec<Packed>, TablebaseError> {
-    match (kind, placing) {
-        (TableKind::GameTheoretic, None) => load_values(dir, rules, sub),
-        (TableKind::GameTheoretic, Some(p)) => load_placing_values(dir, rules, p, sub),
-        (TableKind::Horizon, None) => load_dtc100(dir, rules, sub),
-        (TableKind::Horizon, Some(p)) => load_placing_dtc100(dir, rules, p, sub),
-    }
-}
-
 /// The one layer-by-layer loop of [`solve_placing`] and [`solve_placing_horizon`].
 fn solve_placing_kind<O: PlacingObserver>(
     dir: &Path,
@@ -121,9 +72,9 @@ fn solve_placing_kind<O: PlacingObserver>(
     kind: TableKind,
     observer: &O,
 ) -> Result<Option<Value>, JobError> {
-    let rdir = rules_dir(dir, rules);
-    let _lock = DirLock::acquire(&rdir)?;
-    for name in remove_stale_temporaries(&rdir) {
+    let tables = TablebaseDir::new(dir, rules);
+    let _lock = tables.lock()?;
+    for name in tables.remove_stale_temporaries() {
         observer.placing_warning(&format!(
             "removed {name}, left half-written by a stopped run"
         ));
@@ -131,12 +82,12 @@ fn solve_placing_kind<O: PlacingObserver>(
     observer.placing_pass(kind);
     let layers = layer_count(rules);
     // The successor tables read last: neighbouring subspaces share one.
-    let mut cache: Vec<(TableKey, Vec<Packed>)> = Vec::new();
+    let mut cache: Vec<(TableId, Vec<Packed>)> = Vec::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
         let todo: Vec<Subspace> = layer_subspaces(rules, placed)
             .into_iter()
-            .filter(|&s| !is_placing_kind_solved(dir, rules, kind, layer, s))
+            .filter(|&s| !tables.is_solved(TableId::layer(kind, layer, s)))
             .collect();
         if todo.is_empty() {
             observer.layer_skipped(placed);
@@ -147,58 +98,46 @@ fn solve_placing_kind<O: PlacingObserver>(
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
         // The tables this layer writes, for the manifest.
-        let mut written: Vec<String> = Vec::new();
+        let mut written: Vec<TableId> = Vec::new();
         for &sub in &todo {
-            let needed: Vec<(Option<u8>, Subspace)> = subspace_successors(rules, placed, sub)
+            let needed: Vec<TableId> = subspace_successors(rules, placed, sub)
                 .into_iter()
-                .map(|s| (next, s))
+                .map(|s| TableId::new(kind, next, s))
                 .collect();
             cache.retain(|(k, _)| needed.contains(k));
-            for &(n, s) in &needed {
-                if cache.iter().any(|(k, _)| *k == (n, s)) {
+            for &id in &needed {
+                if cache.iter().any(|(k, _)| *k == id) {
                     continue;
                 }
-                cache.push(((n, s), load_kind(dir, rules, kind, n, s)?));
+                cache.push((id, tables.load(id)?));
             }
-            let tables = SolvedTable::views(cache.iter().map(|((_, s), v)| (s, v)));
-            let solved = solve_layer_subspace(rules, placed, sub, &tables, observer)
+            let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+            let solved = solve_layer_subspace(rules, placed, sub, &next_tables, observer)
                 .map_err(|e| JobError::Placing(layer, sub, e))?;
-            match kind {
-                TableKind::GameTheoretic => {
-                    write_placing(dir, rules, layer, sub, &solved.values)?;
-                }
-                TableKind::Horizon => {
-                    // The classes need the game-theoretic values; the padding is
-                    // the solver's (a file holds fillers there).
-                    let mut game = load_placing_values(dir, rules, layer, sub)?;
-                    for (g, h) in game.iter_mut().zip(&solved.values) {
-                        if !h.is_some() {
-                            *g = Packed::NONE;
-                        }
-                    }
-                    write_placing_horizon(dir, rules, layer, sub, &game, &solved.values)?;
-                }
-            }
-            written.push(any_file_name(kind, Some(layer), sub));
+            let id = TableId::layer(kind, layer, sub);
+            tables.write_values(id, &solved.values)?;
+            written.push(id);
         }
         // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
         // written (hashing only those), so a stopped run leaves them listed.
-        update_manifest(dir, rules, &written, &[])?;
+        tables.update_manifest(&written, &[])?;
         observer.layer_solved(placed, todo.len(), work, t0.elapsed().as_secs_f64());
     }
     // A table present but missing from the list (written by an older version, or
     // by a run stopped before listing it) is added.
-    if !sums_list_every_placing_table(dir, rules)? {
-        update_manifest(dir, rules, &[], &[])?;
+    if !sums_list_every_placing_table(&tables)? {
+        tables.update_manifest(&[], &[])?;
     }
-    let start = load_kind(dir, rules, kind, Some(0), Subspace::new(0, 0))?;
+    let start = tables.load(TableId::layer(kind, 0, Subspace::new(0, 0)))?;
     Ok(start.first().and_then(|p| p.get()))
 }
 
 /// Does the directory's `SHA256SUMS` name every placing table present?
-fn sums_list_every_placing_table(dir: &Path, rules: &RuleSet) -> Result<bool, TablebaseError> {
-    let listed = listed_sums(&rules_dir(dir, rules));
-    Ok(list_placing_tables(dir, rules)?
+fn sums_list_every_placing_table(tables: &TablebaseDir) -> Result<bool, TablebaseError> {
+    let listed = tables.listed_sums();
+    Ok(tables
+        .list()?
         .into_iter()
-        .all(|(k, p, s)| listed.contains_key(&any_file_name(k, Some(p), s))))
+        .filter(|id| id.placing.is_some())
+        .all(|id| listed.contains_key(&id.file_name())))
 }

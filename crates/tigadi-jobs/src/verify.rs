@@ -9,19 +9,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet};
+use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{evaluate_placing, solve_layer_subspace, subspace_successors};
-use tigadi_solve::recompute::recompute_by_opponent;
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{value_at_counter, Category, Packed, Value};
-use tigadi_tablebase::error::TablebaseError;
-use tigadi_tablebase::format::{
-    any_file_name, any_kind_path, kind_file_name, kind_table_path, list_placing_tables,
-    list_subspaces, parse_kind_file_name, parse_placing_kind_file_name, rules_dir, TableKind,
-};
-use tigadi_tablebase::manifest::{read_sums, sha256_file, SHA256SUMS};
-use tigadi_tablebase::reader::table::{open_any_table, open_kind, open_table_of, Table};
+use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
+use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
+use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
+use tigadi_tablebase::{field, Table, TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -202,37 +198,41 @@ pub fn verify_with(
     resume: bool,
     observer: &dyn VerifyObserver,
 ) -> Result<VerifyReport, TablebaseError> {
-    let mut subs = list_subspaces(dir, rules)?;
-    let rdir = rules_dir(dir, rules);
-    let mut placing = list_placing_tables(dir, rules)?;
+    let store = TablebaseDir::new(dir, rules);
+    let all = store.list()?;
+    let mut subs: Vec<Subspace> = all
+        .iter()
+        .filter(|id| id.kind == TableKind::GameTheoretic && id.placing.is_none())
+        .map(|id| id.subspace)
+        .collect();
+    let mut placing: Vec<TableId> = all.into_iter().filter(|id| id.placing.is_some()).collect();
     // Game-theoretic tables first (horizon tables read them for the classes), each
     // kind's layers last first: each needs only the one after it.
-    placing.sort_by_key(|&(k, p, s)| (k == TableKind::Horizon, std::cmp::Reverse(p), s));
+    placing.sort_by_key(|id| (id.kind, std::cmp::Reverse(id.placing), id.subspace));
     if subs.is_empty() && placing.is_empty() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
-        return Err(TablebaseError::io(&rdir, e));
+        return Err(TablebaseError::io(store.path(), e));
     }
     // A table and its flipped twin next to each other; smaller totals first.
     subs.sort_by_key(|s| (s.mover + s.opponent, s.mover.min(s.opponent), s.mover));
-    let listed = read_sums(&rdir);
+    let listed = store.read_sums();
 
     // Check every file's checksums first; only good files are used as successors.
-    // Game-theoretic tables first, then the horizon tables that are present.
-    let mut sha: HashMap<(TableKind, Subspace), String> = HashMap::new();
+    // Game-theoretic tables first, then the moving-phase tables of the other kinds
+    // that are present.
+    let mut sha: HashMap<TableId, String> = HashMap::new();
     let mut opened = Vec::new();
     let mut total = 0u64;
-    for kind in [TableKind::GameTheoretic, TableKind::Horizon] {
+    for kind in TableKind::ALL {
         let present: Vec<Subspace> = subs
             .iter()
             .copied()
             .filter(|&s| {
                 kind == TableKind::GameTheoretic
-                    || !tigadi_tablebase::reader::table::is_missing(&kind_table_path(
-                        dir, rules, kind, s,
-                    ))
+                    || !is_missing(&store.table_path(TableId::moving(kind, s)))
             })
             .collect();
-        let tables = open_checked(dir, rules, kind, &present, &listed, &mut sha);
+        let tables = open_checked(&store, kind, &present, &listed, &mut sha);
         total += tables
             .values()
             .flatten()
@@ -244,12 +244,12 @@ pub fn verify_with(
         Ok(listed) => {
             let mut problems = Vec::new();
             for name in listed.keys() {
-                let here = parse_kind_file_name(name).is_some_and(|(kind, s)| {
-                    opened
+                let here = TableId::parse(name).is_some_and(|id| match id.placing {
+                    None => opened
                         .iter()
-                        .any(|(k, present, _)| *k == kind && present.contains(&s))
-                }) || parse_placing_kind_file_name(name)
-                    .is_some_and(|t| placing.contains(&t));
+                        .any(|(k, present, _)| *k == id.kind && present.contains(&id.subspace)),
+                    Some(_) => placing.contains(&id),
+                });
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
                 }
@@ -270,7 +270,7 @@ pub fn verify_with(
     let listed = listed.unwrap_or_default();
     let placing_slots: u64 = placing
         .iter()
-        .map(|&(_, _, s)| SubspaceIndex::new(s).slots())
+        .map(|id| SubspaceIndex::new(id.subspace).slots())
         .sum();
     let tables: usize = opened
         .iter()
@@ -280,10 +280,10 @@ pub fn verify_with(
     observer.planned(tables, total + placing_slots);
 
     let mut journal = Journaled {
-        path: rdir.join(JOURNAL),
+        path: store.path().join(JOURNAL),
         resume,
         journal: if resume {
-            std::fs::read(rdir.join(JOURNAL))
+            std::fs::read(store.path().join(JOURNAL))
                 .ok()
                 .and_then(|b| serde_json::from_slice::<Journal>(&b).ok())
                 .unwrap_or_default()
@@ -294,8 +294,7 @@ pub fn verify_with(
     let mut reports = Vec::new();
     for (kind, present, tables) in opened {
         let context = KindContext {
-            dir,
-            rules,
+            store: &store,
             kind,
             sha: &sha,
             observer,
@@ -303,8 +302,7 @@ pub fn verify_with(
         context.verify_all(&present, tables, &mut journal, &mut reports);
     }
     verify_placing(
-        dir,
-        rules,
+        &store,
         &placing,
         &listed,
         &sha,
@@ -323,16 +321,16 @@ pub fn verify_with(
 /// and its SHA-256 against `SHA256SUMS` (when listed there), recording the SHA-256
 /// in `sha`; only good files are used as successors.
 fn open_checked(
-    dir: &Path,
-    rules: &RuleSet,
+    store: &TablebaseDir,
     kind: TableKind,
     subs: &[Subspace],
     listed: &Result<BTreeMap<String, String>, Option<String>>,
-    sha: &mut HashMap<(TableKind, Subspace), String>,
+    sha: &mut HashMap<TableId, String>,
 ) -> HashMap<Subspace, Result<Arc<Table>, TablebaseError>> {
     let mut tables = HashMap::new();
     for &s in subs {
-        let t = open_kind(dir, rules, kind, s).and_then(|t| {
+        let id = TableId::moving(kind, s);
+        let t = store.open(id).and_then(|t| {
             t.check_file_checksum()?;
             if SubspaceIndex::new(s).slots() != t.header().slots {
                 return Err(TablebaseError::corrupt(
@@ -342,7 +340,7 @@ fn open_checked(
             }
             let hash = sha256_file(t.path())?;
             if let Ok(listed) = listed {
-                match listed.get(&kind_file_name(kind, s)) {
+                match listed.get(&id.file_name()) {
                     Some(h) if *h != hash => {
                         return Err(TablebaseError::corrupt(
                             t.path(),
@@ -352,7 +350,7 @@ fn open_checked(
                     _ => {}
                 }
             }
-            sha.insert((kind, s), hash);
+            sha.insert(id, hash);
             Ok(Arc::new(t))
         });
         tables.insert(s, t);
@@ -406,11 +404,10 @@ impl Journaled {
 
 /// What the check of one kind of table needs besides the tables.
 struct KindContext<'a> {
-    dir: &'a Path,
-    rules: &'a RuleSet,
+    store: &'a TablebaseDir,
     kind: TableKind,
-    /// SHA-256 of every good file, by kind and subspace.
-    sha: &'a HashMap<(TableKind, Subspace), String>,
+    /// SHA-256 of every good moving-phase file.
+    sha: &'a HashMap<TableId, String>,
     observer: &'a dyn VerifyObserver,
 }
 
@@ -424,14 +421,15 @@ impl KindContext<'_> {
         journal: &mut Journaled,
         reports: &mut Vec<SubspaceReport>,
     ) {
-        let (dir, rules, kind, observer) = (self.dir, self.rules, self.kind, self.observer);
+        let (store, kind, observer) = (self.store, self.kind, self.observer);
+        let rules = store.rules();
         let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
         for &s in subs {
             let mut report = SubspaceReport {
                 subspace: s,
                 kind,
                 placing: None,
-                path: kind_table_path(dir, rules, kind, s),
+                path: store.table_path(TableId::moving(kind, s)),
                 checked: 0,
                 mismatches: 0,
                 examples: Vec::new(),
@@ -462,19 +460,16 @@ impl KindContext<'_> {
             }
             // The files the check reads: the tables of this kind it needs, and for a
             // horizon table the game-theoretic table of its subspace.
-            let mut reads: Vec<(TableKind, Subspace)> = needed.iter().map(|&n| (kind, n)).collect();
+            let mut reads: Vec<TableId> =
+                needed.iter().map(|&n| TableId::moving(kind, n)).collect();
             if kind == TableKind::Horizon {
-                reads.push((TableKind::GameTheoretic, s));
+                reads.push(TableId::moving(TableKind::GameTheoretic, s));
             }
             let files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|&(k, n)| {
-                    self.sha
-                        .get(&(k, n))
-                        .map(|h| (kind_file_name(k, n), h.clone()))
-                })
+                .filter_map(|id| self.sha.get(id).map(|h| (id.file_name(), h.clone())))
                 .collect();
-            let name = kind_file_name(kind, s);
+            let name = TableId::moving(kind, s).file_name();
             observer.started(s, table.header().slots);
             if let Some(positions) =
                 journal.passed_earlier(&name, &files, files.len() == reads.len())
@@ -493,20 +488,14 @@ impl KindContext<'_> {
                     arrays.push((n, v.clone()));
                     continue;
                 }
+                let path = store.table_path(TableId::moving(kind, n));
                 let v = match tables.get(&n) {
-                    None => Err(TablebaseError::MissingSubspace {
-                        subspace: n,
-                        path: kind_table_path(dir, rules, kind, n),
-                    }),
+                    None => Err(TablebaseError::MissingSubspace { subspace: n, path }),
                     Some(Err(_)) => Err(TablebaseError::corrupt(
-                        &kind_table_path(dir, rules, kind, n),
+                        &path,
                         format!("successor table of {s} is damaged"),
                     )),
-                    Some(Ok(t)) => match kind {
-                        TableKind::GameTheoretic => t.decode_values(),
-                        TableKind::Horizon => t.decode_dtc100(),
-                    }
-                    .map(Arc::new),
+                    Some(Ok(t)) => t.values().map(Arc::new),
                 };
                 match v {
                     Ok(v) => {
@@ -524,14 +513,13 @@ impl KindContext<'_> {
                 // with the stored value of the second.
                 type Agrees = Box<dyn Fn(usize, Value) -> bool + Sync>;
                 let summary: Result<Agrees, TablebaseError> = match kind {
-                    TableKind::GameTheoretic => table.decode_wdl().map(|wdl| {
+                    TableKind::GameTheoretic => table.decode::<field::Wdl>().map(|wdl| {
                         Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Agrees
                     }),
-                    TableKind::Horizon => table.decode_categories().and_then(|cats| {
-                        let game =
-                            open_kind(dir, rules, TableKind::GameTheoretic, s)?.decode_values()?;
+                    TableKind::Horizon => table.decode::<field::Category>().and_then(|cats| {
+                        let game = store.load(TableId::moving(TableKind::GameTheoretic, s))?;
                         Ok(Box::new(move |slot: usize, v: Value| {
-                            let g = game[slot].get().expect("decode_values rejects NONE");
+                            let g = game[slot].get().expect("Table::values rejects NONE");
                             Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
                         }) as Agrees)
                     }),
@@ -563,21 +551,23 @@ impl KindContext<'_> {
 /// table, naming its layer.
 #[allow(clippy::too_many_arguments)]
 fn verify_placing(
-    dir: &Path,
-    rules: &RuleSet,
-    placing: &[(TableKind, u8, Subspace)],
+    store: &TablebaseDir,
+    placing: &[TableId],
     listed: &BTreeMap<String, String>,
-    sha: &HashMap<(TableKind, Subspace), String>,
+    sha: &HashMap<TableId, String>,
     journal: &mut Journaled,
     observer: &dyn VerifyObserver,
     reports: &mut Vec<SubspaceReport>,
 ) {
-    let mut decoded: HashMap<(TableKind, Option<u8>, Subspace), Arc<Vec<Packed>>> = HashMap::new();
-    // SHA-256 of the placing files checked so far (each layer's successors are the
-    // layer after it, checked before it), for the journal.
-    let mut placing_sha: HashMap<(TableKind, u8, Subspace), String> = HashMap::new();
-    for &(kind, placed, s) in placing {
-        let path = any_kind_path(dir, rules, kind, Some(placed), s);
+    let rules = store.rules();
+    let mut decoded: HashMap<TableId, Arc<Vec<Packed>>> = HashMap::new();
+    // SHA-256 of the files checked so far (each layer's successors are the layer
+    // after it, checked before it), for the journal.
+    let mut sha = sha.clone();
+    for &id in placing {
+        let (kind, s) = (id.kind, id.subspace);
+        let placed = id.placing.expect("a placing table");
+        let path = store.table_path(id);
         let mut report = SubspaceReport {
             subspace: s,
             kind,
@@ -590,12 +580,12 @@ fn verify_placing(
             earlier: false,
         };
         let slots = SubspaceIndex::new(s).slots();
-        let name = any_file_name(kind, Some(placed), s);
+        let name = id.file_name();
         observer.started(s, slots);
         // `Some(files)`: the check passed or failed with every file it read hashed
         // (for the journal).
         let result = (|| -> Result<Option<BTreeMap<String, String>>, TablebaseError> {
-            let table = open_table_of(dir, rules, kind, Some(placed), s)?;
+            let table = store.open(id)?;
             table.check_file_checksum()?;
             if slots != table.header().slots {
                 return Err(TablebaseError::corrupt(
@@ -612,28 +602,21 @@ fn verify_placing(
                     ));
                 }
             }
-            placing_sha.insert((kind, placed, s), hash.clone());
+            sha.insert(id, hash.clone());
             let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
-            let needed: Vec<(TableKind, Option<u8>, Subspace)> =
-                subspace_successors(rules, placed as u32, s)
-                    .into_iter()
-                    .map(|n| (kind, next, n))
-                    .collect();
+            let needed: Vec<TableId> = subspace_successors(rules, placed as u32, s)
+                .into_iter()
+                .map(|n| TableId::new(kind, next, n))
+                .collect();
             // The files the check reads besides this one: the successors' tables,
             // and for a horizon table the game-theoretic table of its subspace.
             let mut reads = needed.clone();
             if kind == TableKind::Horizon {
-                reads.push((TableKind::GameTheoretic, Some(placed), s));
+                reads.push(id.with_kind(TableKind::GameTheoretic));
             }
             let mut files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|&(k, p, n)| {
-                    match p {
-                        None => sha.get(&(k, n)),
-                        Some(p) => placing_sha.get(&(k, p, n)),
-                    }
-                    .map(|h| (any_file_name(k, p, n), h.clone()))
-                })
+                .filter_map(|r| sha.get(r).map(|h| (r.file_name(), h.clone())))
                 .collect();
             let complete = files.len() == reads.len();
             files.insert(name.clone(), hash);
@@ -645,24 +628,20 @@ fn verify_placing(
             }
             decoded.retain(|k, _| needed.contains(k));
             let mut arrays = Vec::new();
-            for &(k, p, n) in &needed {
-                if let Some(v) = decoded.get(&(k, p, n)) {
-                    arrays.push((n, v.clone()));
+            for &n in &needed {
+                if let Some(v) = decoded.get(&n) {
+                    arrays.push((n.subspace, v.clone()));
                     continue;
                 }
-                let t = open_table_of(dir, rules, k, p, n)?;
-                let v = Arc::new(match k {
-                    TableKind::GameTheoretic => t.decode_values()?,
-                    TableKind::Horizon => t.decode_dtc100()?,
-                });
-                decoded.insert((k, p, n), v.clone());
-                arrays.push((n, v));
+                let v = Arc::new(store.load(n)?);
+                decoded.insert(n, v.clone());
+                arrays.push((n.subspace, v));
             }
             // The stored values, and whether the first section disagrees with one.
             let (own, first_bad): (Vec<Packed>, Vec<bool>) = match kind {
                 TableKind::GameTheoretic => {
-                    let own = table.decode_values()?;
-                    let wdl = table.decode_wdl()?;
+                    let own = table.values()?;
+                    let wdl = table.decode::<field::Wdl>()?;
                     let bad = own
                         .iter()
                         .zip(&wdl)
@@ -671,9 +650,9 @@ fn verify_placing(
                     (own, bad)
                 }
                 TableKind::Horizon => {
-                    let own = table.decode_dtc100()?;
-                    let cats = table.decode_categories()?;
-                    let game = open_any_table(dir, rules, Some(placed), s)?.decode_values()?;
+                    let own = table.values()?;
+                    let cats = table.decode::<field::Category>()?;
+                    let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
                     let bad = (0..own.len())
                         .map(|i| match (game[i].get(), own[i].get()) {
                             (Some(g), Some(h)) => Category::of(g.wdl(), h.wdl()) != Some(cats[i]),
@@ -771,17 +750,16 @@ fn check_placing(
             .expect("successors stay in the loaded subspaces");
         values[index.index(b) as usize]
             .get()
-            .expect("decode_values rejects NONE")
+            .expect("Table::values rejects NONE")
     };
-    let slots = own.len() as u64;
-    sweep_chunks(slots.div_ceil(CHUNK), report, None, true, |c, record| {
-        for slot in chunk_range(c, slots) {
+    sweep_chunks(own.len() as u64, report, None, |range, record| {
+        for slot in range {
             let fast = grouped[slot as usize].get();
             let board = || index.board(slot).expect("checked slots hold positions");
             let stored = || {
                 own[slot as usize]
                     .get()
-                    .expect("decode_values rejects NONE")
+                    .expect("Table::values rejects NONE")
             };
             let recomputed = match fast {
                 Some(f) if slot % PLACING_SAMPLE != 0 => f,
@@ -809,23 +787,27 @@ fn check_placing(
 /// mismatch.
 type Record<'a> = &'a mut dyn FnMut(u64, &dyn Fn() -> Board, Value, Value, bool);
 
-/// Checks a table in `pieces` parallel pieces: `chunk(piece, record)` checks the
-/// positions of one piece and calls `record` for each. Adds to `report`'s counts
-/// (positions checked only with `count`) and first mismatches, and reports each
-/// piece's positions to `observer` if given.
+/// Checks every slot of a table in parallel chunks: `chunk(slots, record)` checks
+/// the positions in a range of slots and calls `record` for each. Fills in
+/// `report`'s counts and first mismatches, and reports the slots done to
+/// `observer` if given.
 fn sweep_chunks(
-    pieces: u64,
+    slots: u64,
     report: &mut SubspaceReport,
     observer: Option<&dyn VerifyObserver>,
-    count: bool,
-    chunk: impl Fn(u64, Record) + Sync,
+    chunk: impl Fn(std::ops::Range<u64>, Record) + Sync,
 ) {
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
-    let examples = Mutex::new(std::mem::take(&mut report.examples));
-    (0..pieces).into_par_iter().for_each(|c| {
+    let examples = Mutex::new(Vec::new());
+    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
         let (mut n_checked, mut n_bad) = (0, 0);
-        chunk(c, &mut |slot, board, stored, recomputed, wdl_bad| {
+        chunk(start..end, &mut |slot,
+                                board,
+                                stored,
+                                recomputed,
+                                wdl_bad| {
             n_checked += 1;
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
@@ -846,21 +828,14 @@ fn sweep_chunks(
         checked.fetch_add(n_checked, Ordering::Relaxed);
         mismatches.fetch_add(n_bad, Ordering::Relaxed);
         if let Some(observer) = observer {
-            observer.advance(n_checked);
+            observer.advance(end - start);
         }
     });
-    if count {
-        report.checked += checked.into_inner();
-    }
-    report.mismatches += mismatches.into_inner();
+    report.checked = checked.into_inner();
+    report.mismatches = mismatches.into_inner();
     let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
     ex.sort_by_key(|m| m.slot);
     report.examples = ex;
-}
-
-/// The slots of chunk `c` of a table of `slots` slots.
-fn chunk_range(c: u64, slots: u64) -> std::ops::Range<u64> {
-    c * CHUNK..((c + 1) * CHUNK).min(slots)
 }
 
 /// Where captures from subspace `s` lead, unless every capture ends the game.
@@ -868,12 +843,14 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
 }
 
-/// Recomputes every value of the table `arrays[0]` from its successors' tables
-/// (the rest of `arrays`) and checks the summary section (`summary_agrees`)
-/// against the stored values. The values are recomputed grouped by the
-/// opponent's point set ([`recompute_by_opponent`]), so that the successors'
-/// values are read from a few runs that stay in cache; the summary section is
-/// checked in slot order.
+/// One successor of a position being verified: a capture that ends the game, or
+/// where to read the successor's value (`table` indexes the loaded tables).
+#[derive(Clone, Copy)]
+enum Succ {
+    Ends,
+    Look { capture: bool, table: u8, slot: u64 },
+}
+
 fn check_subspace(
     rules: &RuleSet,
     kind: TableKind,
@@ -882,42 +859,98 @@ fn check_subspace(
     report: &mut SubspaceReport,
     observer: &dyn VerifyObserver,
 ) {
-    let table = |n: Subspace| {
-        arrays.iter().find(|(s, _)| *s == n).map(|(s, v)| SolvedTable {
-            subspace: *s,
-            values: &v[..],
-        })
-    };
-    let s = arrays[0].0;
-    let own = table(s).expect("the table itself is loaded");
-    // Quiet moves and passes lead into the flipped subspace.
-    let quiet = table(s.flipped()).expect("the flipped subspace is loaded with its twin");
-    let capture = capture_target(s).map(|t| table(t).expect("capture targets are loaded"));
-    let index = SubspaceIndex::new(s);
-    // Pieces of about CHUNK positions: runs of the opponent's sets.
-    let per_piece = CHUNK.div_ceil(index.slots().div_ceil(index.opponent_orbits()).max(1));
-    let orbits = index.opponent_orbits();
-    let stored = |v: Packed| v.get().expect("decode_values rejects NONE");
-    sweep_chunks(orbits.div_ceil(per_piece), report, Some(observer), true, |c, record| {
-        let range = c * per_piece..((c + 1) * per_piece).min(orbits);
-        recompute_by_opponent(rules, own, quiet, capture, range, |slot, board, v, best| {
-            let recomputed = match kind {
-                TableKind::GameTheoretic => best,
-                TableKind::Horizon => value_at_counter(best, 0, rules.quiet)
-                    .expect("counter 0 is within every limit"),
+    let lookups: Vec<(Subspace, SubspaceIndex, &[Packed])> = arrays
+        .iter()
+        .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
+        .collect();
+    let own = &lookups[0];
+    // Quiet moves and passes lead into the flipped subspace, every one of them to a
+    // board whose mover set is this board's opponent set: its mover-set part of the
+    // slot is computed once per board (as the solver does).
+    let quiet_table = lookups
+        .iter()
+        .position(|l| l.0 == own.0.flipped())
+        .expect("the flipped subspace is loaded with its twin");
+    let quiet = &lookups[quiet_table];
+    sweep_chunks(
+        own.2.len() as u64,
+        report,
+        Some(observer),
+        |range, record| {
+            // A two-stage pipeline, as in the solver: the successors' values of one
+            // position are prefetched while those of the position before it are read
+            // (they are random reads over tables of up to gigabytes).
+            let mut pending: [Option<(u64, Board)>; 2] = [None, None];
+            let mut succs: [Vec<Succ>; 2] = [Vec::new(), Vec::new()];
+            let mut cur = 0;
+            let mut finish = |slot: u64, board: Board, succ: &[Succ]| {
+                let stored = own.2[slot as usize]
+                    .get()
+                    .expect("Table::values rejects NONE");
+                let mut best = Best::default();
+                for &e in succ {
+                    best.add(match e {
+                        Succ::Ends => Value::Win(1),
+                        Succ::Look {
+                            capture,
+                            table,
+                            slot,
+                        } => lookups[table as usize].2[slot as usize]
+                            .get()
+                            .expect("Table::values rejects NONE")
+                            .before_turn(capture),
+                    });
+                }
+                let recomputed = match kind {
+                    TableKind::GameTheoretic => best.value(),
+                    TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
+                        .expect("counter 0 is within every limit"),
+                };
+                record(
+                    slot,
+                    &|| board,
+                    stored,
+                    recomputed,
+                    !summary_agrees(slot as usize, stored),
+                );
             };
-            record(slot, &|| board, stored(v), recomputed, false);
-        });
-    });
-    // The summary section, in slot order; padding slots count as done.
-    let slots = index.slots();
-    sweep_chunks(slots.div_ceil(CHUNK), report, None, false, |c, record| {
-        for (slot, board) in index.boards(chunk_range(c, slots)) {
-            let v = stored(own.values[slot as usize]);
-            if !summary_agrees(slot as usize, v) {
-                record(slot, &|| board, v, v, true);
+            for (slot, board) in own.1.boards(range) {
+                let class = quiet.1.mover_class(board.opponent);
+                let succ = &mut succs[cur];
+                succ.clear();
+                board.for_each_successor(rules, |s| {
+                    let (table, at, capture) = match s {
+                        Successor::Capture(next) if next.is_game_over() => {
+                            succ.push(Succ::Ends);
+                            return;
+                        }
+                        Successor::Capture(next) => {
+                            let t = lookups
+                                .iter()
+                                .position(|l| l.0 == Subspace::of(next))
+                                .expect("successors stay in the loaded subspaces");
+                            (t, lookups[t].1.index(next), true)
+                        }
+                        Successor::Quiet(next) | Successor::Pass(next) => {
+                            (quiet_table, quiet.1.index_with(class, next.opponent), false)
+                        }
+                    };
+                    prefetch(&lookups[table].2[at as usize]);
+                    succ.push(Succ::Look {
+                        capture,
+                        table: table as u8,
+                        slot: at,
+                    });
+                });
+                pending[cur] = Some((slot, board));
+                cur ^= 1;
+                if let Some((slot, board)) = pending[cur].take() {
+                    finish(slot, board, &succs[cur]);
+                }
             }
-        }
-    });
-    observer.advance(slots - report.checked);
+            if let Some((slot, board)) = pending[cur ^ 1].take() {
+                finish(slot, board, &succs[cur ^ 1]);
+            }
+        },
+    );
 }

@@ -31,12 +31,7 @@ fn answer_is_probe_and_probe_moves() {
         let answer = tb.answer(&position).unwrap();
         assert_eq!(answer.value, tb.probe(board).unwrap());
         assert_eq!((answer.rule, answer.over), (None, None));
-        let moves: Vec<(tigadi_rules::Move, Value)> = tb
-            .probe_moves(board)
-            .unwrap()
-            .into_iter()
-            .map(|(t, v)| (t.to_move(), v))
-            .collect();
+        let moves: Vec<(tigadi_rules::Move, Value)> = tb.probe_moves(None, board).unwrap();
         let turns: Vec<(tigadi_rules::Move, Value)> =
             answer.moves.iter().map(|t| (t.turn, t.value)).collect();
         assert_eq!(turns, moves);

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::Packed;
-use tigadi_tablebase::format::{checksum, table_path, BlockEntry, Header, ENTRY_LEN};
-use tigadi_tablebase::{Table, Tablebase};
+use tigadi_tablebase::format::{checksum, BlockEntry, Header, ENTRY_LEN};
+use tigadi_tablebase::{Table, Tablebase, TablebaseDir};
 
 const RULES: RuleSet = RuleSet::TIGADI;
 
@@ -42,7 +42,7 @@ fn copy() -> (tempfile::TempDir, PathBuf) {
         let e = e.unwrap();
         std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
-    let path = table_path(dst.path(), &RULES, sub());
+    let path = TablebaseDir::new(dst.path(), &RULES).table_path(game(sub()));
     (dst, path)
 }
 
@@ -222,7 +222,7 @@ const CHILD_DIR: &str = "TIGADI_TEST_TRUNCATED_CHILD_DIR";
 /// answer right or an error naming the file), then puts the same bytes back (as
 /// `cp` of the same file over it would) and probes again (every answer right).
 fn truncate_and_probe(dir: &Path) {
-    let path = table_path(dir, &RULES, sub());
+    let path = TablebaseDir::new(dir, &RULES).table_path(game(sub()));
     let bytes = std::fs::read(&path).unwrap();
     let tb = opened(dir);
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();

@@ -8,7 +8,7 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::reader::cache::BlockCache;
-use tigadi_tablebase::{encode_table, Section, Table};
+use tigadi_tablebase::{encode, field, Section, Table, TableData, TableId, TableKind};
 
 /// A synthetic table (no index needed): runs of wins, draws and losses with
 /// varied DTCs and some padding, 40,000 slots.
@@ -24,7 +24,8 @@ fn original() -> &'static (Vec<Packed>, Vec<u8>) {
                 _ => Packed::new(Value::Win(200 + (i % 300) as u16)),
             })
             .collect();
-        let bytes = encode_table(&RuleSet::TIGADI, Subspace::new(3, 3), &values).unwrap();
+        let id = TableId::moving(TableKind::GameTheoretic, Subspace::new(3, 3));
+        let bytes = encode(&RuleSet::TIGADI, id, TableData::Game(&values)).unwrap();
         (values, bytes)
     })
 }
@@ -37,12 +38,12 @@ fn read_all(bytes: Vec<u8>) {
     };
     let cache = BlockCache::new(4);
     for slot in (0..values.len() as u64).step_by(61) {
-        if let Ok(v) = t.value(&cache, 0, slot) {
+        if let Ok(v) = t.get::<field::Dtc>(&cache, 0, slot) {
             if let Some(truth) = values[slot as usize].get() {
                 assert_eq!(v, truth);
             }
         }
-        if let Ok(w) = t.wdl(&cache, 0, slot) {
+        if let Ok(w) = t.get::<field::Wdl>(&cache, 0, slot) {
             if let Some(truth) = values[slot as usize].get() {
                 assert_eq!(w, truth.wdl());
             }
@@ -51,14 +52,14 @@ fn read_all(bytes: Vec<u8>) {
     for b in 0..t.header().dtc.block_count {
         let _ = t.read_block(Section::Dtc, b);
     }
-    if let Ok(all) = t.decode_values() {
+    if let Ok(all) = t.values() {
         for (p, v) in all.iter().zip(values) {
             if v.is_some() {
                 assert_eq!(p, v);
             }
         }
     }
-    let _ = t.decode_wdl();
+    let _ = t.decode::<field::Wdl>();
 }
 
 #[test]
@@ -66,7 +67,7 @@ fn original_reads_back() {
     let (values, bytes) = original();
     let t = Table::from_bytes(Path::new("ok.tgtb"), bytes.clone()).unwrap();
     t.check_file_checksum().unwrap();
-    let all = t.decode_values().unwrap();
+    let all = t.values().unwrap();
     for (p, v) in all.iter().zip(values) {
         if v.is_some() {
             assert_eq!(p, v);

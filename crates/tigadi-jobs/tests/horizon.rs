@@ -17,8 +17,13 @@ use tigadi_rules::{Board, Rng, RuleSet};
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{solve_up_to_horizon, Packed, Value, Wdl};
 use tigadi_tablebase::{
-    encode_horizon_table, write_horizon_subspace, TableKind, Tablebase, TablebaseError,
+    encode, field, TableData, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError,
 };
+
+/// The horizon table of `s` of the moving phase.
+fn horizon_table(s: Subspace) -> TableId {
+    TableId::moving(TableKind::Horizon, s)
+}
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -33,7 +38,13 @@ fn solve_both(
     let horizon = solve_up_to_horizon(&rules, max_gotis, &Quiet, |_, _, _| {});
     let mut out = Vec::new();
     for (s, h) in horizon {
-        write_horizon_subspace(dir, &rules, s, &game[&s], &h).unwrap();
+        let data = TableData::Horizon {
+            game: &game[&s],
+            dtc100: &h,
+        };
+        TablebaseDir::new(dir, &rules)
+            .write(horizon_table(s), data)
+            .unwrap();
         out.push((s, game[&s].clone(), h));
     }
     out.sort_by_key(|t| (t.0.mover, t.0.opponent));
@@ -69,14 +80,14 @@ fn probes_at_several_counters_agree_with_the_oracle() {
             opponent: tigadi_rules::geometry::transform(s, b.opponent),
         };
         for counter in [0u16, 1, 4, 9, 10] {
-            let r = tb.probe_rule(b, counter).unwrap();
+            let r = tb.probe_rule(None, b, counter).unwrap();
             assert_eq!(
                 code(r.rule_value),
                 naive.value(b.mover, b.opponent, counter),
                 "{b:?} at counter {counter}: {r:?}"
             );
             // The best move's values under the rule are the position's.
-            let moves = tb.probe_moves_rule(b, counter).unwrap();
+            let moves = tb.probe_moves_rule(None, b, counter).unwrap();
             if let Some((_, best)) = moves.first() {
                 assert_eq!(best.rule_value, r.rule_value, "{b:?} at {counter}");
                 assert_eq!(best.category, r.category, "{b:?} at {counter}");
@@ -88,6 +99,7 @@ fn probes_at_several_counters_agree_with_the_oracle() {
     assert!(cursed > 0, "no cursed win among the probes");
     assert!(tb
         .probe_rule(
+            None,
             Board {
                 mover: 0b111,
                 opponent: 0b111 << 8
@@ -98,7 +110,7 @@ fn probes_at_several_counters_agree_with_the_oracle() {
 }
 
 fn r_category(tb: &Tablebase, b: Board) -> tigadi_solve::Category {
-    tb.probe_category(b).unwrap()
+    tb.get::<field::Category>(None, b).unwrap()
 }
 
 #[test]
@@ -121,7 +133,12 @@ fn verify_fails_on_an_altered_dtc100() {
         unreachable!()
     };
     h[slot] = Packed::new(Value::Win(d + 1));
-    write_horizon_subspace(dir.path(), &rules, sub, &game, &h).unwrap();
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let data = TableData::Horizon {
+        game: &game,
+        dtc100: &h,
+    };
+    store.write(horizon_table(sub), data).unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(!report.is_ok());
     let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
@@ -131,10 +148,21 @@ fn verify_fails_on_an_altered_dtc100() {
         .iter()
         .any(|m| m.slot == slot as u64 && !m.wdl_section)));
     // The encoder itself refuses a DTC100 beyond the limit or against the game value.
+    let encodes = |id: TableId, h: &[Packed]| {
+        let data = TableData::Horizon {
+            game: &game,
+            dtc100: h,
+        };
+        encode(&rules, id, data).is_ok()
+    };
+    assert!(encodes(horizon_table(sub), &h));
     h[slot] = Packed::new(Value::Win(11));
-    assert!(encode_horizon_table(&rules, sub, &game, &h).is_err());
+    assert!(!encodes(horizon_table(sub), &h));
     h[slot] = Packed::new(Value::Loss(3));
-    assert!(encode_horizon_table(&rules, sub, &game, &h).is_err());
+    assert!(!encodes(horizon_table(sub), &h));
+    // Values of another kind than the table's are refused too.
+    h[slot] = Packed::new(Value::Win(d));
+    assert!(!encodes(common::game(sub), &h));
 }
 
 #[test]
@@ -145,15 +173,15 @@ fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
     // Pretend the directory belongs to quiet=12: the game-theoretic tables are
     // valid (they ignore the limit), the horizon tables are refused by name.
     let other = RuleSet::parse("tigadi,quiet=12").unwrap();
-    let root = tigadi_tablebase::rules_dir(dir.path(), &rules);
-    std::fs::rename(&root, tigadi_tablebase::rules_dir(dir.path(), &other)).unwrap();
+    let root = TablebaseDir::new(dir.path(), &rules);
+    std::fs::rename(root.path(), TablebaseDir::new(dir.path(), &other).path()).unwrap();
     let tb = Tablebase::open(dir.path(), &other);
     let b = Board {
         mover: 0b111,
         opponent: 0b111 << 8,
     };
     assert!(tb.probe(b).is_ok());
-    let e = tb.probe_rule(b, 0).unwrap_err();
+    let e = tb.probe_rule(None, b, 0).unwrap_err();
     assert!(matches!(e, TablebaseError::RulesMismatch { .. }), "{e}");
     assert!(
         e.to_string().contains("quiet=10") && e.to_string().contains("quiet=12"),
@@ -166,7 +194,7 @@ fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
     let tb = Tablebase::open(plain.path(), &RuleSet::TIGADI);
     assert!(tb.probe(b).is_ok());
     assert!(matches!(
-        tb.probe_rule(b, 0),
+        tb.probe_rule(None, b, 0),
         Err(TablebaseError::MissingSubspace { .. })
     ));
     assert!(verify(plain.path(), &RuleSet::TIGADI, &no_progress)

@@ -10,10 +10,7 @@ use tigadi_jobs::verify;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::format::{ENTRY_LEN, HEADER_LEN};
-use tigadi_tablebase::{
-    encode_table, load_values, read_header, read_manifest, write_manifest,
-    write_manifest_with_seconds, write_subspace, Tablebase, TablebaseError,
-};
+use tigadi_tablebase::{encode, TableData, Tablebase, TablebaseDir, TablebaseError};
 
 const RULES: RuleSet = RuleSet::TIGADI;
 
@@ -42,7 +39,10 @@ fn flipped_bytes_are_corrupt_never_wrong() {
     let tables = solve_and_write(dir.path(), RULES, 6);
     let sub = Subspace::new(3, 3);
     let truth = &tables[&sub];
-    let h = read_header(dir.path(), &RULES, sub).unwrap();
+    let table = TablebaseDir::new(dir.path(), &RULES)
+        .open(game(sub))
+        .unwrap();
+    let h = table.header();
     let len = h.file_len() as usize;
     let head = h.head_len() as usize;
     let wdl_data = h.wdl.data_offset as usize;
@@ -93,7 +93,9 @@ fn flipped_bytes_are_corrupt_never_wrong() {
             if at < len - 8 {
                 assert!(errors > 0, "{what}: damage went unnoticed by probe");
             }
-            let e = load_values(d.path(), &RULES, sub).unwrap_err();
+            let e = TablebaseDir::new(d.path(), &RULES)
+                .load(game(sub))
+                .unwrap_err();
             assert!(e.is_corrupt(), "{what}: {e}");
             let report = verify(d.path(), &RULES, &no_progress).unwrap();
             assert!(!report.is_ok(), "{what}: verify passed a damaged file");
@@ -148,13 +150,17 @@ fn writing_is_deterministic_across_thread_counts() {
             .num_threads(4)
             .build()
             .unwrap();
-        let a = one.install(|| encode_table(&RULES, sub, values).unwrap());
-        let b = four.install(|| encode_table(&RULES, sub, values).unwrap());
+        let a = one.install(|| encode(&RULES, game(sub), TableData::Game(values)).unwrap());
+        let b = four.install(|| encode(&RULES, game(sub), TableData::Game(values)).unwrap());
         assert_eq!(a, b);
         let d1 = tempfile::tempdir().unwrap();
         let d2 = tempfile::tempdir().unwrap();
-        let p1 = write_subspace(d1.path(), &RULES, sub, values).unwrap();
-        let p2 = write_subspace(d2.path(), &RULES, sub, values).unwrap();
+        let p1 = TablebaseDir::new(d1.path(), &RULES)
+            .write(game(sub), TableData::Game(values))
+            .unwrap();
+        let p2 = TablebaseDir::new(d2.path(), &RULES)
+            .write(game(sub), TableData::Game(values))
+            .unwrap();
         assert_eq!(std::fs::read(p1).unwrap(), a);
         assert_eq!(std::fs::read(p2).unwrap(), a);
         // No temporary files are left behind.
@@ -176,7 +182,9 @@ fn alter_a_win(dir: &Path, sub: Subspace, mut values: Vec<Packed>) -> (usize, u1
         unreachable!()
     };
     values[slot] = Packed::new(Value::Win(d + 1));
-    write_subspace(dir, &RULES, sub, &values).unwrap();
+    TablebaseDir::new(dir, &RULES)
+        .write(game(sub), TableData::Game(&values))
+        .unwrap();
     (slot, d)
 }
 
@@ -225,16 +233,20 @@ fn verify_passes_solved_tables_and_catches_an_altered_value() {
 fn manifest_lists_every_file_with_checksums_and_times() {
     let dir = tempfile::tempdir().unwrap();
     let tables = solve_and_write(dir.path(), RULES, 7);
-    let m = write_manifest_with_seconds(dir.path(), &RULES, &[(Subspace::new(4, 3), 1.5)]).unwrap();
+    let store = TablebaseDir::new(dir.path(), &RULES);
+    let m = store
+        .write_manifest_with_seconds(&[(Subspace::new(4, 3), 1.5)])
+        .unwrap();
     assert_eq!(m.subspaces.len(), tables.len());
     assert_eq!(m.rules, "tigadi");
     // Times survive a rewrite without them.
-    let m2 = write_manifest(dir.path(), &RULES).unwrap();
+    let m2 = store.write_manifest().unwrap();
     assert_eq!(m, m2);
-    let read = read_manifest(dir.path(), &RULES).unwrap().unwrap();
+    let read = store.read_manifest().unwrap().unwrap();
     assert_eq!(read, m);
     for e in &m.subspaces {
-        let h = read_header(dir.path(), &RULES, e.subspace()).unwrap();
+        let table = store.open(game(e.subspace())).unwrap();
+        let h = table.header();
         assert_eq!(
             (e.win, e.draw, e.loss),
             (h.counts.wins, h.counts.draws, h.counts.losses)
@@ -278,7 +290,9 @@ fn a_later_solve_does_not_bless_an_altered_table() {
     // next run sees a solved table and solves nothing, and the list keeps the
     // hash of what the solver wrote, so `verify` still names the file.
     let sub = Subspace::new(4, 3);
-    let mut values = load_values(dir.path(), &RULES, sub).unwrap();
+    let mut values = TablebaseDir::new(dir.path(), &RULES)
+        .load(game(sub))
+        .unwrap();
     tigadi_tablebase::mark_padding(sub, &mut values);
     alter_a_win(dir.path(), sub, values);
     run();

@@ -11,8 +11,13 @@ use tigadi_solve::placing::subspace_successors;
 use tigadi_solve::placing::{evaluate_placing, layer_count, solve_placing, start_value};
 use tigadi_solve::{retrograde::Quiet, Packed, SolvedTable, Value};
 use tigadi_tablebase::{
-    encode_table, load_placing_values, write_placing, write_subspace, Header, Tablebase,
+    encode, field, Header, TableData, TableId, TableKind, Tablebase, TablebaseDir,
 };
+
+/// The game-theoretic table of `sub` of placing layer `placed`.
+fn layer_table(placed: u8, sub: Subspace) -> TableId {
+    TableId::layer(TableKind::GameTheoretic, placed, sub)
+}
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -27,7 +32,12 @@ fn solve_and_write_all(
     let layers = solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
     for (placed, layer) in layers.iter().enumerate() {
         for s in layer {
-            write_placing(dir, &rules, placed as u8, s.subspace, &s.values).unwrap();
+            TablebaseDir::new(dir, &rules)
+                .write(
+                    layer_table(placed as u8, s.subspace),
+                    TableData::Game(&s.values),
+                )
+                .unwrap();
         }
     }
     layers
@@ -42,28 +52,31 @@ fn placing_tables_round_trip_probe_and_verify() {
     let tb = Tablebase::open(dir.path(), &rules);
     for (placed, layer) in layers.iter().enumerate() {
         for s in layer {
-            let mut read =
-                load_placing_values(dir.path(), &rules, placed as u8, s.subspace).unwrap();
+            let mut read = TablebaseDir::new(dir.path(), &rules)
+                .load(layer_table(placed as u8, s.subspace))
+                .unwrap();
             tigadi_tablebase::mark_padding(s.subspace, &mut read);
             assert_eq!(read, s.values, "layer {placed} {}", s.subspace);
             // The prober agrees slot by slot, and its best placement is the value.
             let idx = SubspaceIndex::new(s.subspace);
             for (slot, board) in idx.boards(0..idx.slots()).step_by(7) {
-                let v = tb.probe_placing(placed as u32, board).unwrap();
+                let v = tb.get::<field::Dtc>(Some(placed as u8), board).unwrap();
                 assert_eq!(Some(v), s.values[slot as usize].get());
-                let moves = tb.probe_placements(placed as u32, board).unwrap();
+                let moves = tb.probe_moves(Some(placed as u8), board).unwrap();
                 assert_eq!(moves[0].1, v);
             }
         }
     }
-    let start = tb.probe_any_phase(&Position::start(&rules)).unwrap();
+    let start = tb
+        .get_position::<field::Dtc>(&Position::start(&rules))
+        .unwrap();
     assert_eq!(Some(start), start_value(&layers[0]));
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
     assert!(report.subspaces.iter().any(|s| s.placing == Some(0)));
     // A position that no game reaches after 2 placements is refused, not answered.
-    let tb_err = tb.probe_placing(
-        2,
+    let tb_err = tb.get::<field::Dtc>(
+        Some(2),
         tigadi_rules::Board {
             mover: 7,
             opponent: 0,
@@ -88,7 +101,12 @@ fn verify_catches_an_altered_placing_value() {
         _ => Value::Win(1),
     };
     values[slot] = Packed::new(altered);
-    write_placing(dir.path(), &rules, placed, table.subspace, &values).unwrap();
+    TablebaseDir::new(dir.path(), &rules)
+        .write(
+            layer_table(placed, table.subspace),
+            TableData::Game(&values),
+        )
+        .unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(!report.is_ok());
     let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
@@ -145,7 +163,12 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
         Value::Win(_) => Value::Draw,
         _ => Value::Win(1),
     });
-    write_placing(dir.path(), &rules, placed, table.subspace, &values).unwrap();
+    TablebaseDir::new(dir.path(), &rules)
+        .write(
+            layer_table(placed, table.subspace),
+            TableData::Game(&values),
+        )
+        .unwrap();
     let third = placing_earlier(true);
     for &(p, s, earlier, ok) in &third {
         let reads_altered =
@@ -162,7 +185,7 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
 }
 
 /// `answer` (what the bindings' probes call) answers placing positions:
-/// `probe_placing` and every placement of `probe_placements`, as moves of the
+/// `get::<field::Dtc>` and every placement of `probe_moves`, as moves of the
 /// notation, and agrees with `report` (what `tigadi probe` prints);
 /// `answer_value` is the same without the moves.
 #[test]
@@ -199,7 +222,7 @@ fn answer_answers_placing_positions() {
                 let answer = tb.answer(&position).unwrap();
                 assert_eq!(
                     answer.value,
-                    tb.probe_placing(placed as u32, board).unwrap()
+                    tb.get::<field::Dtc>(Some(placed as u8), board).unwrap()
                 );
                 let value_only = tb.answer_value(&position).unwrap();
                 assert_eq!(
@@ -207,17 +230,12 @@ fn answer_answers_placing_positions() {
                     (answer.value, answer.rule)
                 );
                 assert!(value_only.moves.is_empty());
-                let placements = tb.probe_placements(placed as u32, board).unwrap();
+                let placements = tb.probe_moves(Some(placed as u8), board).unwrap();
                 assert_eq!(answer.moves.len(), placements.len());
                 for (t, (p, w)) in answer.moves.iter().zip(&placements) {
                     assert_eq!(&t.value, w);
-                    assert_eq!(
-                        t.turn,
-                        tigadi_rules::Move::Place {
-                            to: p.to,
-                            capture: p.capture
-                        }
-                    );
+                    assert_eq!(t.turn, *p);
+                    assert!(matches!(p, tigadi_rules::Move::Place { .. }));
                 }
                 // The index holds boards no game reaches (a tigadi while placing that
                 // no capture accounts for, docs/RULES.md §9): `report` refuses them.
@@ -250,7 +268,7 @@ fn evaluate_placing_matches_the_solver() {
                     if placed == last {
                         tb.probe(b).unwrap()
                     } else {
-                        tb.probe_placing(placed + 1, b).unwrap()
+                        tb.get::<field::Dtc>(Some(placed as u8 + 1), b).unwrap()
                     }
                 });
                 assert_eq!(Some(v), s.values[slot as usize].get());
@@ -266,17 +284,20 @@ fn standard_moving_headers_are_unchanged() {
     let rules = RuleSet::TIGADI;
     let tables = common::solve(rules, 6);
     let sub = Subspace::new(3, 3);
-    let bytes = encode_table(&rules, sub, &tables[&sub]).unwrap();
+    let id = common::game(sub);
+    let bytes = encode(&rules, id, TableData::Game(&tables[&sub])).unwrap();
     assert_eq!(&bytes[22..24], &[0, 0]);
     let h = Header::parse(&bytes, std::path::Path::new("3v3.tgtb")).unwrap();
     assert_eq!((h.placing, h.rules), (None, rules));
     // pieces=4 is recorded, and read back.
     let four = RuleSet::parse("tigadi,pieces=4").unwrap();
-    let bytes = encode_table(&four, sub, &tables[&sub]).unwrap();
+    let bytes = encode(&four, id, TableData::Game(&tables[&sub])).unwrap();
     assert_eq!(bytes[22], 4);
     let h = Header::parse(&bytes, std::path::Path::new("3v3.tgtb")).unwrap();
     assert_eq!(h.rules, four);
     let dir = tempfile::tempdir().unwrap();
-    let path = write_subspace(dir.path(), &four, sub, &tables[&sub]).unwrap();
+    let path = TablebaseDir::new(dir.path(), &four)
+        .write(id, TableData::Game(&tables[&sub]))
+        .unwrap();
     assert!(path.to_string_lossy().contains("tigadi_pieces-4"));
 }

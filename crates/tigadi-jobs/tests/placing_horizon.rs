@@ -13,10 +13,7 @@ use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_horizon, verify, Pla
 use tigadi_rules::{Board, Position, RuleSet};
 use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
-use tigadi_tablebase::{
-    any_kind_path, load_placing_dtc100, load_placing_values, write_placing_horizon, Header,
-    TableKind, Tablebase,
-};
+use tigadi_tablebase::{Header, TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -36,7 +33,7 @@ fn placing_horizon_tables_probe_and_verify() {
     let dir = tempfile::tempdir().unwrap();
     let (game, rule) = solve_all(dir.path(), &rules);
     let tb = Tablebase::open(dir.path(), &rules);
-    let start = tb.probe_placing_rule(0, Board::default()).unwrap();
+    let start = tb.probe_rule(Some(0), Board::default(), 0).unwrap();
     assert_eq!((start.value, start.dtc100), (game, rule));
     assert_eq!(
         tb.report(&Position::start(&rules).to_string())
@@ -47,11 +44,13 @@ fn placing_horizon_tables_probe_and_verify() {
     let mut classes = [0u64; 5];
     for placed in 0..layer_count(&rules) {
         for sub in layer_subspaces(&rules, placed) {
-            let game = load_placing_values(dir.path(), &rules, placed as u8, sub).unwrap();
-            let rule = load_placing_dtc100(dir.path(), &rules, placed as u8, sub).unwrap();
+            let store = TablebaseDir::new(dir.path(), &rules);
+            let id = TableId::layer(TableKind::GameTheoretic, placed as u8, sub);
+            let game = store.load(id).unwrap();
+            let rule = store.load(id.with_kind(TableKind::Horizon)).unwrap();
             let idx = SubspaceIndex::new(sub);
             for (slot, board) in idx.boards(0..idx.slots()).step_by(5) {
-                let r = tb.probe_placing_rule(placed, board).unwrap();
+                let r = tb.probe_rule(Some(placed as u8), board, 0).unwrap();
                 assert_eq!(Some(r.value), game[slot as usize].get());
                 assert_eq!(Some(r.dtc100), rule[slot as usize].get());
                 assert_eq!(r.rule_value, r.dtc100, "no counter runs while placing");
@@ -61,7 +60,7 @@ fn placing_horizon_tables_probe_and_verify() {
                 );
                 classes[r.category.code() as usize] += 1;
                 // The best placement under the rule has the position's values.
-                let moves = tb.probe_placements_rule(placed, board).unwrap();
+                let moves = tb.probe_moves_rule(Some(placed as u8), board, 0).unwrap();
                 assert_eq!(moves[0].1.dtc100, r.dtc100, "layer {placed} {board:?}");
                 assert_eq!(moves[0].1.category, r.category);
             }
@@ -88,14 +87,8 @@ fn placing_horizon_tables_probe_and_verify() {
     // A second run finds everything solved and changes nothing.
     let start_file = || {
         let start = Subspace::new(0, 0);
-        std::fs::read(any_kind_path(
-            dir.path(),
-            &rules,
-            TableKind::Horizon,
-            Some(0),
-            start,
-        ))
-        .unwrap()
+        let id = TableId::layer(TableKind::Horizon, 0, start);
+        std::fs::read(TablebaseDir::new(dir.path(), &rules).table_path(id)).unwrap()
     };
     let before = start_file();
     assert_eq!(solve_all(dir.path(), &rules), (game, rule));
@@ -112,8 +105,10 @@ fn verify_catches_an_altered_placing_horizon_value() {
     // checksums and SHA256SUMS to match: only recomputation can notice.
     let placed = 4u8;
     let sub = layer_subspaces(&rules, placed as u32)[0];
-    let mut game = load_placing_values(dir.path(), &rules, placed, sub).unwrap();
-    let mut rule = load_placing_dtc100(dir.path(), &rules, placed, sub).unwrap();
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let id = TableId::layer(TableKind::Horizon, placed, sub);
+    let mut game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
+    let mut rule = store.load(id).unwrap();
     let idx = SubspaceIndex::new(sub);
     for (slot, v) in game.iter_mut().enumerate() {
         if idx.board(slot as u64).is_none() {
@@ -129,8 +124,12 @@ fn verify_catches_an_altered_placing_horizon_value() {
     };
     let altered = Value::Win(d + 1);
     rule[slot] = Packed::new(altered);
-    write_placing_horizon(dir.path(), &rules, placed, sub, &game, &rule).unwrap();
-    tigadi_tablebase::write_manifest(dir.path(), &rules).unwrap();
+    let data = TableData::Horizon {
+        game: &game,
+        dtc100: &rule,
+    };
+    store.write(id, data).unwrap();
+    store.write_manifest().unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(!report.is_ok());
     let bad = report
@@ -160,7 +159,8 @@ fn placing_horizon_headers_carry_the_layer_and_the_limit() {
         (Some(5u8), Subspace::new(2, 3), 6),
         (Some(0), Subspace::new(0, 0), 1),
     ] {
-        let path = any_kind_path(dir.path(), &rules, TableKind::Horizon, placing, sub);
+        let id = TableId::new(TableKind::Horizon, placing, sub);
+        let path = TablebaseDir::new(dir.path(), &rules).table_path(id);
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[8..10], &2u16.to_le_bytes(), "format version 2");
         assert_eq!((bytes[22], bytes[23]), (7, byte23), "{}", path.display());
@@ -171,13 +171,8 @@ fn placing_horizon_headers_carry_the_layer_and_the_limit() {
     }
     // A reader that takes bytes 22..24 for a u16 turn limit (as the first horizon
     // readers did) sees a limit above 100 in a placing table and refuses it.
-    let path = any_kind_path(
-        dir.path(),
-        &rules,
-        TableKind::Horizon,
-        Some(0),
-        Subspace::new(0, 0),
-    );
+    let id = TableId::layer(TableKind::Horizon, 0, Subspace::new(0, 0));
+    let path = TablebaseDir::new(dir.path(), &rules).table_path(id);
     let bytes = std::fs::read(&path).unwrap();
     assert!(u16::from_le_bytes([bytes[22], bytes[23]]) > 100);
 }
@@ -192,7 +187,7 @@ fn sha256sums_list_the_placing_tables() {
     let rules = RuleSet::parse("morris,pieces=3,quiet=4").unwrap();
     let dir = tempfile::tempdir().unwrap();
     solve_all(dir.path(), &rules);
-    let rdir = tigadi_tablebase::rules_dir(dir.path(), &rules);
+    let rdir = TablebaseDir::new(dir.path(), &rules).path().to_path_buf();
     let sums_path = rdir.join("SHA256SUMS");
     let sums = listed_sums(&rdir);
     let mut placing = 0;
@@ -270,7 +265,9 @@ fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
     solve_pairs(dir.path(), &rules, &pairs, false, &Silent).unwrap();
-    let sums = tigadi_tablebase::rules_dir(dir.path(), &rules).join("SHA256SUMS");
+    let sums = TablebaseDir::new(dir.path(), &rules)
+        .path()
+        .join("SHA256SUMS");
     let observer = ListedPerLayer {
         sums: sums.clone(),
         seen: Default::default(),

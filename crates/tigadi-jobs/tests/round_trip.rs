@@ -1,4 +1,4 @@
-//! Values written with `write_subspace` come back unchanged through `load_values`,
+//! Values written with `TablebaseDir::write` come back unchanged through `load`,
 //! `Tablebase::probe`, `probe_wdl` and `probe_moves`, for every position.
 
 mod common;
@@ -6,9 +6,10 @@ mod common;
 use common::*;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::transform_pair;
+use tigadi_rules::Move;
 use tigadi_rules::{Board, Rng, RuleSet};
 use tigadi_solve::{evaluate, Packed, Value};
-use tigadi_tablebase::{load_values, mark_padding, read_header, Tablebase, TablebaseError, Turn};
+use tigadi_tablebase::{mark_padding, TableData, Tablebase, TablebaseDir, TablebaseError};
 
 fn check_rules(rules: RuleSet, max_gotis: u32) {
     let dir = tempfile::tempdir().unwrap();
@@ -16,9 +17,11 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
     let tb = Tablebase::with_cache_blocks(dir.path(), &rules, 64);
     let mut rng = Rng::seeded(0x1234_5678_9ABC_DEF1);
     for (&sub, values) in &tables {
-        let loaded = load_values(dir.path(), &rules, sub).unwrap();
+        let store = TablebaseDir::new(dir.path(), &rules);
+        let loaded = store.load(game(sub)).unwrap();
         assert_eq!(loaded.len(), values.len());
-        let h = read_header(dir.path(), &rules, sub).unwrap();
+        let table = store.open(game(sub)).unwrap();
+        let h = table.header();
         let (mut w, mut d, mut l) = (0, 0, 0);
         for (slot, board) in boards(sub) {
             let v = values[slot as usize].get().unwrap();
@@ -59,7 +62,7 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
     // move's value is what evaluate would give it.
     for &sub in tables.keys() {
         for (_, board) in boards(sub).into_iter().step_by(7) {
-            let moves = tb.probe_moves(board).unwrap();
+            let moves = tb.probe_moves(None, board).unwrap();
             let v = tb.probe(board).unwrap();
             let expect = evaluate(&rules, board, |b| tb.probe(b).unwrap());
             assert_eq!(v, expect);
@@ -73,7 +76,7 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
             for (t, _) in &moves {
                 let text = t.to_string();
                 assert!(text == "pass" || text.contains('-'));
-                if let Turn::Pass = t {
+                if let Move::Pass = t {
                     assert_eq!(moves.len(), 1);
                 }
             }
@@ -93,15 +96,21 @@ fn morris_round_trip() {
 
 #[test]
 fn custom_rules_get_a_safe_directory() {
-    let rules = RuleSet::parse("lines=20,flying=3,blocked=loses").unwrap();
+    // No preset has these board switches (morabaraba's block the blocked
+    // player), so the directory is named by the switches.
+    let rules = RuleSet::parse("lines=20,flying=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
     solve_and_write(dir.path(), rules, 6);
     assert!(dir
         .path()
-        .join("lines-20_flying-3_blocked-loses/3v3.tgtb")
+        .join("lines-20_flying-3_blocked-passes/3v3.tgtb")
         .is_file());
-    let h = read_header(dir.path(), &rules, Subspace::new(3, 3)).unwrap();
-    assert_eq!(h.rules_name, "lines=20,flying=3,blocked=loses");
+    let h = TablebaseDir::new(dir.path(), &rules)
+        .open(game(Subspace::new(3, 3)))
+        .unwrap()
+        .header()
+        .clone();
+    assert_eq!(h.rules_name, "lines=20,flying=3,blocked=passes");
     assert_eq!(h.rules, rules);
 }
 
@@ -169,7 +178,7 @@ fn typed_errors() {
         Err(TablebaseError::RulesMismatch { .. })
     ));
     assert!(matches!(
-        load_values(dir.path(), &RuleSet::TIGADI, Subspace::new(5, 5)),
+        TablebaseDir::new(dir.path(), &RuleSet::TIGADI).load(game(Subspace::new(5, 5))),
         Err(TablebaseError::MissingSubspace { .. })
     ));
     // Errors name the problem.
@@ -188,15 +197,11 @@ fn write_rejects_wrong_lengths_and_bad_words() {
     let dir = tempfile::tempdir().unwrap();
     let sub = Subspace::new(3, 3);
     let n = SubspaceIndex::new(sub).slots() as usize;
-    let r = tigadi_tablebase::write_subspace(
-        dir.path(),
-        &RuleSet::TIGADI,
-        sub,
-        &vec![Packed::DRAW; n - 1],
-    );
+    let store = TablebaseDir::new(dir.path(), &RuleSet::TIGADI);
+    let r = store.write(game(sub), TableData::Game(&vec![Packed::DRAW; n - 1]));
     assert!(matches!(r, Err(TablebaseError::InvalidValues(_))));
     let mut v = vec![Packed::DRAW; n];
     v[5] = Packed(0x7FFF);
-    let r = tigadi_tablebase::write_subspace(dir.path(), &RuleSet::TIGADI, sub, &v);
+    let r = store.write(game(sub), TableData::Game(&v));
     assert!(matches!(r, Err(TablebaseError::InvalidValues(_))));
 }

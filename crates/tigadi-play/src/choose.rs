@@ -25,7 +25,7 @@ use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use std::fmt;
 use tigadi_rules::Rng;
-use tigadi_rules::{GameResult, Move, Position};
+use tigadi_rules::{Move, Position};
 use tigadi_tablebase::{ProbeReport, ReportTurn, RuleValues, Tablebase};
 use tigadi_values::{Category, Value, Wdl};
 
@@ -180,8 +180,8 @@ pub fn hint(tb: &Tablebase, position: &Position) -> Result<Hint, PlayError> {
 }
 
 fn check_not_over(tb: &Tablebase, position: &Position) -> Result<(), PlayError> {
-    match position.decided(tb.rules()) {
-        Some((winner, reason)) => Err(PlayError::GameOver(GameResult::Win { winner, reason })),
+    match position.ended(tb.rules()) {
+        Some(result) => Err(PlayError::GameOver(result)),
         None => Ok(()),
     }
 }

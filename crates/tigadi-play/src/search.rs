@@ -15,7 +15,7 @@
 //! rule are not seen. The search is single-threaded and visits moves in a fixed
 //! order, so its result depends only on the position and the depth.
 
-use tigadi_rules::{Move, Phase, Position, RuleSet, Side};
+use tigadi_rules::{GameResult, Move, Phase, Position, RuleSet, Side};
 
 /// The score of a won game (less the turns to the win).
 pub const WIN: i32 = 1_000_000;
@@ -83,12 +83,11 @@ impl Search<'_> {
 
     fn negamax(&mut self, p: &Position, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
         self.nodes += 1;
-        if let Some((winner, _)) = p.decided(self.rules) {
-            return if winner == p.side {
-                WIN - ply
-            } else {
-                -(WIN - ply)
-            };
+        match p.ended(self.rules) {
+            Some(GameResult::Win { winner, .. }) if winner == p.side => return WIN - ply,
+            Some(GameResult::Win { .. }) => return -(WIN - ply),
+            Some(_) => return 0,
+            None => {}
         }
         if depth == 0 {
             return evaluate(self.rules, p);

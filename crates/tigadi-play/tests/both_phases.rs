@@ -2,7 +2,7 @@
 //! test binary (`tigadi,pieces=4` and `navakankari,pieces=4`: every moving-phase
 //! subspace and every placing layer, with the values under the 100-turn rule).
 //!
-//! Every check reads the tables directly ([`Tablebase::probe_any_phase`], one
+//! Every check reads the tables directly ([`Tablebase::get_position`], one
 //! value per position), never through the ranked answer that the library follows,
 //! so a ranking or phase-switching bug in the library shows up as a disagreement.
 
@@ -16,7 +16,7 @@ use tigadi_jobs::{
 use tigadi_play::{analyze, choose, hint, play_match, Level, MatchSettings, Rng, Verdict};
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::{Value, Wdl};
-use tigadi_tablebase::Tablebase;
+use tigadi_tablebase::{field, Tablebase};
 
 struct Silent;
 impl tigadi_solve::Observer for Silent {}
@@ -49,7 +49,7 @@ fn tables(name: &str) -> Tablebase {
 
 /// The value of `p` for its player to move, read directly from its own table.
 fn direct(tb: &Tablebase, p: &Position) -> Value {
-    tb.probe_any_phase(p).unwrap()
+    tb.get_position::<field::Dtc>(p).unwrap()
 }
 
 /// The value for the player who moved of a turn that reached `after`, from a

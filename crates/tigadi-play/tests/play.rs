@@ -15,7 +15,7 @@ use tigadi_play::{
 };
 use tigadi_rules::{parse_record, Board, Game, GameResult, Position, RuleSet, Side};
 use tigadi_solve::{value_at_counter, Value, Wdl};
-use tigadi_tablebase::Tablebase;
+use tigadi_tablebase::{field, Tablebase};
 
 struct Silent;
 impl tigadi_solve::Observer for Silent {}
@@ -95,7 +95,7 @@ fn wdl_after(tb: &Tablebase, after: &Position) -> Wdl {
 /// The value under the 100-turn rule of `p` at its own counter for its player to
 /// move, from the horizon table.
 fn rule_wdl(tb: &Tablebase, p: &Position) -> Wdl {
-    let v = tb.probe_dtc100(p.to_board()).unwrap();
+    let v = tb.get::<field::Dtc100>(None, p.to_board()).unwrap();
     value_at_counter(v, p.quiet_turns, tb.rules().quiet)
         .unwrap()
         .wdl()

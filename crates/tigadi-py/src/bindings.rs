@@ -120,7 +120,8 @@ impl PyPosition {
         })
     }
 
-    /// The rule set's canonical name (`tigadi`, `morris`, or switches).
+    /// The rule set's canonical name (`tigadi`, `morris`, `morabaraba,pieces=4`, or
+    /// switches).
     #[getter]
     fn rules(&self) -> String {
         self.rules.name()
@@ -540,7 +541,8 @@ impl PyTablebase {
 #[pymethods]
 impl PyTablebase {
     /// Opens the tablebase of rule set `rules` (`"tigadi"`, `"navakankari"`,
-    /// `"morris"` or switches such as `"lines=16,blocked=loses"`) in `directory`.
+    /// `"morris"`, `"morabaraba"` or switches such as `"lines=16,blocked=loses"`) in
+    /// `directory`.
     /// Reads nothing yet: a missing table raises MissingTableError when a position
     /// needs it. Raises ValueError for an unknown rule set.
     #[new]

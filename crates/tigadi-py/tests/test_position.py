@@ -127,3 +127,28 @@ def test_capture_to_two_ends_the_game():
     assert q.legal_moves() == []
     with pytest.raises(ValueError, match="over"):
         q.play("a4-a7")
+
+
+# The Morabaraba preset (docs/RULES.md §8): 12 a side on the 20-line board; the
+# last placement of a game without captures fills the board, a draw.
+FULL_BOARD_RECORD = "d7 a7 g7 b6 d6 f6 c5 d5 e5 c4 a4 f4 b4 g4 e4 d3 c3 e3 d2 b2 f2 a1 g1 d1".split()
+
+
+def test_morabaraba_is_twelve_a_side_and_a_full_board_is_a_draw(tmp_path):
+    start = tigadi.Position.start("morabaraba")
+    assert start.rules == "morabaraba"
+    assert (start.bone_hand, start.seed_hand) == (12, 12)
+    assert len(start.legal_moves()) == 24
+    assert tigadi.Position(rules="lines=20,flying=3,blocked=loses,pieces=12") == start
+    assert tigadi.Position(rules="morabaraba,pieces=4").rules == "morabaraba,pieces=4"
+    p = start
+    for move in FULL_BOARD_RECORD:
+        p = p.play(move)
+    assert (p.phase, p.side, len(p.bone), len(p.seed)) == ("moving", "B", 12, 12)
+    # Nobody can move, and it is no blocked player's loss.
+    assert p.legal_moves() == [] and p.winner is None
+    # A finished game needs no table: the prober says how it ended.
+    (tmp_path / "morabaraba").mkdir()
+    answer = tigadi.Tablebase(str(tmp_path), rules="morabaraba").probe(str(p))
+    assert answer.value == "draw"
+    assert answer.game_over["reason"] == "full_board"

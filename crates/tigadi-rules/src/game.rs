@@ -21,6 +21,10 @@ pub enum DrawReason {
         /// The rule set's turn limit.
         limit: u16,
     },
+    /// The last placement filled the board (12 a side, no capture while placing):
+    /// nobody can move, and docs/RULES.md §8 makes it a draw whatever the blocked
+    /// switch says.
+    FullBoard,
 }
 
 /// The state of a game.
@@ -79,6 +83,9 @@ impl fmt::Display for GameResult {
             } => {
                 write!(f, "draw: {limit} turns without a capture")
             }
+            GameResult::Draw {
+                reason: DrawReason::FullBoard,
+            } => f.write_str("draw: the board is full and nobody can move"),
         }
     }
 }
@@ -212,13 +219,11 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// Checks `mv` in `pos` under `rules`, naming the first rule it breaks. Does not look
-/// at draws (a [`Game`] does); refuses every move in a [decided](Position::decided)
-/// position.
+/// at the draws that need a game's history (a [`Game`] does); refuses every move
+/// in a position where the game has [ended](Position::ended).
 pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), IllegalMove> {
-    if let Some((winner, reason)) = pos.decided(rules) {
-        return Err(IllegalMove::GameOver {
-            result: GameResult::Win { winner, reason },
-        });
+    if let Some(result) = pos.ended(rules) {
+        return Err(IllegalMove::GameOver { result });
     }
     let g = rules.geometry();
     let side = pos.side;
@@ -409,8 +414,8 @@ impl Game {
         if moving {
             self.seen.push(key(&p));
         }
-        self.result = if let Some((winner, reason)) = p.decided(&self.rules) {
-            GameResult::Win { winner, reason }
+        self.result = if let Some(result) = p.ended(&self.rules) {
+            result
         } else if moving && self.occurrences() >= REPETITION_LIMIT {
             GameResult::Draw {
                 reason: DrawReason::Repetition,

@@ -312,7 +312,12 @@ mod tests {
     #[test]
     fn predecessors_invert_successors() {
         let mut rng = Rng::seeded(0x9E37_79B9_7F4A_7C15);
-        for rules in [RuleSet::TIGADI, RuleSet::NAVAKANKARI, RuleSet::MORRIS] {
+        for rules in [
+            RuleSet::TIGADI,
+            RuleSet::NAVAKANKARI,
+            RuleSet::MORRIS,
+            RuleSet::MORABARABA,
+        ] {
             for _ in 0..3000 {
                 let (m, o) = (3 + rng.below(7), 3 + rng.below(7));
                 let mut b = Board::default();

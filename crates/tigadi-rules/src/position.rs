@@ -7,6 +7,7 @@
 //! [`Board::for_each_slide`], so the full-game engine and the tablebase primitives
 //! can never disagree on what a slide is.
 
+use crate::game::{DrawReason, GameResult};
 use crate::geometry::{Bits, Point, ALL};
 use crate::moving::Board;
 use crate::rules::RuleSet;
@@ -538,29 +539,55 @@ impl Position {
         self.phase() == Phase::Moving && !self.to_board().can_move(rules)
     }
 
+    /// Is every point occupied? Only after the last placement of a game of 12 a
+    /// side with no capture while placing: nobody can move, and docs/RULES.md §8
+    /// makes that game a draw whatever the blocked switch says.
+    pub fn is_full(&self) -> bool {
+        self.bone | self.seed == ALL
+    }
+
     /// The winner and why, when the position is decided before anyone moves: a
     /// player with fewer than 3 gotis in all has lost; a blocked player to move loses
-    /// where the rule set says so. `None` otherwise (draws by repetition and the
-    /// 100-turn rule need the game's history; see [`crate::Game`]).
+    /// where the rule set says so (not on a full board, which is a draw: see
+    /// [`Position::ended`]). `None` otherwise (draws by repetition and the 100-turn
+    /// rule need the game's history; see [`crate::Game`]).
     pub fn decided(&self, rules: &RuleSet) -> Option<(Side, WinReason)> {
         for side in [self.side, self.side.other()] {
             if self.total(side) < MIN_GOTIS {
                 return Some((side.other(), WinReason::Material));
             }
         }
-        if rules.blocked_loses && self.is_blocked(rules) {
+        if rules.blocked_loses && self.is_blocked(rules) && !self.is_full() {
             return Some((self.side.other(), WinReason::Blocked));
         }
         None
     }
 
+    /// How the game ends here before anyone moves, without its history: the win
+    /// of [`Position::decided`], or the draw of a full board (docs/RULES.md §8).
+    /// `None` while the game goes on (the draws by repetition and by the turn limit
+    /// are [`crate::Game`]'s).
+    pub fn ended(&self, rules: &RuleSet) -> Option<GameResult> {
+        match self.decided(rules) {
+            Some((winner, reason)) => Some(GameResult::Win { winner, reason }),
+            None if self.is_full() => Some(GameResult::Draw {
+                reason: DrawReason::FullBoard,
+            }),
+            None => None,
+        }
+    }
+
     /// Calls `f` with every legal move of the player to move: one per placement or
     /// slide and capture choice, or a single [`Move::Pass`] when a moving-phase
-    /// player is blocked and blocked players pass. Calls nothing when the position is
-    /// [decided](Position::decided). The draw rules are not applied here.
+    /// player is blocked and blocked players pass. Calls nothing when the game has
+    /// [ended](Position::ended) here. The draw rules of [`crate::Game`] are not
+    /// applied here.
     #[inline]
     pub fn for_each_move(&self, rules: &RuleSet, mut f: impl FnMut(Move)) {
-        if self.total(Side::Bone) < MIN_GOTIS || self.total(Side::Seed) < MIN_GOTIS {
+        if self.total(Side::Bone) < MIN_GOTIS
+            || self.total(Side::Seed) < MIN_GOTIS
+            || self.is_full()
+        {
             return;
         }
         match self.phase() {

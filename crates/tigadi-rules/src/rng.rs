@@ -4,6 +4,8 @@
 //! them replay from a seed. Its numbers must never change: match reports and a
 //! committed data file depend on the seeds.
 
+use crate::geometry::{Bits, POINTS};
+
 /// SplitMix64 (Steele, Lea and Flood 2014): 64 bits of state, good enough to break
 /// ties between moves, and the same numbers from the same seed everywhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,24 @@ impl Rng {
         debug_assert!(n as u64 <= 1 << 32, "below({n}): at most 2³²");
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
+
+    /// A uniformly random set of `k` points of the board avoiding the points of
+    /// `taken` (drawn point by point with [`Rng::below`], skipping points already
+    /// taken): the random boards of the tests and benchmarks.
+    ///
+    /// # Panics
+    ///
+    /// Never returns when fewer than `k` points are free.
+    pub fn points(&mut self, k: u8, taken: Bits) -> Bits {
+        let mut set: Bits = 0;
+        while set.count_ones() < k as u32 {
+            let p = self.below(POINTS);
+            if (set | taken) & (1 << p) == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    }
 }
 
 #[cfg(test)]
@@ -72,6 +92,17 @@ mod tests {
         assert_eq!(r.next_u64(), 0xE698_4080_BAB1_2A02);
         assert_eq!(Rng::for_game(1, 2).next_u64(), 0xB366_71F6_E137_257C);
         assert_eq!(Rng::seeded(7).below(10), 3);
+    }
+
+    /// `points` gives `k` points, none of them taken.
+    #[test]
+    fn points_avoid_the_taken_ones() {
+        let mut r = Rng::seeded(3);
+        for k in 0..=12 {
+            let taken = r.points(12 - k, 0);
+            let set = r.points(k, taken);
+            assert_eq!((set.count_ones(), set & taken), (k as u32, 0));
+        }
     }
 
     #[test]

@@ -73,13 +73,32 @@ impl RuleSet {
         quiet: DEFAULT_QUIET,
         pieces: DEFAULT_PIECES,
     };
+    /// `morabaraba`: 20 lines, flying at three, a blocked player loses, 12 gotis a
+    /// side (the rules of Gévay and Danner's Malom, docs/RULES.md §8).
+    pub const MORABARABA: RuleSet = RuleSet {
+        board: BoardKind::Diagonals,
+        flying: true,
+        blocked_loses: true,
+        quiet: DEFAULT_QUIET,
+        pieces: MAX_PIECES,
+    };
 
-    /// The named presets.
-    pub const PRESETS: [(&'static str, RuleSet); 3] = [
+    /// The named presets. No two share the three board switches (`lines`,
+    /// `flying`, `blocked`), so those alone name a rule set's preset.
+    pub const PRESETS: [(&'static str, RuleSet); 4] = [
         ("tigadi", RuleSet::TIGADI),
         ("navakankari", RuleSet::NAVAKANKARI),
         ("morris", RuleSet::MORRIS),
+        ("morabaraba", RuleSet::MORABARABA),
     ];
+
+    /// The preset with this rule set's three board switches, if any: its name and
+    /// its rule set (whose gotis per side may differ from this one's).
+    fn preset(&self) -> Option<(&'static str, RuleSet)> {
+        RuleSet::PRESETS.iter().copied().find(|(_, r)| {
+            (r.board, r.flying, r.blocked_loses) == (self.board, self.flying, self.blocked_loses)
+        })
+    }
 
     /// The board geometry of this rule set.
     #[inline]
@@ -93,28 +112,25 @@ impl RuleSet {
         self.flying && count == FLYING_COUNT
     }
 
-    /// The canonical name: a preset name, or the switches written out as
-    /// `lines=20|16,flying=never|3,blocked=passes|loses`, followed by `,pieces=N`
-    /// when the gotis per side are not the default 9 (`morris,pieces=4`) and by
+    /// The canonical name: the name of the preset with the same three board
+    /// switches, or those switches written out as
+    /// `lines=20|16,flying=never|3,blocked=passes|loses`; then `,pieces=N` when the
+    /// gotis per side are not the preset's (`morris,pieces=4`,
+    /// `morabaraba,pieces=9`; without a preset, when they are not 9) and
     /// `,quiet=N` when the turn limit is not the default (`tigadi,quiet=10`).
     /// Defaults are never written, so `tigadi` stays `tigadi` (and the table
     /// directories named after rule sets keep their names).
     pub fn name(&self) -> String {
-        let base = RuleSet {
-            pieces: DEFAULT_PIECES,
-            ..self.without_quiet_limit()
-        };
-        let name = match RuleSet::PRESETS.iter().find(|(_, r)| *r == base) {
-            Some((n, _)) => n.to_string(),
-            None => base.board_switches(),
-        };
-        name + &self.extra_switches()
+        match self.preset() {
+            Some((name, preset)) => name.to_string() + &self.extra_switches(preset.pieces),
+            None => self.board_switches() + &self.extra_switches(DEFAULT_PIECES),
+        }
     }
 
     /// The switches written out, e.g. `lines=20,flying=never,blocked=passes`
-    /// (with `,pieces=N` and `,quiet=N` when not the defaults).
+    /// (with `,pieces=N` when not 9 and `,quiet=N` when not 100).
     pub fn switches(&self) -> String {
-        self.board_switches() + &self.extra_switches()
+        self.board_switches() + &self.extra_switches(DEFAULT_PIECES)
     }
 
     /// This rule set with the default turn limit: the part of the rules that the
@@ -126,10 +142,11 @@ impl RuleSet {
         }
     }
 
-    /// `,pieces=N` and `,quiet=N`, each only when not the default.
-    fn extra_switches(&self) -> String {
+    /// `,pieces=N` (only when not `pieces`, the count the name before it implies)
+    /// and `,quiet=N` (only when not the default).
+    fn extra_switches(&self, pieces: u8) -> String {
         let mut s = String::new();
-        if self.pieces != DEFAULT_PIECES {
+        if self.pieces != pieces {
             s.push_str(&format!(",pieces={}", self.pieces));
         }
         if self.quiet != DEFAULT_QUIET {
@@ -156,10 +173,10 @@ impl RuleSet {
         )
     }
 
-    /// Parses a preset name (`tigadi`, `navakankari`, `morris`) or a comma-separated
-    /// list of switches applied on top of `tigadi`: `lines=20|16`,
+    /// Parses a preset name (`tigadi`, `navakankari`, `morris`, `morabaraba`) or a
+    /// comma-separated list of switches applied on top of `tigadi`: `lines=20|16`,
     /// `flying=never|3`, `blocked=passes|loses`, `pieces=3..12`, `quiet=1..100`; a
-    /// preset may come first, as in `morris,lines=20`, `morris,pieces=4` or
+    /// preset may come first, as in `morris,lines=20`, `morabaraba,pieces=4` or
     /// `tigadi,quiet=10`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
@@ -177,8 +194,8 @@ impl RuleSet {
             }
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 format!(
-                    "unknown rule set '{}' (expected tigadi, navakankari, morris or \
-                     switches such as lines=16,flying=3,blocked=loses)",
+                    "unknown rule set '{}' (expected tigadi, navakankari, morris, \
+                     morabaraba or switches such as lines=16,flying=3,blocked=loses)",
                     crate::notation::shown(part)
                 )
             })?;
@@ -314,6 +331,63 @@ mod tests {
         ] {
             let e = RuleSet::parse(bad).unwrap_err();
             assert!(e.contains("pieces=3..12"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn morabaraba_preset() {
+        let m = RuleSet::parse("morabaraba").unwrap();
+        assert_eq!(m, RuleSet::MORABARABA);
+        assert_eq!(
+            (m.board, m.flying, m.blocked_loses, m.pieces, m.quiet),
+            (BoardKind::Diagonals, true, true, 12, 100)
+        );
+        assert_eq!(m.name(), "morabaraba");
+        assert_eq!(m.switches(), "lines=20,flying=3,blocked=loses,pieces=12");
+        // The switches of the preset, in any order, are named by it.
+        for text in [
+            "lines=20,flying=3,blocked=loses,pieces=12",
+            "pieces=12,blocked=loses,flying=3",
+            "morabaraba,pieces=12",
+            "morris,lines=20,pieces=12",
+        ] {
+            assert_eq!(RuleSet::parse(text).unwrap().name(), "morabaraba", "{text}");
+        }
+        // Other goti counts are written against the preset's 12, 9 included.
+        let small = RuleSet::parse("morabaraba,pieces=4").unwrap();
+        assert_eq!((small.pieces, small.flying), (4, true));
+        assert_eq!(small.name(), "morabaraba,pieces=4");
+        assert_eq!(
+            RuleSet::parse("lines=20,flying=3,blocked=loses")
+                .unwrap()
+                .name(),
+            "morabaraba,pieces=9"
+        );
+        let limited = RuleSet::parse("morabaraba,quiet=50,pieces=5").unwrap();
+        assert_eq!(limited.name(), "morabaraba,pieces=5,quiet=50");
+        for r in [m, small, limited] {
+            assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+            assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+        }
+        // The other presets keep their 9 a side.
+        assert_eq!(
+            RuleSet::parse("tigadi,pieces=12").unwrap().name(),
+            "tigadi,pieces=12"
+        );
+        assert!(RuleSet::parse("pieces=4,morabaraba").is_err());
+    }
+
+    /// Each preset has board switches of its own, so that a name is unambiguous.
+    #[test]
+    fn presets_differ_in_their_board_switches() {
+        for (i, (a, x)) in RuleSet::PRESETS.iter().enumerate() {
+            for (b, y) in &RuleSet::PRESETS[i + 1..] {
+                assert_ne!(
+                    (x.board, x.flying, x.blocked_loses),
+                    (y.board, y.flying, y.blocked_loses),
+                    "{a} {b}"
+                );
+            }
         }
     }
 

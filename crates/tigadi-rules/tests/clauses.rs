@@ -278,8 +278,8 @@ fn blocked_player_passes_in_tigadi() {
 }
 
 #[test]
-fn blocked_player_loses_in_navakankari_and_morris() {
-    for rules in [RuleSet::NAVAKANKARI, RuleSet::MORRIS] {
+fn blocked_player_loses_in_navakankari_morris_and_morabaraba() {
+    for rules in [RuleSet::NAVAKANKARI, RuleSet::MORRIS, RuleSet::MORABARABA] {
         let p = blocked_seed();
         assert!(p.legal_moves(&rules).is_empty(), "{rules}");
         assert_eq!(p.decided(&rules), Some((Side::Bone, WinReason::Blocked)));
@@ -348,6 +348,97 @@ fn flying_in_morris_with_exactly_three() {
         .legal_moves(&RuleSet::MORRIS)
         .iter()
         .all(|m| matches!(m, Move::Place { .. })));
+}
+
+/// The game of `bone` and `seed` (point names, in the order placed), Bone and Seed
+/// placing in turn from the empty board.
+fn placed(rules: RuleSet, bone: &str, seed: &str) -> Game {
+    let mut game = Game::new(rules);
+    for (b, s) in bone.split_whitespace().zip(seed.split_whitespace()) {
+        for p in [b, s] {
+            game.play(mv(p))
+                .unwrap_or_else(|e| panic!("{rules} {p}: {e}"));
+        }
+    }
+    game
+}
+
+// §8: with 12 a side and no capture while placing, the last placement fills the
+// board; nobody can move and the game is a draw, whatever the blocked switch says.
+#[test]
+fn a_full_board_after_the_last_placement_is_a_draw() {
+    // No line of one colour anywhere, so no placement captured.
+    let bone = "d7 g7 d6 c5 e5 a4 b4 e4 c3 d2 f2 g1";
+    let seed = "a7 b6 f6 d5 c4 f4 g4 d3 e3 b2 a1 d1";
+    let draw = GameResult::Draw {
+        reason: DrawReason::FullBoard,
+    };
+    for rules in [
+        RuleSet::MORABARABA,
+        RuleSet::parse("tigadi,pieces=12").unwrap(),
+        RuleSet::parse("navakankari,pieces=12").unwrap(),
+        RuleSet::parse("morris,pieces=12").unwrap(),
+    ] {
+        let game = placed(rules, bone, seed);
+        let p = *game.position();
+        assert!(p.is_full(), "{rules}");
+        assert_eq!((p.side, p.phase()), (Side::Bone, Phase::Moving), "{rules}");
+        assert_eq!(game.result(), draw, "{rules}");
+        // Not a blocked player's loss, and no pass either.
+        assert_eq!(p.decided(&rules), None, "{rules}");
+        assert_eq!(p.ended(&rules), Some(draw), "{rules}");
+        assert!(p.legal_moves(&rules).is_empty(), "{rules}");
+        assert_eq!(
+            check_move(&rules, &p, Move::Pass),
+            Err(IllegalMove::GameOver { result: draw }),
+            "{rules}"
+        );
+        // A position string of the full board reads the same.
+        let q = parse_position(&rules, &p.to_string()).unwrap();
+        assert_eq!(Game::from_position(rules, q).unwrap().result(), draw);
+    }
+    assert_eq!(
+        draw.to_string(),
+        "draw: the board is full and nobody can move"
+    );
+    // A board with an empty point is no draw: a blocked player there still loses
+    // where blocked players lose (the ordinary clause).
+    let p = blocked_seed();
+    assert!(!p.is_full());
+    assert_eq!(
+        p.ended(&RuleSet::MORABARABA).map(|r| r.is_over()),
+        Some(true)
+    );
+    assert_ne!(p.ended(&RuleSet::MORABARABA), Some(draw));
+}
+
+// §5 with §8: a last placement that closes a tigadi captures, so the board is not
+// full and the moving phase starts.
+#[test]
+fn a_last_placement_that_closes_a_tigadi_captures_instead_of_filling_the_board() {
+    // Seed's last placement, b2, closes b2 d2 f2 (the only line of one colour).
+    let bone = "d7 b6 f6 c5 d5 a4 c4 g4 d3 e3 a1 g1";
+    let seed = "a7 g7 d6 e5 b4 e4 f4 c3 d2 f2 d1";
+    let rules = RuleSet::MORABARABA;
+    let mut game = placed(rules, &bone[..bone.len() - 3], seed);
+    assert_eq!(game.play(mv("g1")), Ok(GameResult::InProgress));
+    assert!(refusal(rules, game.position(), "b2").contains("must capture"));
+    // Taking d7 leaves Bone nothing next to the one empty point: blocked, it loses.
+    let mut blocked = game.clone();
+    assert_eq!(
+        blocked.play(mv("b2xd7")),
+        Ok(GameResult::Win {
+            winner: Side::Seed,
+            reason: WinReason::Blocked
+        })
+    );
+    // Taking b6 leaves Bone one slide, c5-b6.
+    assert_eq!(game.play(mv("b2xb6")), Ok(GameResult::InProgress));
+    let p = *game.position();
+    assert_eq!((p.bone.count_ones(), p.seed.count_ones()), (11, 12));
+    assert!(!p.is_full());
+    assert_eq!((p.side, p.phase()), (Side::Bone, Phase::Moving));
+    assert_eq!(moves(rules, &p), ["c5-b6"]);
 }
 
 // §6: draws.

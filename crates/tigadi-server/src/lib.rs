@@ -88,7 +88,7 @@ impl Tablebases {
 
     /// The rule sets whose directories `dir` holds, sorted by canonical name: each
     /// subdirectory whose name is a rule set's directory name
-    /// ([`tigadi_tablebase::rules_dir_name`]: `tigadi`, `tigadi_pieces-4`,
+    /// ([`tigadi_tablebase::TablebaseDir::name_of`]: `tigadi`, `tigadi_pieces-4`,
     /// `lines-16_flying-3_blocked-loses`), with the name; other entries are left
     /// out. An error when `dir` cannot be listed (missing, not a directory,
     /// unreadable), in words naming it.
@@ -105,11 +105,8 @@ impl Tablebases {
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
-            let text = name.replace('-', "=").replace('_', ",");
-            if let Ok(rules) = RuleSet::parse(&text) {
-                if tigadi_tablebase::rules_dir_name(&rules) == name {
-                    found.push((rules, name));
-                }
+            if let Some(rules) = tigadi_tablebase::TablebaseDir::rules_named(&name) {
+                found.push((rules, name));
             }
         }
         found.sort_by_key(|(r, _)| r.name());

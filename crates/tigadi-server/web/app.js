@@ -257,7 +257,7 @@ async function loadRuleSets() {
   } catch (e) {
     $("error").textContent = e.message;
   }
-  for (const p of ["tigadi", "navakankari", "morris"]) if (!names.includes(p)) names.push(p);
+  for (const p of ["tigadi", "navakankari", "morris", "morabaraba"]) if (!names.includes(p)) names.push(p);
   const list = $("rulesets");
   list.textContent = "";
   for (const n of names) {

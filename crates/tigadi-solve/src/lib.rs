@@ -1,4 +1,4 @@
-//! Parallel retrograde analysis of the moving phase: win/draw/loss and DTC for
+//! Parallel retrograde analysis of the moving phase: win/draw/loss, DTC and DTW for
 //! every position of a pair of subspaces, given the solved subspaces its captures
 //! lead to; and backward induction over the placing phase, one layer of
 //! placements at a time, down to the empty board.
@@ -7,7 +7,9 @@
 //! - [`retrograde`]: the solver for one pair;
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
 //!   the same solver with the rounds stopped at the turn limit;
-//! - [`placing`]: the placing layers and their solver;
+//! - [`dtw`]: depth to win (DTW, the turns to the end of the game) of every
+//!   position of a pair, from its values and its capture targets' DTW;
+//! - [`placing`]: the placing layers and their solver (values with DTC, or DTW);
 //! - [`value`]: values, DTC and their 16-bit packing (from `tigadi-values`);
 //! - [`evaluate`]: one position's value from its successors' values (the
 //!   consistency check that `verify` runs over finished tables).
@@ -15,12 +17,13 @@
 //! Not here: files (see `tigadi-tablebase`) or progress bars (see the CLI; the
 //! solver reports through [`retrograde::Observer`]).
 
+pub mod dtw;
 pub mod horizon;
 pub mod placing;
 pub mod plan;
-pub mod recompute;
 pub mod retrograde;
 
+pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use horizon::{
     evaluate_horizon, horizon_is_game_theoretic, solve_pair_horizon, solve_up_to_horizon,
 };
@@ -34,7 +37,7 @@ use tigadi_rules::{Board, RuleSet, Successor};
 /// down, in `tigadi-values`, so that readers of tables need no solver; re-exported
 /// here under their old paths.
 pub use tigadi_values::{memory, value, value_at_counter, Category};
-pub use value::{Packed, Value, Wdl, MAX_DTC};
+pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
 
 /// The value of `board` for the player to move, recomputed from the values of its
 /// successors: `lookup(next)` gives the value of a successor board for *its* player
@@ -44,13 +47,28 @@ pub use value::{Packed, Value, Wdl, MAX_DTC};
 ///
 /// The solver's results satisfy `evaluate(b) == stored(b)` for every position; this
 /// is what `verify` checks.
-pub fn evaluate(rules: &RuleSet, board: Board, mut lookup: impl FnMut(Board) -> Value) -> Value {
+pub fn evaluate(rules: &RuleSet, board: Board, lookup: impl FnMut(Board) -> Value) -> Value {
+    evaluate_with(rules, Metric::Dtc, board, lookup)
+}
+
+/// [`evaluate`] for values whose depth is `metric` (the lookup gives the
+/// successors' values in the same metric): with [`Metric::Dtw`], a position's depth
+/// to win from its successors' (a capture that does not end the game adds one turn
+/// to the target's DTW). The DTW pass's results satisfy it everywhere ([`dtw`]).
+pub fn evaluate_with(
+    rules: &RuleSet,
+    metric: Metric,
+    board: Board,
+    mut lookup: impl FnMut(Board) -> Value,
+) -> Value {
     let mut best = Best::default();
     board.for_each_successor(rules, |s| {
         best.add(match s {
             Successor::Capture(next) if next.is_game_over() => Value::Win(1),
-            Successor::Capture(next) => lookup(next).before_turn(true),
-            Successor::Quiet(next) | Successor::Pass(next) => lookup(next).before_turn(false),
+            Successor::Capture(next) => metric.before_turn(lookup(next), true),
+            Successor::Quiet(next) | Successor::Pass(next) => {
+                metric.before_turn(lookup(next), false)
+            }
         })
     });
     best.value()

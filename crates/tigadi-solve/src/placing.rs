@@ -33,19 +33,23 @@
 //! 100-turn classes of docs/RULES.md §7 plug in the same way once the moving phase has
 //! them: a placing position's class is the best of its placements' classes, with the
 //! leaves' classes read at counter 0 (the lookup passed to [`evaluate_placing`]).
+//! So does the depth to win (DTW, the turns to the end of the game): the `_with`
+//! functions take a [`Metric`]; with [`Metric::Dtw`] a capture adds one turn to
+//! the DTW of what it leads to instead of restarting the count, and the leaves are
+//! the moving phase's DTW tables ([`crate::dtw`]).
 //!
 //! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
 
 use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
-use crate::value::{Packed, Value, MAX_DTC};
+use crate::value::{Metric, Packed, Value, MAX_DTC};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{binomial, FreeSets, MoverClass, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::Bits;
 use tigadi_rules::{Board, RuleSet};
 pub use tigadi_values::placing::{
-    evaluate_placing, for_each_placement_value, hands, layer_count, layer_subspaces,
-    successor_subspaces,
+    evaluate_placing, evaluate_placing_with, for_each_placement_value,
+    for_each_placement_value_with, hands, layer_count, layer_subspaces, successor_subspaces,
 };
 
 /// Positions one worker evaluates at a time (at least one opponent-set group).
@@ -141,6 +145,8 @@ fn key_value(key: u16) -> Value {
 /// its captures lead into (index and values), where they exist.
 struct GroupTables<'a> {
     rules: &'a RuleSet,
+    /// The depth the values carry (DTC or DTW), for the step through a capture.
+    metric: Metric,
     /// Gotis of the player who places, after placing (`m + 1`).
     placer_gotis: u32,
     /// Gotis the other player holds in hand.
@@ -259,7 +265,7 @@ impl Group {
                 let v = values[index.index_with(class, after) as usize]
                     .get()
                     .expect("a solved table has a value at a canonical slot");
-                choice_key(v.before_turn(true))
+                choice_key(tables.metric.before_turn(v, true))
             })
             .max()
             .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
@@ -273,6 +279,21 @@ impl Group {
 /// Reports progress in slots to `observer` (no phase of its own).
 pub fn solve_layer_subspace(
     rules: &RuleSet,
+    placed: u32,
+    sub: Subspace,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<SolvedSubspace, SolveError> {
+    solve_layer_subspace_with(rules, Metric::Dtc, placed, sub, next, observer)
+}
+
+/// [`solve_layer_subspace`] for values whose depth is `metric`: with
+/// [`Metric::Dtw`] and `next` the DTW tables of what the placements lead to (the
+/// next layer's, or the moving phase's from [`crate::dtw`]), the subspace's DTW
+/// table ([`evaluate_placing_with`] everywhere).
+pub fn solve_layer_subspace_with(
+    rules: &RuleSet,
+    metric: Metric,
     placed: u32,
     sub: Subspace,
     next: &[SolvedTable],
@@ -293,6 +314,7 @@ pub fn solve_layer_subspace(
     };
     let tables = GroupTables {
         rules,
+        metric,
         placer_gotis: sub.mover as u32 + 1,
         opponent_hand: hands(rules, placed).1,
         quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
@@ -386,13 +408,25 @@ pub fn solve_layer(
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_layer_with(rules, Metric::Dtc, placed, next, observer)
+}
+
+/// [`solve_layer`] for values whose depth is `metric`
+/// ([`solve_layer_subspace_with`]).
+pub fn solve_layer_with(
+    rules: &RuleSet,
+    metric: Metric,
+    placed: u32,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
     let subs = layer_subspaces(rules, placed);
     observer.phase(
         &format!("layer {placed}"),
         subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum(),
     );
     subs.into_iter()
-        .map(|s| solve_layer_subspace(rules, placed, s, next, observer))
+        .map(|s| solve_layer_subspace_with(rules, metric, placed, s, next, observer))
         .collect()
 }
 
@@ -405,6 +439,18 @@ pub fn solve_placing(
     rules: &RuleSet,
     moving: &[SolvedTable],
     observer: &dyn Observer,
+    each: impl FnMut(u32, &[SolvedSubspace]),
+) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
+    solve_placing_with(rules, Metric::Dtc, moving, observer, each)
+}
+
+/// [`solve_placing`] for values whose depth is `metric`: with [`Metric::Dtw`] and
+/// the moving phase's DTW tables, every placing layer's DTW tables.
+pub fn solve_placing_with(
+    rules: &RuleSet,
+    metric: Metric,
+    moving: &[SolvedTable],
+    observer: &dyn Observer,
     mut each: impl FnMut(u32, &[SolvedSubspace]),
 ) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
     let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
@@ -413,7 +459,7 @@ pub fn solve_placing(
             None => moving.to_vec(),
             Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
         };
-        let solved = solve_layer(rules, placed, &next, observer)?;
+        let solved = solve_layer_with(rules, metric, placed, &next, observer)?;
         each(placed, &solved);
         layers.push(solved);
     }

@@ -88,9 +88,10 @@ pub fn pairs_up_to_pieces(pieces: u8, max_gotis: u32) -> Vec<Pair> {
     pairs
 }
 
-/// The pairs needed to solve subspace `sub`: its own pair and every pair its
-/// captures lead to, directly or through other captures, in the order of
-/// [`pairs_up_to`] (every pair after the pairs its captures lead into).
+/// The pairs needed to solve subspace `sub` (any goti counts up to 12 a side, not
+/// the full board): its own pair and every pair its captures lead to, directly or
+/// through other captures, in the order of [`pairs_up_to_pieces`] (every pair after
+/// the pairs its captures lead into).
 pub fn pairs_for(sub: Subspace) -> Vec<Pair> {
     let mut needed = vec![Pair::of(sub)];
     let mut i = 0;
@@ -102,7 +103,10 @@ pub fn pairs_for(sub: Subspace) -> Vec<Pair> {
         }
         i += 1;
     }
-    pairs_up_to(2 * MAX_GOTIS as u32)
+    // Captures only lower counts, so every pair needed is in the plan of a game
+    // with as many gotis a side as `sub`'s larger side.
+    let most = sub.mover.max(sub.opponent);
+    pairs_up_to_pieces(most, 2 * most as u32)
         .into_iter()
         .filter(|p| needed.contains(p))
         .collect()
@@ -151,27 +155,50 @@ mod tests {
         }
     }
 
+    /// `pairs_for(sub)` holds `sub`'s pair and every pair a capture leads to, in
+    /// the order of the plan `all`.
+    fn assert_pairs_for(sub: Subspace, all: &[Pair]) {
+        let pairs = pairs_for(sub);
+        assert!(pairs.contains(&Pair::of(sub)), "{sub}");
+        for p in &pairs {
+            for t in p.capture_targets() {
+                assert!(pairs.contains(&Pair::of(t)), "{sub}: {p} needs {t}");
+            }
+        }
+        let at: Vec<usize> = pairs
+            .iter()
+            .map(|p| all.iter().position(|q| q == p).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{sub}");
+    }
+
     #[test]
     fn pairs_for_a_subspace_are_closed_under_captures() {
         let all = pairs_up_to(18);
         for sub in Subspace::standard() {
-            let pairs = pairs_for(sub);
-            assert!(pairs.contains(&Pair::of(sub)), "{sub}");
-            for p in &pairs {
-                for t in p.capture_targets() {
-                    assert!(pairs.contains(&Pair::of(t)), "{sub}: {p} needs {t}");
-                }
-            }
-            // In plan order.
-            let at: Vec<usize> = pairs
-                .iter()
-                .map(|p| all.iter().position(|q| q == p).unwrap())
-                .collect();
-            assert!(at.windows(2).all(|w| w[0] < w[1]), "{sub}");
+            assert_pairs_for(sub, &all);
         }
         assert_eq!(
             pairs_for(Subspace::new(3, 3)),
             [Pair::of(Subspace::new(3, 3))]
         );
+    }
+
+    /// Subspaces of games with more than 9 gotis a side: `pairs_for` plans them in
+    /// the order of the 12-a-side plan, closed under captures.
+    #[test]
+    fn pairs_for_subspaces_above_nine() {
+        let all = pairs_up_to_pieces(12, 24);
+        for sub in [
+            Subspace::new(12, 11),
+            Subspace::new(10, 3),
+            Subspace::new(3, 12),
+            Subspace::new(11, 11),
+        ] {
+            assert_pairs_for(sub, &all);
+        }
+        // 12v11 needs every pair with both sides from 3 to 12 but 12v12.
+        assert_eq!(pairs_for(Subspace::new(12, 11)), all);
+        assert_eq!(pairs_for(Subspace::new(10, 3)).len(), 8);
     }
 }

@@ -63,7 +63,7 @@ const MAX_NEIGHBOURS: usize = 64;
 pub const FORWARD_RATIO: (u64, u64) = (5, 4);
 
 /// Slots handed to one rayon task at a time.
-const CHUNK: usize = 1 << 12;
+pub(crate) const CHUNK: usize = 1 << 12;
 
 /// A forward round decodes only the undecided boards of a chunk, one by one
 /// ([`SubspaceIndex::board`]), rather than sweeping the whole chunk
@@ -131,6 +131,10 @@ pub enum SolveError {
     MissingTarget(Subspace),
     /// A supplied table has the wrong number of slots.
     WrongSize(Subspace),
+    /// The values supplied for this subspace, or its capture targets' tables, are
+    /// not the game-theoretic values of the rule set (found by the DTW pass,
+    /// [`crate::dtw`]).
+    Inconsistent(Subspace),
 }
 
 impl std::fmt::Display for SolveError {
@@ -138,6 +142,10 @@ impl std::fmt::Display for SolveError {
         match self {
             SolveError::MissingTarget(s) => write!(f, "capture target subspace {s} is not solved"),
             SolveError::WrongSize(s) => write!(f, "table of subspace {s} has the wrong slot count"),
+            SolveError::Inconsistent(s) => write!(
+                f,
+                "the values of subspace {s} or of its capture targets are not the game's values"
+            ),
         }
     }
 }
@@ -145,13 +153,13 @@ impl std::fmt::Display for SolveError {
 impl std::error::Error for SolveError {}
 
 /// Slots of the pair laid end to end: `(m, o)` first, then `(o, m)` if different.
-struct PairSpace {
-    parts: Vec<(SubspaceIndex, u64)>, // index and first global slot
-    total: u64,
+pub(crate) struct PairSpace {
+    pub(crate) parts: Vec<(SubspaceIndex, u64)>, // index and first global slot
+    pub(crate) total: u64,
 }
 
 impl PairSpace {
-    fn new(pair: Pair) -> PairSpace {
+    pub(crate) fn new(pair: Pair) -> PairSpace {
         let mut parts = Vec::new();
         let mut total = 0;
         for s in pair.subspaces() {
@@ -196,7 +204,7 @@ impl PairSpace {
 
     /// Global slot of a board of the pair.
     #[inline]
-    fn slot(&self, b: Board) -> u64 {
+    pub(crate) fn slot(&self, b: Board) -> u64 {
         let part = if self.parts.len() == 2
             && b.mover.count_ones() as u8 != self.parts[0].0.subspace().mover
         {
@@ -205,6 +213,35 @@ impl PairSpace {
             &self.parts[0]
         };
         part.1 + part.0.index(b)
+    }
+
+    /// Puts the distinct slots of the quiet predecessors of `board` in `set` (a
+    /// class edge counts once) and prefetches their words, for the pipelined
+    /// backward steps (the retrograde rounds, the DTW levels).
+    #[inline(always)]
+    pub(crate) fn predecessors(
+        &self,
+        rules: &RuleSet,
+        board: Board,
+        words: &[AtomicU32],
+        set: &mut SlotSet,
+    ) {
+        set.clear();
+        board.for_each_quiet_predecessor(rules, |p| set.push(self.slot(p)));
+        for &p in set.distinct() {
+            prefetch(&words[p as usize]);
+        }
+    }
+
+    /// The canonical board at a global slot, `None` for padding.
+    #[inline]
+    pub(crate) fn board(&self, slot: u64) -> Option<Board> {
+        let part = if self.parts.len() == 2 && slot >= self.parts[1].1 {
+            &self.parts[1]
+        } else {
+            &self.parts[0]
+        };
+        part.0.board(slot - part.1)
     }
 }
 
@@ -231,7 +268,7 @@ fn word_count(w: u32) -> u8 {
 }
 
 /// View a `u32` vector as atomics for the parallel phases.
-fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
+pub(crate) fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32, and
     // the exclusive borrow guarantees no non-atomic access while the view lives.
     unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
@@ -240,14 +277,14 @@ fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
 /// The distinct slots among those pushed, in first-pushed order (a small fixed
 /// buffer). A 64-bit filter of hashed slots makes the common case, a slot not seen
 /// before, cost no search.
-struct SlotSet {
+pub(crate) struct SlotSet {
     buf: [u64; MAX_NEIGHBOURS],
     len: usize,
     filter: u64,
 }
 
 impl SlotSet {
-    fn new() -> SlotSet {
+    pub(crate) fn new() -> SlotSet {
         SlotSet {
             buf: [0; MAX_NEIGHBOURS],
             len: 0,
@@ -257,14 +294,14 @@ impl SlotSet {
 
     /// Empties the set.
     #[inline]
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.filter = 0;
     }
 
     /// Adds `s` unless it is already present.
     #[inline]
-    fn push(&mut self, s: u64) {
+    pub(crate) fn push(&mut self, s: u64) {
         // Fibonacci hashing: the top 6 bits of the product pick a filter bit.
         let bit = 1u64 << (s.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
         if self.filter & bit != 0 && self.buf[..self.len].contains(&s) {
@@ -284,7 +321,7 @@ impl SlotSet {
 
     /// The distinct slots pushed.
     #[inline]
-    fn distinct(&self) -> &[u64] {
+    pub(crate) fn distinct(&self) -> &[u64] {
         &self.buf[..self.len]
     }
 }

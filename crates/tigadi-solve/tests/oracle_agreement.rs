@@ -50,6 +50,12 @@ fn morris_3v3_agrees_with_oracle() {
     assert_eq!(agree(RuleSet::MORRIS, 3, 3), 2 * 2024 * 1330);
 }
 
+/// Flying on the 20-line board, a blocked player loses.
+#[test]
+fn morabaraba_3v3_agrees_with_oracle() {
+    assert_eq!(agree(RuleSet::MORABARABA, 3, 3), 2 * 2024 * 1330);
+}
+
 #[test]
 fn navakankari_3v3_agrees_with_oracle() {
     assert_eq!(agree(RuleSet::NAVAKANKARI, 3, 3), 2 * 2024 * 1330);

@@ -28,11 +28,17 @@ use oracle::OracleSolution;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
-use tigadi_index::Subspace;
-use tigadi_rules::{Board, Geometry, RuleSet};
-use tigadi_solve::placing::{solve_placing, LayerValues};
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::geometry::transform;
+use tigadi_rules::{Board, Geometry, RuleSet, SYMMETRIES};
+use tigadi_solve::placing::{
+    evaluate_placing, layer_count, layer_subspaces, solve_layer_subspace, solve_placing,
+    subspace_successors, successor_subspaces, LayerValues,
+};
 use tigadi_solve::retrograde::Quiet;
-use tigadi_solve::{solve_up_to, solve_up_to_horizon, Category, Packed, SolvedTable, Value};
+use tigadi_solve::{
+    pairs_up_to_pieces, solve_up_to, solve_up_to_horizon, Category, Packed, SolvedTable, Value,
+};
 
 /// One whole-game comparison at a time: each holds a few hundred MB.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -386,37 +392,36 @@ fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, V
     (naive.recorded.len(), met, start)
 }
 
+/// Four a side: every placing position a game reaches (all of them), value and
+/// depth, over the naive 4v4 moving phase.
+fn four_a_side(name: &str) {
+    let rules = RuleSet::parse(&format!("{name},pieces=4")).unwrap();
+    let (compared, _, _) = agree(rules, 8, Leaves::Oracle);
+    assert!(compared > 1_000_000);
+}
+
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn tigadi_4_a_side_agrees_with_naive_solver() {
-    let (compared, _, _) = agree(
-        RuleSet::parse("tigadi,pieces=4").unwrap(),
-        8,
-        Leaves::Oracle,
-    );
-    assert!(compared > 1_000_000);
+    four_a_side("tigadi");
 }
 
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn navakankari_4_a_side_agrees_with_naive_solver() {
-    let (compared, _, _) = agree(
-        RuleSet::parse("navakankari,pieces=4").unwrap(),
-        8,
-        Leaves::Oracle,
-    );
-    assert!(compared > 1_000_000);
+    four_a_side("navakankari");
 }
 
 #[test]
 #[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
 fn morris_4_a_side_agrees_with_naive_solver() {
-    let (compared, _, _) = agree(
-        RuleSet::parse("morris,pieces=4").unwrap(),
-        8,
-        Leaves::Oracle,
-    );
-    assert!(compared > 1_000_000);
+    four_a_side("morris");
+}
+
+#[test]
+#[ignore = "minutes of CPU and about 1 GB (naive 4v4 moving phase); run with -- --ignored"]
+fn morabaraba_4_a_side_agrees_with_naive_solver() {
+    four_a_side("morabaraba");
 }
 
 /// Five a side (issue 10's test of the whole game): the empty board's value both
@@ -457,6 +462,12 @@ fn navakankari_5_a_side_empty_board_agrees_with_naive_solver() {
 #[ignore = "up to an hour of CPU and 3 GB (naive 5v5 moving phase); run with -- --ignored"]
 fn morris_5_a_side_empty_board_agrees_with_naive_solver() {
     five_a_side("morris", Leaves::Oracle);
+}
+
+#[test]
+#[ignore = "up to an hour of CPU and 3 GB (naive 5v5 moving phase); run with -- --ignored"]
+fn morabaraba_5_a_side_empty_board_agrees_with_naive_solver() {
+    five_a_side("morabaraba", Leaves::Oracle);
 }
 
 #[test]
@@ -602,7 +613,12 @@ fn agree_under_rule(rules: RuleSet) -> [usize; 5] {
 #[test]
 fn three_a_side_agrees_with_naive_solver() {
     let mut cursed_or_blessed = 0;
-    for name in ["tigadi,quiet=4", "navakankari,quiet=6", "morris,quiet=4"] {
+    for name in [
+        "tigadi,quiet=4",
+        "navakankari,quiet=6",
+        "morris,quiet=4",
+        "morabaraba,quiet=4",
+    ] {
         let classes = agree_under_rule(RuleSet::parse(&format!("{name},pieces=3")).unwrap());
         cursed_or_blessed += classes[Category::CursedWin.code() as usize]
             + classes[Category::BlessedLoss.code() as usize];
@@ -656,4 +672,155 @@ fn memo_ranks_are_a_bijection() {
         }
         assert!(seen.iter().all(|&x| x), "{b}v{s}");
     }
+}
+
+/// The middle square's points (bits 8..16): every symmetry keeps them there.
+const MIDDLE_RING: u32 = 0xFF << 8;
+
+/// Made-up moving-phase values for the twelve-a-side tests below, the same on
+/// every symmetric image of a board (as the index needs): from the lines each side
+/// holds whole or two of, and the mover's middle-square gotis.
+fn made_up(lines: &[u32], b: Board) -> Value {
+    let count = |f: &dyn Fn(u32) -> bool| lines.iter().filter(|&&l| f(l)).count() as u32;
+    let whole = count(&|l| b.mover & l == l);
+    let two = count(&|l| (b.mover & l).count_ones() == 2);
+    let theirs = count(&|l| (b.opponent & l).count_ones() >= 2);
+    let middle = (b.mover & MIDDLE_RING).count_ones();
+    let h = whole * 7 + two * 3 + theirs * 5 + middle * 11;
+    match h % 5 {
+        0 => Value::Draw,
+        1 | 2 => Value::Win(1 + (h % 17) as u16),
+        _ => Value::Loss((h % 13) as u16),
+    }
+}
+
+#[test]
+fn made_up_values_ignore_symmetries() {
+    let lines = Geometry::of(RuleSet::MORABARABA.board).lines.clone();
+    let mut rng = tigadi_rules::Rng::seeded(29);
+    for _ in 0..2000 {
+        let mut b = Board::default();
+        let (m, o) = (3 + rng.below(10) as u32, 3 + rng.below(10) as u32);
+        while b.mover.count_ones() < m {
+            b.mover |= 1 << rng.below(24);
+        }
+        while b.opponent.count_ones() < o {
+            b.opponent |= (1 << rng.below(24)) & !b.mover;
+        }
+        for s in 0..SYMMETRIES {
+            let image = Board {
+                mover: transform(s, b.mover),
+                opponent: transform(s, b.opponent),
+            };
+            assert_eq!(
+                made_up(&lines, image),
+                made_up(&lines, b),
+                "{b:?} symmetry {s}"
+            );
+        }
+    }
+}
+
+/// Twelve a side (`morabaraba`, issue 29): the last placement of a game without
+/// captures fills the board, a draw by docs/RULES.md §8 (Malom's
+/// `FULL_BOARD_IS_DRAW 1`) whatever the blocked switch says, unless it closes a
+/// tigadi and captures. A whole 12-a-side game is far too big for a test, so the
+/// moving-phase values after the last placement are [`made_up`]: the toolkit's
+/// pass reads them from a table through its index, the naive solver above calls
+/// the function on the raw board. Every position of layer 23 with 23 gotis on the
+/// board (Seed to place its last goti on the one empty point) is compared, and
+/// one in 64 with `evaluate_placing` too (what `verify` recomputes).
+#[test]
+fn twelve_a_side_last_placement_agrees_with_naive_solver() {
+    let rules = RuleSet::MORABARABA;
+    let lines = Geometry::of(rules.board).lines.clone();
+    let last = layer_count(&rules) - 1;
+    let sub = Subspace::new(11, 12);
+    assert!(layer_subspaces(&rules, last).contains(&sub));
+    let next: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, last, sub)
+        .into_iter()
+        .map(|s| {
+            let idx = SubspaceIndex::new(s);
+            let values = (0..idx.slots())
+                .map(|i| {
+                    idx.board(i)
+                        .map_or(Packed::NONE, |b| Packed::new(made_up(&lines, b)))
+                })
+                .collect();
+            (s, values)
+        })
+        .collect();
+    let tables = SolvedTable::views(next.iter().map(|(s, v)| (s, v)));
+    let solved = solve_layer_subspace(&rules, last, sub, &tables, &Quiet).unwrap();
+    let leaves = |bone: u32, seed: u32| {
+        made_up(
+            &lines,
+            Board {
+                mover: bone,
+                opponent: seed,
+            },
+        )
+    };
+    let mut naive = Naive {
+        pieces: 12,
+        lines: lines.clone(),
+        moving: &leaves,
+        memo: Memo::new(),
+        record_up_to: 0,
+        recorded: Vec::new(),
+    };
+    let idx = SubspaceIndex::new(sub);
+    let (mut positions, mut filled) = (0u64, 0u64);
+    for slot in 0..idx.slots() {
+        let Some(b) = idx.board(slot) else { continue };
+        positions += 1;
+        let expected = naive.value(Raw {
+            bone: b.opponent,
+            seed: b.mover,
+            bone_to_move: false,
+            bone_hand: 0,
+            seed_hand: 1,
+        });
+        assert_eq!(
+            solved.values[slot as usize].get(),
+            Some(expected),
+            "slot {slot} {b:?}"
+        );
+        if slot % 64 == 0 {
+            let slow = evaluate_placing(&rules, last, b, |n| made_up(&lines, n));
+            assert_eq!(slow, expected, "evaluate_placing, slot {slot} {b:?}");
+        }
+        // The one placement closes no line: it fills the board.
+        let empty = !(b.mover | b.opponent) & ((1 << 24) - 1);
+        if !lines
+            .iter()
+            .any(|&l| l & empty != 0 && (b.mover | empty) & l == l)
+        {
+            filled += 1;
+            assert_eq!(expected, Value::Draw, "slot {slot} {b:?}");
+        }
+    }
+    // Both kinds of last placement occur, many of each.
+    assert!(positions > 2_000_000, "{positions}");
+    assert!(
+        filled > 100_000 && positions - filled > 100_000,
+        "{filled} of {positions}"
+    );
+}
+
+/// The plan of a 12-a-side game: the last layer reads every moving-phase subspace
+/// but the full board, and the moving phase solves exactly those.
+#[test]
+fn twelve_a_side_plan_leaves_out_only_the_full_board() {
+    let rules = RuleSet::MORABARABA;
+    let leaves = successor_subspaces(&rules, layer_count(&rules) - 1);
+    let moving: Vec<Subspace> = pairs_up_to_pieces(rules.pieces, 24)
+        .iter()
+        .flat_map(|p| p.subspaces())
+        .collect();
+    assert_eq!(layer_count(&rules), 24);
+    assert_eq!(leaves.len(), 99);
+    assert_eq!(moving.len(), 99);
+    assert!(leaves.iter().all(|s| moving.contains(s)));
+    assert!(!leaves.contains(&Subspace::new(12, 12)));
 }

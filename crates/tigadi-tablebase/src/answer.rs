@@ -4,7 +4,8 @@
 //! it themselves.
 
 use crate::error::TablebaseError;
-use crate::tablebase::{RuleValues, Tablebase, Turn};
+use crate::kind::field;
+use crate::tablebase::{RuleValues, Tablebase};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
@@ -15,53 +16,6 @@ use tigadi_rules::{
 };
 use tigadi_values::Value;
 
-/// Everything the tables say about one moving-phase board at one 100-turn counter:
-/// the values ignoring the rule and, where the horizon tables exist, under it, for
-/// the position and for every legal turn. What `tigadi probe` prints, and what
-/// analysis and play read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CounterAnswer {
-    /// The game-theoretic value for the player to move (DTC in turns).
-    pub value: Value,
-    /// The values under the 100-turn rule at the counter asked for; `None` when the
-    /// horizon table of this subspace is absent (a directory solved with
-    /// `--no-horizon`, or by an older version).
-    pub rule: Option<RuleValues>,
-    /// Every legal turn with its game-theoretic value and, when `rule` is known, its
-    /// values under the rule, counted from this position and best first: for a
-    /// player who must win under the rule when `rule` is known
-    /// ([`Tablebase::probe_moves_rule`]), by the game-theoretic value otherwise
-    /// ([`Tablebase::probe_moves`]).
-    pub moves: Vec<(Turn, Value, Option<RuleValues>)>,
-}
-
-impl Tablebase {
-    /// The values of `board` and of every legal turn at 100-turn counter `counter`
-    /// (see [`CounterAnswer`]). A missing game-theoretic table is an error; a missing
-    /// horizon table of `board`'s own subspace only leaves the values under the rule
-    /// out.
-    pub fn probe_at_counter(
-        &self,
-        board: tigadi_rules::Board,
-        counter: u16,
-    ) -> Result<CounterAnswer, TablebaseError> {
-        let value = self.probe(board)?;
-        let rule = known(self.probe_rule(board, counter))?;
-        let moves = if rule.is_some() {
-            self.probe_moves_rule(board, counter)?
-                .into_iter()
-                .map(|(t, r)| (t, r.value, Some(r)))
-                .collect()
-        } else {
-            self.probe_moves(board)?
-                .into_iter()
-                .map(|(t, v)| (t, v, None))
-                .collect()
-        };
-        Ok(CounterAnswer { value, rule, moves })
-    }
-}
-
 /// Values under the 100-turn rule, `None` when the horizon table they come from is
 /// missing (a directory solved with `--no-horizon`, or by an older version).
 fn known(r: Result<RuleValues, TablebaseError>) -> Result<Option<RuleValues>, TablebaseError> {
@@ -69,14 +23,6 @@ fn known(r: Result<RuleValues, TablebaseError>) -> Result<Option<RuleValues>, Ta
         Ok(r) => Ok(Some(r)),
         Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
         Err(e) => Err(e),
-    }
-}
-
-/// A placement (with its capture choice) as a move of the notation.
-fn placement_move(m: tigadi_rules::Placement) -> Move {
-    Move::Place {
-        to: m.to,
-        capture: m.capture,
     }
 }
 
@@ -218,53 +164,34 @@ impl Tablebase {
             report.over = Some(result);
             return Ok(report);
         }
-        if report.placing {
-            // Every placement with each capture choice, from the placing tables; with
-            // the placing horizon tables, under the 100-turn rule too.
-            let placed = p.placements(&rules);
-            report.value = self.probe_any_phase(p)?;
-            report.rule = known(self.probe_placing_rule(placed, board))?;
-            if !with_moves {
-                return Ok(report);
-            }
-            report.moves = if report.rule.is_some() {
-                self.probe_placements_rule(placed, board)?
-                    .into_iter()
-                    .map(|(m, r)| ReportTurn {
-                        turn: placement_move(m),
-                        value: r.value,
-                        rule: Some(r),
-                    })
-                    .collect()
-            } else {
-                self.probe_placements(placed, board)?
-                    .into_iter()
-                    .map(|(m, value)| ReportTurn {
-                        turn: placement_move(m),
-                        value,
-                        rule: None,
-                    })
-                    .collect()
-            };
-            return Ok(report);
-        }
+        // A placing position from the placing tables (every placement with each
+        // capture choice), a moving-phase one from the moving-phase tables; with the
+        // horizon tables, under the 100-turn rule too.
+        let placing = report.placing.then(|| p.placements(&rules) as u8);
+        report.value = self.get_position::<field::Dtc>(p)?;
+        report.rule = known(self.probe_rule(placing, board, p.quiet_turns))?;
         if !with_moves {
-            report.value = self.probe(board)?;
-            report.rule = known(self.probe_rule(board, p.quiet_turns))?;
             return Ok(report);
         }
-        let answer = self.probe_at_counter(board, p.quiet_turns)?;
-        report.value = answer.value;
-        report.rule = answer.rule;
-        report.moves = answer
-            .moves
-            .into_iter()
-            .map(|(turn, value, rule)| ReportTurn {
-                turn: turn.into(),
-                value,
-                rule,
-            })
-            .collect();
+        report.moves = if report.rule.is_some() {
+            self.probe_moves_rule(placing, board, p.quiet_turns)?
+                .into_iter()
+                .map(|(turn, r)| ReportTurn {
+                    turn,
+                    value: r.value,
+                    rule: Some(r),
+                })
+                .collect()
+        } else {
+            self.probe_moves(placing, board)?
+                .into_iter()
+                .map(|(turn, value)| ReportTurn {
+                    turn,
+                    value,
+                    rule: None,
+                })
+                .collect()
+        };
         Ok(report)
     }
 }
@@ -402,6 +329,7 @@ pub fn result_json(r: GameResult) -> Json {
             "reason": match reason {
                 DrawReason::Repetition => "repetition",
                 DrawReason::QuietTurns { .. } => "quiet_turns",
+                DrawReason::FullBoard => "full_board",
             },
             "text": r.to_string(),
         }),
@@ -420,15 +348,15 @@ fn wdl_name(v: Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tigadi_rules::{parse_position, Point, Slide};
+    use tigadi_rules::{parse_position, Point};
     use tigadi_values::Category;
 
-    fn slide(from: &str, to: &str, capture: Option<&str>) -> Turn {
-        Turn::Slide(Slide {
+    fn slide(from: &str, to: &str, capture: Option<&str>) -> Move {
+        Move::Slide {
             from: Point::parse(from).unwrap(),
             to: Point::parse(to).unwrap(),
             capture: capture.map(|c| Point::parse(c).unwrap()),
-        })
+        }
     }
 
     /// Serialising a report directly gives the bytes of its JSON tree printed (whose
@@ -446,12 +374,12 @@ mod tests {
         };
         let moves = vec![
             ReportTurn {
-                turn: slide("a1", "a4", Some("d7")).into(),
+                turn: slide("a1", "a4", Some("d7")),
                 value: Value::Win(5),
                 rule: Some(rule),
             },
             ReportTurn {
-                turn: Turn::Pass.into(),
+                turn: Move::Pass,
                 value: Value::Loss(3),
                 rule: None,
             },

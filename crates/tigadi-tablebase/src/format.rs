@@ -1,35 +1,22 @@
 //! The on-disk layout of a tablebase file (`docs/FORMAT.md` is the full
-//! specification): constants, the fixed header, section descriptors, block table
-//! entries, the checksum, and where files live.
+//! specification): the fixed header, section descriptors, block table entries
+//! and the checksum, the same for every kind of table (what each kind stores is
+//! in [`crate::kind`]).
 //!
 //! Everything here is plain data and byte (de)serialisation; nothing reads files.
 
 use crate::error::TablebaseError;
-use std::path::{Path, PathBuf};
+use crate::kind::TableKind;
+use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
 use tigadi_rules::{BoardKind, RuleSet};
+use tigadi_values::Value;
 
 /// The first eight bytes of every tablebase file.
 pub const MAGIC: [u8; 8] = *b"TIGADITB";
-/// Version of the file layout described in `docs/FORMAT.md`, as written in
-/// game-theoretic tables (`.tgtb`, unchanged since version 1).
-pub const FORMAT_VERSION: u16 = 1;
-/// Format version of horizon tables (`.tghz`, values under the 100-turn rule), new
-/// in version 2 of `docs/FORMAT.md`.
-pub const HORIZON_FORMAT_VERSION: u16 = 2;
 /// Version of the slot numbering (`tigadi_index::SubspaceIndex`) the values are
 /// stored in. A change of the index scheme makes old files unreadable by design.
 pub const INDEX_SCHEME: u16 = 1;
-/// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
-/// DTC entries as `tigadi_values::Packed` words.
-pub const VALUE_ENCODING: u8 = 1;
-/// Value encoding of horizon tables: category codes (4 bits) and DTC₁₀₀ bytes.
-pub const HORIZON_VALUE_ENCODING: u8 = 2;
-/// File name extension of tablebase files (game-theoretic values).
-pub const EXTENSION: &str = "tgtb";
-/// File name extension of horizon tables (values under the 100-turn rule).
-pub const HORIZON_EXTENSION: &str = "tghz";
 
 /// Bytes of the fixed header, before the first block table.
 pub const HEADER_LEN: usize = 224;
@@ -42,62 +29,11 @@ const SECTIONS_AT: usize = 128;
 /// Room for the rule set's name in the header.
 const RULES_NAME_MAX: usize = 67;
 
-/// Slots per WDL block: 2 bits a slot, so 8 KiB before compression. Large enough
-/// that the block table costs under 0.01 bits a slot, small enough that a cold
-/// probe decompresses a block in a few microseconds.
-pub const WDL_SLOTS_PER_BLOCK: u32 = 32_768;
-/// Slots per DTC block: 2 bytes a slot, so 16 KiB before compression (measured on
-/// tigadi up to 8 gotis: 6% smaller than 4096-slot blocks, still a cold probe of
-/// about ten microseconds).
-pub const DTC_SLOTS_PER_BLOCK: u32 = 8_192;
 /// Largest `slots_per_block` a reader accepts (bounds the memory a corrupt header
 /// can make it allocate for one block).
 pub const MAX_SLOTS_PER_BLOCK: u32 = 1 << 22;
-/// zstd level of WDL blocks: fixed, so output is deterministic. Measured on the
-/// tigadi tables 6v4, 4v6 and 5v5 (`examples/encodings.rs`): level 15 is 5%
-/// smaller and 5 times slower to write (24.6 s against 5.0 s), which made
-/// compression a fifth of a full solve's CPU time; level 19 gains nothing more.
-pub const WDL_ZSTD_LEVEL: i32 = 9;
-/// zstd level of DTC blocks: fixed, so output is deterministic. Measured on the same
-/// tables: level 9 is 4.5% smaller and 2.9 times slower (48.9 s against 17.1 s);
-/// level 3 is 14% larger and 3 times faster again.
-pub const DTC_ZSTD_LEVEL: i32 = 6;
-
-/// Section kind code of the WDL section.
-pub const SECTION_WDL: u8 = 1;
-/// Section kind code of the DTC section.
-pub const SECTION_DTC: u8 = 2;
-/// Section kind code of the category section of a horizon table (the five classes
-/// at counter 0).
-pub const SECTION_CATEGORY: u8 = 3;
-/// Section kind code of the DTC₁₀₀ section of a horizon table.
-pub const SECTION_DTC100: u8 = 4;
-/// Section encoding: categories, 4-bit codes, two slots a byte, low nibble first.
-pub const ENCODING_CATEGORY_4BIT: u8 = 1;
-/// Section encoding: DTC₁₀₀, one byte per slot.
-pub const ENCODING_DTC100_U8: u8 = 1;
-/// Slots per category block: half a byte a slot, so 16 KiB before compression.
-pub const CATEGORY_SLOTS_PER_BLOCK: u32 = 32_768;
-/// Slots per DTC₁₀₀ block: a byte a slot, so 16 KiB before compression.
-pub const DTC100_SLOTS_PER_BLOCK: u32 = 16_384;
-/// DTC₁₀₀ byte of a position drawn under the rule at counter 0.
-pub const DTC100_DRAW: u8 = 0;
-/// Flag of a DTC₁₀₀ byte for a loss: `0x80 | h`; a win is `h` itself (1..=100).
-pub const DTC100_LOSS: u8 = 0x80;
-/// Section encoding: WDL, 2-bit codes, four slots a byte, lowest bits first.
-pub const ENCODING_WDL_2BIT: u8 = 1;
-/// Section encoding: DTC, `Packed` u16 per slot, split per block into a plane of
-/// low bytes followed by a plane of high bytes.
-pub const ENCODING_DTC_U16_PLANES: u8 = 1;
 /// Compression code: zstd, one frame per block.
 pub const COMPRESSION_ZSTD: u8 = 1;
-
-/// WDL code of a loss for the player to move.
-pub const WDL_LOSS: u8 = 0;
-/// WDL code of a draw.
-pub const WDL_DRAW: u8 = 1;
-/// WDL code of a win for the player to move.
-pub const WDL_WIN: u8 = 2;
 
 /// The checksum used everywhere in the format: XXH3-64 with seed 0.
 #[inline]
@@ -125,12 +61,27 @@ impl ClassCounts {
     pub fn classes(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
+
+    /// Counts one class of value `v`.
+    pub fn add(&mut self, v: Value) {
+        match v {
+            Value::Draw => self.draws += 1,
+            Value::Win(d) => {
+                self.wins += 1;
+                self.max_dtc_win = self.max_dtc_win.max(d);
+            }
+            Value::Loss(d) => {
+                self.losses += 1;
+                self.max_dtc_loss = self.max_dtc_loss.max(d);
+            }
+        }
+    }
 }
 
 /// One section's descriptor in the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SectionDesc {
-    /// [`SECTION_WDL`] or [`SECTION_DTC`].
+    /// The section's kind code ([`crate::Section::code`]).
     pub kind: u8,
     /// Encoding code of the values inside a block.
     pub encoding: u8,
@@ -212,66 +163,6 @@ impl BlockEntry {
     }
 }
 
-/// Decompressed bytes of a block of `n` slots in a section of kind `kind`.
-pub fn raw_block_len(kind: u8, n: u64) -> u64 {
-    match kind {
-        SECTION_WDL => n.div_ceil(4),
-        SECTION_CATEGORY => n.div_ceil(2),
-        SECTION_DTC100 => n,
-        _ => 2 * n,
-    }
-}
-
-/// What a table file holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TableKind {
-    /// Game-theoretic values (`.tgtb`, format version 1): a WDL and a DTC section.
-    GameTheoretic,
-    /// Values under the 100-turn rule (`.tghz`, format version 2): a category
-    /// section and a DTC₁₀₀ section; the header records the turn limit.
-    Horizon,
-}
-
-impl TableKind {
-    /// The format version written in the header.
-    pub fn version(self) -> u16 {
-        match self {
-            TableKind::GameTheoretic => FORMAT_VERSION,
-            TableKind::Horizon => HORIZON_FORMAT_VERSION,
-        }
-    }
-
-    /// The value encoding written in the header.
-    pub fn value_encoding(self) -> u8 {
-        match self {
-            TableKind::GameTheoretic => VALUE_ENCODING,
-            TableKind::Horizon => HORIZON_VALUE_ENCODING,
-        }
-    }
-
-    /// The file name extension.
-    pub fn extension(self) -> &'static str {
-        match self {
-            TableKind::GameTheoretic => EXTENSION,
-            TableKind::Horizon => HORIZON_EXTENSION,
-        }
-    }
-
-    /// (kind code, encoding, name) of the first and the second section.
-    fn sections(self) -> [(u8, u8, &'static str); 2] {
-        match self {
-            TableKind::GameTheoretic => [
-                (SECTION_WDL, ENCODING_WDL_2BIT, "WDL"),
-                (SECTION_DTC, ENCODING_DTC_U16_PLANES, "DTC"),
-            ],
-            TableKind::Horizon => [
-                (SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, "category"),
-                (SECTION_DTC100, ENCODING_DTC100_U8, "DTC100"),
-            ],
-        }
-    }
-}
-
 /// Slots in block `block` of a section with `slots_per_block` over `slots` slots.
 pub fn block_slots(slots: u64, slots_per_block: u32, block: u64) -> u64 {
     let start = block * slots_per_block as u64;
@@ -340,27 +231,10 @@ impl Header {
         b[19] = self.subspace.mover;
         b[20] = self.subspace.opponent;
         b[21] = self.kind.value_encoding();
-        match self.kind {
-            // Version 2: byte 22 the turn limit and byte 23 the placing layer + 1
-            // (0 for the moving phase, so that bytes 22..24 of a moving-phase table
-            // read as a u16 are the turn limit, as they were first written); the
-            // gotis per side are carried by the rule set name only.
-            TableKind::Horizon => {
-                b[22] = self.rules.quiet as u8;
-                b[23] = self.placing.map_or(0, |placed| placed + 1);
-            }
-            // Version 1: byte 22 the gotis per side, 0 for the default 9, and byte 23
-            // the placing layer + 1, 0 for the moving phase, so those files are
-            // those of milestone 1.
-            TableKind::GameTheoretic => {
-                b[22] = if self.rules.pieces == DEFAULT_PIECES {
-                    0
-                } else {
-                    self.rules.pieces
-                };
-                b[23] = self.placing.map_or(0, |placed| placed + 1);
-            }
-        }
+        // Byte 22 depends on the kind; byte 23 is the placing layer + 1, 0 for the
+        // moving phase, in every version.
+        b[22] = self.kind.rules_byte(&self.rules);
+        b[23] = self.placing.map_or(0, |placed| placed + 1);
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -393,15 +267,15 @@ impl Header {
             return bad("not a tigadi tablebase file (bad magic)".into());
         }
         let version = u16_at(bytes, 8);
-        let kind = match version {
-            FORMAT_VERSION => TableKind::GameTheoretic,
-            HORIZON_FORMAT_VERSION => TableKind::Horizon,
-            _ => {
-                return bad(format!(
-                    "format version {version}, this reader knows {FORMAT_VERSION} \
-                     (game-theoretic tables) and {HORIZON_FORMAT_VERSION} (horizon tables)"
-                ))
-            }
+        let Some(kind) = TableKind::from_version(version) else {
+            let known: Vec<String> = TableKind::ALL
+                .iter()
+                .map(|k| format!("{} ({k:?} tables)", k.version()))
+                .collect();
+            return bad(format!(
+                "format version {version}, this reader knows {}",
+                known.join(", ")
+            ));
         };
         let scheme = u16_at(bytes, 10);
         if scheme != INDEX_SCHEME {
@@ -434,37 +308,16 @@ impl Header {
         let Ok(rules_name) = std::str::from_utf8(&bytes[61..61 + name_len]) else {
             return bad("rule set name is not UTF-8".into());
         };
-        // Bytes 22..24 depend on the version (docs/FORMAT.md).
-        // Byte 23: the placing layer + 1, 0 for the moving phase, in both versions.
-        let placing_code = |pieces: u8| match bytes[23] {
-            0 => Ok(None),
-            n if (n as u32) <= 2 * pieces as u32 => Ok(Some(n - 1)),
-            n => Err(TablebaseError::corrupt(
-                file,
-                format!("placing layer code {n}"),
-            )),
+        // Byte 22 depends on the kind (docs/FORMAT.md); byte 23 is the placing
+        // layer + 1, 0 for the moving phase, in every version.
+        let (quiet, pieces) = match kind.rules_from_byte(bytes[22], rules_name) {
+            Ok(r) => r,
+            Err(what) => return bad(what),
         };
-        let (quiet, pieces, placing) = match kind {
-            TableKind::GameTheoretic => {
-                let pieces = match bytes[22] {
-                    0 => DEFAULT_PIECES,
-                    n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
-                    n => return bad(format!("gotis-per-side code {n}")),
-                };
-                (tigadi_rules::DEFAULT_QUIET, pieces, placing_code(pieces)?)
-            }
-            TableKind::Horizon => {
-                let quiet = match bytes[22] as u16 {
-                    q @ 1..=tigadi_rules::MAX_QUIET => q,
-                    q => return bad(format!("turn limit {q}")),
-                };
-                // The gotis per side of a version 2 file are in its rule set name only.
-                let pieces = match RuleSet::parse(rules_name) {
-                    Ok(r) => r.pieces,
-                    Err(_) => return bad(format!("rule set name {rules_name:?}")),
-                };
-                (quiet, pieces, placing_code(pieces)?)
-            }
+        let placing = match bytes[23] {
+            0 => None,
+            n if (n as u32) <= 2 * pieces as u32 => Some(n - 1),
+            n => return bad(format!("placing layer code {n}")),
         };
         let rules = RuleSet {
             board,
@@ -541,8 +394,12 @@ impl Header {
             return bad(format!("slot count {}", self.slots));
         }
         let [first, second] = self.kind.sections();
-        for (s, (kind, encoding, name)) in [(self.wdl, first), (self.dtc, second)] {
-            if s.kind != kind || s.encoding != encoding || s.compression != COMPRESSION_ZSTD {
+        for (s, section) in [(self.wdl, first), (self.dtc, second)] {
+            let name = section.name();
+            if s.kind != section.code()
+                || s.encoding != section.encoding()
+                || s.compression != COMPRESSION_ZSTD
+            {
                 return bad(format!(
                     "{name} section: kind {}, encoding {}, compression {}",
                     s.kind, s.encoding, s.compression
@@ -577,191 +434,9 @@ impl Header {
     }
 }
 
-/// The directory name of a rule set inside a tablebase directory: the preset
-/// name, or for other rule sets the switches with `=` written `-` and `,` written
-/// `_` (`lines-20_flying-3_blocked-passes`), so that it is a safe file name
-/// everywhere.
-pub fn rules_dir_name(rules: &RuleSet) -> String {
-    rules.name().replace('=', "-").replace(',', "_")
-}
-
-/// The directory holding a rule set's files inside tablebase directory `dir`.
-pub fn rules_dir(dir: &Path, rules: &RuleSet) -> PathBuf {
-    dir.join(rules_dir_name(rules))
-}
-
-/// The file name of a subspace's table: `<mover>v<opponent>.tgtb`.
-pub fn file_name(subspace: Subspace) -> String {
-    kind_file_name(TableKind::GameTheoretic, subspace)
-}
-
-/// The file name of a subspace's table of kind `kind`: `<mover>v<opponent>.tgtb`
-/// or `<mover>v<opponent>.tghz`.
-pub fn kind_file_name(kind: TableKind, subspace: Subspace) -> String {
-    format!(
-        "{}v{}.{}",
-        subspace.mover,
-        subspace.opponent,
-        kind.extension()
-    )
-}
-
-/// The path of a subspace's table inside tablebase directory `dir`.
-pub fn table_path(dir: &Path, rules: &RuleSet, subspace: Subspace) -> PathBuf {
-    kind_table_path(dir, rules, TableKind::GameTheoretic, subspace)
-}
-
-/// The path of a subspace's table of kind `kind` inside tablebase directory `dir`.
-pub fn kind_table_path(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    subspace: Subspace,
-) -> PathBuf {
-    rules_dir(dir, rules).join(kind_file_name(kind, subspace))
-}
-
 /// The largest DTC₁₀₀ of a horizon table of `rules` for the moving phase
 /// (`placing == None`: the turn limit) or placing layer `placing` (the turn limit
 /// plus the placements still to come); see [`Header::dtc100_limit`].
 pub fn dtc100_limit(rules: &RuleSet, placing: Option<u8>) -> u16 {
     rules.quiet + placing.map_or(0, |k| 2 * rules.pieces as u16 - k as u16)
-}
-
-/// The file name of a placing-layer table: `p<placed>-<mover>v<opponent>.tgtb`.
-pub fn placing_file_name(placed: u8, subspace: Subspace) -> String {
-    any_file_name(TableKind::GameTheoretic, Some(placed), subspace)
-}
-
-/// The file name of any table: [`kind_file_name`] for the moving phase
-/// (`placing == None`), with `p<placed>-` in front for placing layer `placed`
-/// (`p7-3v4.tgtb`, `p7-3v4.tghz`).
-pub fn any_file_name(kind: TableKind, placing: Option<u8>, subspace: Subspace) -> String {
-    match placing {
-        None => kind_file_name(kind, subspace),
-        Some(placed) => format!("p{placed}-{}", kind_file_name(kind, subspace)),
-    }
-}
-
-/// The path of a placing-layer table inside tablebase directory `dir`.
-pub fn placing_table_path(dir: &Path, rules: &RuleSet, placed: u8, subspace: Subspace) -> PathBuf {
-    any_table_path(dir, rules, Some(placed), subspace)
-}
-
-/// The path of a moving-phase (`placing == None`) or placing-layer table.
-pub fn any_table_path(
-    dir: &Path,
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-) -> PathBuf {
-    any_kind_path(dir, rules, TableKind::GameTheoretic, placing, subspace)
-}
-
-/// The path of a table of kind `kind` of the moving phase (`placing == None`) or
-/// of placing layer `placing` inside tablebase directory `dir`.
-pub fn any_kind_path(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    placing: Option<u8>,
-    subspace: Subspace,
-) -> PathBuf {
-    rules_dir(dir, rules).join(any_file_name(kind, placing, subspace))
-}
-
-/// Parses a placing table's file name `p<placed>-<m>v<o>.tgtb` back into its layer
-/// and subspace.
-pub fn parse_placing_file_name(name: &str) -> Option<(u8, Subspace)> {
-    match parse_placing_kind_file_name(name)? {
-        (TableKind::GameTheoretic, placed, s) => Some((placed, s)),
-        _ => None,
-    }
-}
-
-/// Parses a placing table's file name of either kind (`p<placed>-<m>v<o>.tgtb`,
-/// `p<placed>-<m>v<o>.tghz`) back into its kind, layer and subspace.
-pub fn parse_placing_kind_file_name(name: &str) -> Option<(TableKind, u8, Subspace)> {
-    let (layer, rest) = name.strip_prefix('p')?.split_once('-')?;
-    let placed: u8 = layer.parse().ok()?;
-    (placed.to_string() == layer).then_some(())?;
-    let (kind, s) = parse_kind_file_name(rest)?;
-    Some((kind, placed, s))
-}
-
-/// The placing tables of either kind in the rule set's directory, as (kind, layer,
-/// subspace), sorted: game-theoretic tables first, then by layer and subspace.
-pub fn list_placing_tables(
-    dir: &Path,
-    rules: &RuleSet,
-) -> Result<Vec<(TableKind, u8, Subspace)>, TablebaseError> {
-    let rdir = rules_dir(dir, rules);
-    let entries = match std::fs::read_dir(&rdir) {
-        Ok(e) => e,
-        Err(e) => return Err(TablebaseError::io(&rdir, e)),
-    };
-    let mut out = Vec::new();
-    for e in entries {
-        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
-        if let Some(t) = e
-            .file_name()
-            .to_str()
-            .and_then(parse_placing_kind_file_name)
-        {
-            out.push(t);
-        }
-    }
-    out.sort_by_key(|&(k, p, s)| (k == TableKind::Horizon, p, s));
-    Ok(out)
-}
-
-/// Parses a table file name `<m>v<o>.tgtb` back into its subspace.
-pub fn parse_file_name(name: &str) -> Option<Subspace> {
-    match parse_kind_file_name(name)? {
-        (TableKind::GameTheoretic, s) => Some(s),
-        _ => None,
-    }
-}
-
-/// Parses a table file name of either kind (`<m>v<o>.tgtb`, `<m>v<o>.tghz`) back
-/// into its kind and subspace.
-pub fn parse_kind_file_name(name: &str) -> Option<(TableKind, Subspace)> {
-    let (stem, kind) = [TableKind::GameTheoretic, TableKind::Horizon]
-        .into_iter()
-        .find_map(|k| Some((name.strip_suffix(k.extension())?.strip_suffix('.')?, k)))?;
-    let (m, o) = stem.split_once('v')?;
-    let (m, o): (u8, u8) = (m.parse().ok()?, o.parse().ok()?);
-    (m.to_string() + "v" + &o.to_string() == stem).then_some((kind, Subspace::new(m, o)))
-}
-
-/// The subspaces that have a table file in the rule set's directory, in order.
-pub fn list_subspaces(dir: &Path, rules: &RuleSet) -> Result<Vec<Subspace>, TablebaseError> {
-    let rdir = rules_dir(dir, rules);
-    let entries = std::fs::read_dir(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
-    let mut subs = Vec::new();
-    for e in entries {
-        let e = e.map_err(|e| TablebaseError::io(&rdir, e))?;
-        if let Some(s) = e.file_name().to_str().and_then(parse_file_name) {
-            subs.push(s);
-        }
-    }
-    subs.sort();
-    Ok(subs)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_names_round_trip() {
-        let s = Subspace::new(9, 3);
-        assert_eq!(file_name(s), "9v3.tgtb");
-        assert_eq!(parse_file_name("9v3.tgtb"), Some(s));
-        assert_eq!(parse_file_name("09v3.tgtb"), None);
-        assert_eq!(parse_file_name("9v3.tgtb.tmp"), None);
-        let custom = RuleSet::parse("lines=20,flying=3").unwrap();
-        assert_eq!(rules_dir_name(&custom), "lines-20_flying-3_blocked-passes");
-        assert_eq!(rules_dir_name(&RuleSet::MORRIS), "morris");
-    }
 }

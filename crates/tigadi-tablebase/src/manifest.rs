@@ -3,9 +3,10 @@
 //! times). Timing lives only here, so table files stay byte-for-byte
 //! deterministic.
 
+use crate::dir::{TableId, TablebaseDir};
 use crate::error::TablebaseError;
-use crate::format::*;
-use crate::reader::table::open_table;
+use crate::format::INDEX_SCHEME;
+use crate::kind::*;
 use crate::writer::write_atomically;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_rules::{BoardKind, RuleSet};
+use tigadi_rules::BoardKind;
 
 /// File name of the JSON manifest inside a rule set's directory.
 pub const MANIFEST_JSON: &str = "manifest.json";
@@ -101,178 +102,202 @@ impl ManifestEntry {
     }
 }
 
-/// Writes `SHA256SUMS` and `manifest.json` for every table file of `rules` in
-/// tablebase directory `dir` (each header and head checksum is checked on the
-/// way; a file that fails is listed in [`Manifest::skipped`], since the manifest
-/// only describes, and `verify` reports the damage). Solve times recorded in an
-/// existing `manifest.json` are kept for files whose SHA-256 is unchanged.
-/// `SHA256SUMS` lists every table file: the moving-phase tables, their horizon
-/// tables, then the placing tables of both kinds; `manifest.json` has an entry per
-/// moving-phase table.
-pub fn write_manifest(dir: &Path, rules: &RuleSet) -> Result<Manifest, TablebaseError> {
-    write_manifest_with_seconds(dir, rules, &[])
-}
+impl TablebaseDir {
+    /// Writes `SHA256SUMS` and `manifest.json` for every table file of the
+    /// directory (each header and head checksum is checked on the way; a file that
+    /// fails is listed in [`Manifest::skipped`], since the manifest only describes,
+    /// and `verify` reports the damage). Solve times recorded in an existing
+    /// `manifest.json` are kept for files whose SHA-256 is unchanged.
+    /// `SHA256SUMS` lists every table file, in listing order ([`TableId`]'s): the
+    /// moving-phase tables, their horizon tables, then the placing tables of both
+    /// kinds; `manifest.json` has an entry per moving-phase game-theoretic table.
+    pub fn write_manifest(&self) -> Result<Manifest, TablebaseError> {
+        self.write_manifest_with_seconds(&[])
+    }
 
-/// Like [`write_manifest`], also recording solve times in seconds for the given
-/// subspaces (these replace any recorded before).
-pub fn write_manifest_with_seconds(
-    dir: &Path,
-    rules: &RuleSet,
-    seconds: &[(Subspace, f64)],
-) -> Result<Manifest, TablebaseError> {
-    write_manifest_keeping(dir, rules, seconds, None)
-}
+    /// Like [`TablebaseDir::write_manifest`], also recording solve times in seconds
+    /// for the given subspaces (these replace any recorded before).
+    pub fn write_manifest_with_seconds(
+        &self,
+        seconds: &[(Subspace, f64)],
+    ) -> Result<Manifest, TablebaseError> {
+        self.write_manifest_keeping(seconds, None)
+    }
 
-/// Like [`write_manifest_with_seconds`], for a job that has just written the
-/// table files named in `written` (names inside the rule set's directory): their
-/// SHA-256 and that of every file `SHA256SUMS` does not list yet are computed; every
-/// other file keeps the SHA-256 listed for it. So the list keeps recording what the
-/// toolkit wrote: a file damaged after it was listed is not blessed again by the
-/// next run (`verify` and `sha256sum -c` still catch it), and a run does not read
-/// back gigabytes of unchanged tables after every pair. [`write_manifest`] hashes
-/// every file afresh.
-pub fn update_manifest(
-    dir: &Path,
-    rules: &RuleSet,
-    written: &[String],
-    seconds: &[(Subspace, f64)],
-) -> Result<Manifest, TablebaseError> {
-    let listed = listed_sums(&rules_dir(dir, rules));
-    write_manifest_keeping(dir, rules, seconds, Some((&listed, written)))
-}
+    /// Like [`TablebaseDir::write_manifest_with_seconds`], for a job that has just
+    /// written the tables `written`: their SHA-256 and that of every file
+    /// `SHA256SUMS` does not list yet are computed; every other file keeps the
+    /// SHA-256 listed for it. So the list keeps recording what the toolkit wrote: a
+    /// file damaged after it was listed is not blessed again by the next run
+    /// (`verify` and `sha256sum -c` still catch it), and a run does not read back
+    /// gigabytes of unchanged tables after every pair.
+    /// [`TablebaseDir::write_manifest`] hashes every file afresh.
+    pub fn update_manifest(
+        &self,
+        written: &[TableId],
+        seconds: &[(Subspace, f64)],
+    ) -> Result<Manifest, TablebaseError> {
+        let listed = self.listed_sums();
+        let written: Vec<String> = written.iter().map(TableId::file_name).collect();
+        self.write_manifest_keeping(seconds, Some((&listed, &written)))
+    }
 
-/// The manifest writer: `keep` holds the listed sums that may be reused and the
-/// files whose sums may not (written since); `None` hashes every file.
-fn write_manifest_keeping(
-    dir: &Path,
-    rules: &RuleSet,
-    seconds: &[(Subspace, f64)],
-    keep: Option<(&BTreeMap<String, String>, &[String])>,
-) -> Result<Manifest, TablebaseError> {
-    let sum_of = |name: &str, path: &Path| -> Result<String, TablebaseError> {
-        match keep {
-            Some((listed, written)) if !written.iter().any(|w| w == name) => {
-                match listed.get(name) {
-                    Some(h) => Ok(h.clone()),
-                    None => sha256_file(path),
+    /// The manifest writer: `keep` holds the listed sums that may be reused and
+    /// the files whose sums may not (written since); `None` hashes every file.
+    fn write_manifest_keeping(
+        &self,
+        seconds: &[(Subspace, f64)],
+        keep: Option<(&BTreeMap<String, String>, &[String])>,
+    ) -> Result<Manifest, TablebaseError> {
+        let rules = self.rules();
+        let sum_of = |name: &str, path: &Path| -> Result<String, TablebaseError> {
+            match keep {
+                Some((listed, written)) if !written.iter().any(|w| w == name) => {
+                    match listed.get(name) {
+                        Some(h) => Ok(h.clone()),
+                        None => sha256_file(path),
+                    }
                 }
-            }
-            _ => sha256_file(path),
-        }
-    };
-    let old = read_manifest(dir, rules).ok().flatten();
-    let rdir = rules_dir(dir, rules);
-    let mut entries = Vec::new();
-    let mut skipped = Vec::new();
-    for s in list_subspaces(dir, rules)? {
-        let table = match open_table(dir, rules, s) {
-            Ok(t) => t,
-            Err(e) => {
-                skipped.push(format!("{}: {e}", file_name(s)));
-                continue;
+                _ => sha256_file(path),
             }
         };
-        let h = table.header();
-        let sha256 = sum_of(&file_name(s), table.path())?;
-        let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
-        if secs.is_none() {
-            secs = old.as_ref().and_then(|m| {
-                m.subspaces
-                    .iter()
-                    .find(|e| e.subspace() == s && e.sha256 == sha256)
-                    .and_then(|e| e.seconds)
+        let old = self.read_manifest().ok().flatten();
+        let tables = self.list()?;
+        let mut entries = Vec::new();
+        let mut skipped = Vec::new();
+        let moving = |kind| {
+            tables
+                .iter()
+                .filter(move |id| id.kind == kind && id.placing.is_none())
+        };
+        for &id in moving(TableKind::GameTheoretic) {
+            let s = id.subspace;
+            let table = match self.open(id) {
+                Ok(t) => t,
+                Err(e) => {
+                    skipped.push(format!("{id}: {e}"));
+                    continue;
+                }
+            };
+            let h = table.header();
+            let sha256 = sum_of(&id.file_name(), table.path())?;
+            let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
+            if secs.is_none() {
+                secs = old.as_ref().and_then(|m| {
+                    m.subspaces
+                        .iter()
+                        .find(|e| e.subspace() == s && e.sha256 == sha256)
+                        .and_then(|e| e.seconds)
+                });
+            }
+            entries.push(ManifestEntry {
+                mover: s.mover,
+                opponent: s.opponent,
+                file: id.file_name(),
+                bytes: h.file_len(),
+                slots: h.slots,
+                classes: h.counts.classes(),
+                win: h.counts.wins,
+                draw: h.counts.draws,
+                loss: h.counts.losses,
+                max_dtc_win: h.counts.max_dtc_win,
+                max_dtc_loss: h.counts.max_dtc_loss,
+                sha256,
+                seconds: secs,
             });
         }
-        entries.push(ManifestEntry {
-            mover: s.mover,
-            opponent: s.opponent,
-            file: file_name(s),
-            bytes: h.file_len(),
-            slots: h.slots,
-            classes: h.counts.classes(),
-            win: h.counts.wins,
-            draw: h.counts.draws,
-            loss: h.counts.losses,
-            max_dtc_win: h.counts.max_dtc_win,
-            max_dtc_loss: h.counts.max_dtc_loss,
-            sha256,
-            seconds: secs,
-        });
-    }
-    let mut manifest = Manifest {
-        rules: rules.name(),
-        tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        settings: Settings {
-            lines: if rules.board == BoardKind::Diagonals {
-                20
-            } else {
-                16
+        let mut manifest = Manifest {
+            rules: rules.name(),
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            settings: Settings {
+                lines: if rules.board == BoardKind::Diagonals {
+                    20
+                } else {
+                    16
+                },
+                flying: if rules.flying { "3" } else { "never" }.into(),
+                blocked: if rules.blocked_loses {
+                    "loses"
+                } else {
+                    "passes"
+                }
+                .into(),
+                format_version: FORMAT_VERSION,
+                index_scheme: INDEX_SCHEME,
+                wdl_slots_per_block: WDL_SLOTS_PER_BLOCK,
+                dtc_slots_per_block: DTC_SLOTS_PER_BLOCK,
+                wdl_zstd_level: WDL_ZSTD_LEVEL,
+                dtc_zstd_level: DTC_ZSTD_LEVEL,
+                checksum: "xxh3-64".into(),
             },
-            flying: if rules.flying { "3" } else { "never" }.into(),
-            blocked: if rules.blocked_loses {
-                "loses"
-            } else {
-                "passes"
+            subspaces: entries,
+            skipped,
+        };
+        let mut sums: String = manifest
+            .subspaces
+            .iter()
+            .map(|e| format!("{}  {}\n", e.sha256, e.file))
+            .collect();
+        // The moving phase's other kinds of table (values under the 100-turn rule),
+        // of the subspaces listed, after them.
+        for kind in TableKind::ALL.into_iter().skip(1) {
+            for &id in moving(kind) {
+                let path = self.table_path(id);
+                let listed = manifest
+                    .subspaces
+                    .iter()
+                    .any(|e| e.subspace() == id.subspace);
+                if listed && path.is_file() {
+                    sums.push_str(&format!("{}  {id}\n", sum_of(&id.file_name(), &path)?));
+                }
             }
-            .into(),
-            format_version: FORMAT_VERSION,
-            index_scheme: INDEX_SCHEME,
-            wdl_slots_per_block: WDL_SLOTS_PER_BLOCK,
-            dtc_slots_per_block: DTC_SLOTS_PER_BLOCK,
-            wdl_zstd_level: WDL_ZSTD_LEVEL,
-            dtc_zstd_level: DTC_ZSTD_LEVEL,
-            checksum: "xxh3-64".into(),
-        },
-        subspaces: entries,
-        skipped,
-    };
-    let mut sums: String = manifest
-        .subspaces
-        .iter()
-        .map(|e| format!("{}  {}\n", e.sha256, e.file))
-        .collect();
-    // The horizon tables (values under the 100-turn rule) present, after them.
-    for e in &manifest.subspaces {
-        let s = e.subspace();
-        let path = kind_table_path(dir, rules, TableKind::Horizon, s);
-        if path.is_file() {
-            let name = kind_file_name(TableKind::Horizon, s);
-            sums.push_str(&format!("{}  {name}\n", sum_of(&name, &path)?));
         }
-    }
-    // Then the placing tables of both kinds, by kind, layer and subspace. One that
-    // cannot be read is left out and named, as a damaged moving-phase table is.
-    for (kind, placed, s) in list_placing_tables(dir, rules)? {
-        let name = any_file_name(kind, Some(placed), s);
-        match sum_of(&name, &any_kind_path(dir, rules, kind, Some(placed), s)) {
-            Ok(h) => sums.push_str(&format!("{h}  {name}\n")),
-            Err(e) => manifest.skipped.push(format!("{name}: {e}")),
+        // Then the placing tables of every kind, by kind, layer and subspace. One
+        // that cannot be read is left out and named, as a damaged moving-phase
+        // table is.
+        for &id in tables.iter().filter(|id| id.placing.is_some()) {
+            match sum_of(&id.file_name(), &self.table_path(id)) {
+                Ok(h) => sums.push_str(&format!("{h}  {id}\n")),
+                Err(e) => manifest.skipped.push(format!("{id}: {e}")),
+            }
         }
+        write_atomically(&self.path().join(SHA256SUMS), sums.as_bytes())?;
+        let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
+        json.push('\n');
+        write_atomically(&self.path().join(MANIFEST_JSON), json.as_bytes())?;
+        Ok(manifest)
     }
-    write_atomically(&rdir.join(SHA256SUMS), sums.as_bytes())?;
-    let mut json = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
-    json.push('\n');
-    write_atomically(&rdir.join(MANIFEST_JSON), json.as_bytes())?;
-    Ok(manifest)
+
+    /// Reads `manifest.json`; `Ok(None)` when there is none.
+    pub fn read_manifest(&self) -> Result<Option<Manifest>, TablebaseError> {
+        let path = self.path().join(MANIFEST_JSON);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(TablebaseError::io(&path, e)),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| TablebaseError::corrupt(&path, format!("bad manifest: {e}")))
+    }
+
+    /// `SHA256SUMS` as file name to hash: `Err(None)` when there is none,
+    /// `Err(Some(problem))` when it cannot be read or a line is not `HASH  NAME`
+    /// (the `sha256sum` format).
+    pub fn read_sums(&self) -> Result<BTreeMap<String, String>, Option<String>> {
+        read_sums(self.path())
+    }
+
+    /// `SHA256SUMS` as read by [`TablebaseDir::read_sums`], or an empty list when
+    /// it is missing or unreadable (`verify` reports its problems once, with the
+    /// moving-phase tables).
+    pub fn listed_sums(&self) -> BTreeMap<String, String> {
+        self.read_sums().unwrap_or_default()
+    }
 }
 
-/// Reads `manifest.json` of `rules` in `dir`; `Ok(None)` when there is none.
-pub fn read_manifest(dir: &Path, rules: &RuleSet) -> Result<Option<Manifest>, TablebaseError> {
-    let path = rules_dir(dir, rules).join(MANIFEST_JSON);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(TablebaseError::io(&path, e)),
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| TablebaseError::corrupt(&path, format!("bad manifest: {e}")))
-}
-
-/// `SHA256SUMS` of a rule set's directory as file name to hash: `Err(None)` when
-/// there is none, `Err(Some(problem))` when it cannot be read or a line is not
-/// `HASH  NAME` (the `sha256sum` format).
-pub fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
+/// [`TablebaseDir::read_sums`] of the rule set's directory `rdir`.
+fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>> {
     let path = rdir.join(SHA256SUMS);
     if crate::reader::table::is_missing(&path) {
         return Err(None);
@@ -300,12 +325,6 @@ pub fn read_sums(rdir: &Path) -> Result<BTreeMap<String, String>, Option<String>
         }
     }
     Ok(sums)
-}
-
-/// `SHA256SUMS` as read by [`read_sums`], or an empty list when it is missing or
-/// unreadable (`verify` reports its problems once, with the moving-phase tables).
-pub fn listed_sums(rdir: &Path) -> BTreeMap<String, String> {
-    read_sums(rdir).unwrap_or_default()
 }
 
 /// SHA-256 of the file at `path`, lowercase hex.

@@ -1,135 +1,16 @@
-//! Writing tablebase files: encoding a subspace's values into the format of
-//! `docs/FORMAT.md`, and writing the file atomically.
+//! Writing tablebase files: encoding a table's values into the format of
+//! `docs/FORMAT.md` (the same for every kind; what each kind stores is in
+//! [`crate::kind`]), and writing files atomically.
 
+use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
+use crate::kind::{Section, TableData};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use tigadi_index::{Subspace, SubspaceIndex};
+use std::path::Path;
 use tigadi_rules::RuleSet;
-use tigadi_values::{Category, Packed, Value, MAX_DTC};
-
-/// Writes the table of `subspace` under rule set `rules` into tablebase directory
-/// `dir` (as `dir/<rules>/<m>v<o>.tgtb`, creating directories as needed) and returns
-/// its path.
-///
-/// `values` holds one entry per slot of `SubspaceIndex::new(subspace)`, with
-/// [`Packed::NONE`] in padding slots (and nowhere else). The file is written to a
-/// temporary file in the same directory, synced, and renamed over the final name,
-/// so a reader sees either no file or the complete one; the output bytes depend
-/// only on the arguments (not on the thread count).
-pub fn write_subspace(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-    values: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    write_table(dir, rules, None, subspace, values)
-}
-
-/// Writes the table of `subspace` of placing layer `placed` (placements made) as
-/// `dir/<rules>/p<placed>-<m>v<o>.tgtb`, atomically, as [`write_subspace`] does.
-pub fn write_placing(
-    dir: &Path,
-    rules: &RuleSet,
-    placed: u8,
-    subspace: Subspace,
-    values: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    write_table(dir, rules, Some(placed), subspace, values)
-}
-
-fn write_table(
-    dir: &Path,
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-    values: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    let slots = SubspaceIndex::new(subspace).slots();
-    if values.len() as u64 != slots {
-        return Err(TablebaseError::InvalidValues(format!(
-            "{} values for subspace {subspace}, which has {slots} slots",
-            values.len()
-        )));
-    }
-    let bytes = encode_table_with(rules, placing, subspace, values)?;
-    write_table_file(
-        dir,
-        rules,
-        TableKind::GameTheoretic,
-        placing,
-        subspace,
-        &bytes,
-    )
-}
-
-/// Writes the horizon table (values under the 100-turn rule of `rules`, turn limit
-/// `rules.quiet`) of `subspace` into tablebase directory `dir`, as
-/// `dir/<rules>/<m>v<o>.tghz`, atomically, and returns its path. `game` are the
-/// subspace's game-theoretic values and `dtc100` its DTC₁₀₀ values (the horizon
-/// pass's output), one per slot each, [`Packed::NONE`] in the padding slots.
-pub fn write_horizon_subspace(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-    game: &[Packed],
-    dtc100: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    write_horizon_table(dir, rules, None, subspace, game, dtc100)
-}
-
-/// Writes the horizon table of `subspace` of placing layer `placed` (its values
-/// under the 100-turn rule, from the moving phase's at counter 0) as
-/// `dir/<rules>/p<placed>-<m>v<o>.tghz`, atomically, as
-/// [`write_horizon_subspace`] does; `game` are the layer's game-theoretic values.
-pub fn write_placing_horizon(
-    dir: &Path,
-    rules: &RuleSet,
-    placed: u8,
-    subspace: Subspace,
-    game: &[Packed],
-    dtc100: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    write_horizon_table(dir, rules, Some(placed), subspace, game, dtc100)
-}
-
-fn write_horizon_table(
-    dir: &Path,
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-    game: &[Packed],
-    dtc100: &[Packed],
-) -> Result<PathBuf, TablebaseError> {
-    let slots = SubspaceIndex::new(subspace).slots();
-    if game.len() as u64 != slots || dtc100.len() as u64 != slots {
-        return Err(TablebaseError::InvalidValues(format!(
-            "{} and {} values for subspace {subspace}, which has {slots} slots",
-            game.len(),
-            dtc100.len()
-        )));
-    }
-    let bytes = encode_horizon_table_with(rules, placing, subspace, game, dtc100)?;
-    write_table_file(dir, rules, TableKind::Horizon, placing, subspace, &bytes)
-}
-
-fn write_table_file(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    placing: Option<u8>,
-    subspace: Subspace,
-    bytes: &[u8],
-) -> Result<PathBuf, TablebaseError> {
-    let rdir = rules_dir(dir, rules);
-    fs::create_dir_all(&rdir).map_err(|e| TablebaseError::io(&rdir, e))?;
-    let path = any_kind_path(dir, rules, kind, placing, subspace);
-    write_atomically(&path, bytes)?;
-    Ok(path)
-}
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync, rename,
 /// fsync of the directory.
@@ -185,216 +66,60 @@ fn temporary_owner(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-fn wdl_code(p: u16) -> u8 {
-    match Packed(p).get() {
-        Some(Value::Win(_)) => WDL_WIN,
-        Some(Value::Loss(_)) => WDL_LOSS,
-        _ => WDL_DRAW,
-    }
-}
-
-/// Encodes `values` (one per slot, [`Packed::NONE`] for padding) as the bytes of a
-/// complete tablebase file for `subspace` under `rules`. Does not check the slot
-/// count against the index; [`write_subspace`] does.
-pub fn encode_table(
-    rules: &RuleSet,
-    subspace: Subspace,
-    values: &[Packed],
-) -> Result<Vec<u8>, TablebaseError> {
-    encode_table_with(rules, None, subspace, values)
-}
-
-/// [`encode_table`] for a moving-phase table (`placing == None`) or a table of
-/// placing layer `placing`.
-pub fn encode_table_with(
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-    values: &[Packed],
-) -> Result<Vec<u8>, TablebaseError> {
-    if values.is_empty() {
-        return Err(TablebaseError::InvalidValues("no slots".into()));
-    }
-    let mut counts = ClassCounts::default();
-    for (slot, v) in values.iter().enumerate() {
-        match v.get() {
-            None => {}
-            Some(Value::Draw) => counts.draws += 1,
-            Some(Value::Win(d)) if d <= MAX_DTC => {
-                counts.wins += 1;
-                counts.max_dtc_win = counts.max_dtc_win.max(d);
-            }
-            Some(Value::Loss(d)) if d <= MAX_DTC => {
-                counts.losses += 1;
-                counts.max_dtc_loss = counts.max_dtc_loss.max(d);
-            }
-            Some(_) => {
-                return Err(TablebaseError::InvalidValues(format!(
-                    "slot {slot} holds {:#06x}, not a packed value",
-                    v.0
-                )))
-            }
-        }
-    }
-    let first = compress_section(
-        values.len(),
-        WDL_SLOTS_PER_BLOCK,
-        WDL_ZSTD_LEVEL,
-        SECTION_WDL,
-        |i| values[i].is_some().then_some(values[i].0),
-        Packed::DRAW.0,
-        |raw, j, _, p| raw[j / 4] |= wdl_code(p) << (2 * (j % 4)),
-    )?;
-    let second = compress_section(
-        values.len(),
-        DTC_SLOTS_PER_BLOCK,
-        DTC_ZSTD_LEVEL,
-        SECTION_DTC,
-        |i| values[i].is_some().then_some(values[i].0),
-        Packed::DRAW.0,
-        |raw, j, n, p| {
-            raw[j] = p as u8;
-            raw[n + j] = (p >> 8) as u8;
-        },
-    )?;
-    let header = Header {
-        kind: TableKind::GameTheoretic,
-        rules: rules.without_quiet_limit(),
-        rules_name: rules.name(),
-        subspace,
-        placing,
-        slots: values.len() as u64,
-        counts,
-        wdl: first.desc(SECTION_WDL, ENCODING_WDL_2BIT, WDL_ZSTD_LEVEL),
-        dtc: second.desc(SECTION_DTC, ENCODING_DTC_U16_PLANES, DTC_ZSTD_LEVEL),
-    };
-    Ok(assemble(header, &first, &second))
-}
-
-/// The DTC₁₀₀ byte of a value under the rule at counter 0 (`docs/FORMAT.md`).
-fn dtc100_byte(v: Value) -> u8 {
-    match v {
-        Value::Draw => DTC100_DRAW,
-        Value::Win(h) => h as u8,
-        Value::Loss(h) => DTC100_LOSS | h as u8,
-    }
-}
-
-/// Encodes a horizon table (see [`write_horizon_subspace`]) as the bytes of a
-/// complete file. Fails when a DTC₁₀₀ value exceeds the turn limit or contradicts
-/// the game-theoretic value (a win under the rule that is not a win ignoring it).
-pub fn encode_horizon_table(
-    rules: &RuleSet,
-    subspace: Subspace,
-    game: &[Packed],
-    dtc100: &[Packed],
-) -> Result<Vec<u8>, TablebaseError> {
-    encode_horizon_table_with(rules, None, subspace, game, dtc100)
-}
-
-/// [`encode_horizon_table`] for the moving phase (`placing == None`) or placing
-/// layer `placing`, whose DTC₁₀₀ may exceed the turn limit by the placements still
-/// to come ([`dtc100_limit`]).
-pub fn encode_horizon_table_with(
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-    game: &[Packed],
-    dtc100: &[Packed],
-) -> Result<Vec<u8>, TablebaseError> {
-    let limit = dtc100_limit(rules, placing);
-    if game.is_empty() || game.len() != dtc100.len() {
+/// Encodes `data` as the bytes of the complete file of table `id` under
+/// `rules` (`docs/FORMAT.md`): the header, the kind's two sections
+/// ([`crate::TableKind::sections`]) in compressed, checksummed blocks, the checksums.
+/// Fails on data of another kind than `id`'s or values the kind cannot hold; does
+/// not check the slot count against the index ([`crate::TablebaseDir::write`]
+/// does).
+pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, TablebaseError> {
+    if data.kind() != id.kind {
         return Err(TablebaseError::InvalidValues(format!(
-            "{} game-theoretic and {} DTC100 values",
-            game.len(),
-            dtc100.len()
+            "{:?} values for {id}, a {:?} table",
+            data.kind(),
+            id.kind
         )));
     }
-    let mut counts = ClassCounts::default();
-    for (slot, (g, h)) in game.iter().zip(dtc100).enumerate() {
-        let (Some(g), Some(h)) = (g.get(), h.get()) else {
-            if g.is_some() != h.is_some() {
-                return Err(TablebaseError::InvalidValues(format!(
-                    "slot {slot}: padding in one table only"
-                )));
-            }
-            continue;
-        };
-        let bad = |what: &str| {
-            Err(TablebaseError::InvalidValues(format!(
-                "slot {slot}: DTC100 {h:?} {what} (game-theoretic value {g:?})"
-            )))
-        };
-        if h.dtc().is_some_and(|d| d > limit) {
-            return bad("beyond the turn limit");
-        }
-        if Category::of(g.wdl(), h.wdl()).is_none() {
-            return bad("contradicts the game-theoretic value");
-        }
-        match h {
-            Value::Draw => counts.draws += 1,
-            Value::Win(d) => {
-                counts.wins += 1;
-                counts.max_dtc_win = counts.max_dtc_win.max(d);
-            }
-            Value::Loss(d) => {
-                counts.losses += 1;
-                counts.max_dtc_loss = counts.max_dtc_loss.max(d);
-            }
-        }
-    }
-    // The category of a real slot, or None for padding.
-    let category = |i: usize| {
-        let (g, h) = (game[i].get()?, dtc100[i].get()?);
-        Category::of(g.wdl(), h.wdl())
-    };
-    let first = compress_section(
-        game.len(),
-        CATEGORY_SLOTS_PER_BLOCK,
-        WDL_ZSTD_LEVEL,
-        SECTION_CATEGORY,
-        |i| category(i).map(Category::code),
-        Category::Draw.code(),
-        |raw, j, _, code| raw[j / 2] |= code << (4 * (j % 2)),
-    )?;
-    let second = compress_section(
-        game.len(),
-        DTC100_SLOTS_PER_BLOCK,
-        DTC_ZSTD_LEVEL,
-        SECTION_DTC100,
-        |i| dtc100[i].get().map(dtc100_byte),
-        DTC100_DRAW,
-        |raw, j, _, b| raw[j] = b,
-    )?;
+    let slots = data.slots()?;
+    let (counts, entries, fill) = data.entries(dtc100_limit(rules, id.placing))?;
+    let [first, second] = [0, 1].map(|i| {
+        compress_section(
+            slots,
+            id.kind.sections()[i],
+            |slot| entries(slot).map(|e| e[i]),
+            fill[i],
+        )
+    });
+    let (first, second) = (first?, second?);
     let header = Header {
-        kind: TableKind::Horizon,
-        rules: *rules,
+        kind: id.kind,
+        rules: id.kind.recorded_rules(rules),
         rules_name: rules.name(),
-        subspace,
-        placing,
-        slots: game.len() as u64,
+        subspace: id.subspace,
+        placing: id.placing,
+        slots: slots as u64,
         counts,
-        wdl: first.desc(SECTION_CATEGORY, ENCODING_CATEGORY_4BIT, WDL_ZSTD_LEVEL),
-        dtc: second.desc(SECTION_DTC100, ENCODING_DTC100_U8, DTC_ZSTD_LEVEL),
+        wdl: first.desc(),
+        dtc: second.desc(),
     };
     Ok(assemble(header, &first, &second))
 }
 
 /// One section's compressed blocks, in block order.
 struct Blocks {
-    slots_per_block: u32,
+    section: Section,
     blocks: Vec<Vec<u8>>,
 }
 
 impl Blocks {
     /// The section's descriptor, offsets still 0 ([`assemble`] sets them).
-    fn desc(&self, kind: u8, encoding: u8, level: i32) -> SectionDesc {
+    fn desc(&self) -> SectionDesc {
         SectionDesc {
-            kind,
-            encoding,
+            kind: self.section.code(),
+            encoding: self.section.encoding(),
             compression: COMPRESSION_ZSTD,
-            level: level as u8,
-            slots_per_block: self.slots_per_block,
+            level: self.section.zstd_level() as u8,
+            slots_per_block: self.section.slots_per_block(),
             block_count: self.blocks.len() as u64,
             table_offset: 0,
             data_offset: 0,
@@ -421,7 +146,7 @@ fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
             let entry = BlockEntry {
                 offset,
                 compressed_len: data.len() as u32,
-                raw_len: raw_block_len(desc.kind, n) as u32,
+                raw_len: blocks.section.raw_len(n) as u32,
                 checksum: checksum(data),
             };
             out.extend_from_slice(&entry.to_bytes());
@@ -441,34 +166,31 @@ fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
 }
 
 /// Encodes and compresses every block of one section of `slots` slots, in
-/// parallel, in block order. `value(i)` is slot `i`'s value, `None` for padding:
+/// parallel, in block order. `entry(i)` is slot `i`'s entry, `None` for padding:
 /// a padding slot is written as the nearest real slot before it (`fill` when there
-/// is none), which keeps runs unbroken. `put(raw, j, n, v)` encodes value `v` of
-/// slot `j` of a block of `n` slots into the block's bytes.
-fn compress_section<T: Copy + Send + Sync>(
+/// is none), which keeps runs unbroken.
+fn compress_section(
     slots: usize,
-    spb: u32,
-    level: i32,
-    kind: u8,
-    value: impl Fn(usize) -> Option<T> + Sync,
-    fill: T,
-    put: impl Fn(&mut [u8], usize, usize, T) + Sync,
+    section: Section,
+    entry: impl Fn(usize) -> Option<u16> + Sync,
+    fill: u16,
 ) -> Result<Blocks, TablebaseError> {
+    let spb = section.slots_per_block();
     let blocks = (slots as u64).div_ceil(spb as u64);
     let blocks = (0..blocks)
         .into_par_iter()
         .map_init(
-            || zstd::bulk::Compressor::new(level),
+            || zstd::bulk::Compressor::new(section.zstd_level()),
             |compressor, b| {
                 let start = (b * spb as u64) as usize;
                 let n = block_slots(slots as u64, spb, b) as usize;
-                let mut raw = vec![0u8; raw_block_len(kind, n as u64) as usize];
-                let mut prev = (0..=start).rev().find_map(&value).unwrap_or(fill);
+                let mut raw = vec![0u8; section.raw_len(n as u64) as usize];
+                let mut prev = (0..=start).rev().find_map(&entry).unwrap_or(fill);
                 for j in 0..n {
-                    if let Some(v) = value(start + j) {
-                        prev = v;
+                    if let Some(e) = entry(start + j) {
+                        prev = e;
                     }
-                    put(&mut raw, j, n, prev);
+                    section.put(&mut raw, j, n, prev);
                 }
                 let failed = |e: std::io::Error| {
                     TablebaseError::InvalidValues(format!("zstd compression failed: {e}"))
@@ -480,10 +202,7 @@ fn compress_section<T: Copy + Send + Sync>(
             },
         )
         .collect::<Result<_, _>>()?;
-    Ok(Blocks {
-        slots_per_block: spb,
-        blocks,
-    })
+    Ok(Blocks { section, blocks })
 }
 
 #[cfg(test)]

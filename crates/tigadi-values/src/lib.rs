@@ -1,7 +1,7 @@
 //! What a Tigadi position is worth, as the solver computes it, the files store it
-//! and the prober answers it: win/draw/loss with the DTC ([`Value`], [`Wdl`]) and
-//! their 16-bit packing ([`Packed`]), the values under the 100-turn rule
-//! ([`value_at_counter`], [`Category`]), and the placing phase's layers with the one
+//! and the prober answers it: win/draw/loss with the DTC or the DTW ([`Value`],
+//! [`Wdl`], [`Metric`]) and their 16-bit packing ([`Packed`]), the values under
+//! the 100-turn rule ([`value_at_counter`], [`Category`]), and the placing phase's layers with the one
 //! definition of a placing position's value from its successors' ([`placing`]).
 //!
 //! This crate sits between the index and the solver, so that a program that only
@@ -15,4 +15,4 @@ pub mod placing;
 pub mod value;
 
 pub use category::{value_at_counter, Category};
-pub use value::{Packed, Value, Wdl, MAX_DTC};
+pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};

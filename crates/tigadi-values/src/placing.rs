@@ -3,7 +3,7 @@
 //! values of the positions its placements lead to, shared by the solver, `verify`
 //! and probers.
 
-use crate::value::Value;
+use crate::value::{Metric, Value};
 use std::collections::BTreeSet;
 use tigadi_index::{Subspace, MIN_GOTIS};
 use tigadi_rules::{Board, Placement, RuleSet, Successor};
@@ -76,8 +76,21 @@ pub fn evaluate_placing(
     board: Board,
     lookup: impl FnMut(Board) -> Value,
 ) -> Value {
+    evaluate_placing_with(rules, Metric::Dtc, placed, board, lookup)
+}
+
+/// [`evaluate_placing`] for values whose depth is `metric` (the lookup gives the
+/// successors' values in the same metric): with [`Metric::Dtw`], a placing
+/// position's depth to win from its successors'.
+pub fn evaluate_placing_with(
+    rules: &RuleSet,
+    metric: Metric,
+    placed: u32,
+    board: Board,
+    lookup: impl FnMut(Board) -> Value,
+) -> Value {
     let mut best: Option<Value> = None;
-    for_each_placement_value(rules, placed, board, lookup, |_, v| {
+    for_each_placement_value_with(rules, metric, placed, board, lookup, |_, v| {
         if best.is_none_or(|b| v.better_than(b)) {
             best = Some(v);
         }
@@ -95,6 +108,18 @@ pub fn for_each_placement_value(
     rules: &RuleSet,
     placed: u32,
     board: Board,
+    lookup: impl FnMut(Board) -> Value,
+    f: impl FnMut(Placement, Value),
+) {
+    for_each_placement_value_with(rules, Metric::Dtc, placed, board, lookup, f)
+}
+
+/// [`for_each_placement_value`] for values whose depth is `metric`.
+pub fn for_each_placement_value_with(
+    rules: &RuleSet,
+    metric: Metric,
+    placed: u32,
+    board: Board,
     mut lookup: impl FnMut(Board) -> Value,
     mut f: impl FnMut(Placement, Value),
 ) {
@@ -102,9 +127,9 @@ pub fn for_each_placement_value(
     board.for_each_placement(rules, |p, s| {
         let v = match s {
             Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
-            Successor::Capture(next) => next_value(next, &mut lookup).before_turn(true),
+            Successor::Capture(next) => metric.before_turn(next_value(next, &mut lookup), true),
             Successor::Quiet(next) | Successor::Pass(next) => {
-                next_value(next, &mut lookup).before_turn(false)
+                metric.before_turn(next_value(next, &mut lookup), false)
             }
         };
         f(p, v)

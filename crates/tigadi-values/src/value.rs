@@ -125,6 +125,31 @@ impl Value {
     }
 }
 
+/// Which depth a [`Value`] carries (docs/RULES.md §7): **DTC**, the turns to the
+/// next capture, or **DTW**, the turns to the end of the game. The two differ in one
+/// step only: through a capture, DTC restarts at 1 while DTW goes on counting. The
+/// one type, its packing and its order ([`Value::better_than`]: a quicker win, a
+/// slower loss) serve both, so a DTW table is a table of [`Packed`] values whose
+/// depth is the DTW, and its win/draw/loss are the position's game-theoretic ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Depth to the next capture.
+    #[default]
+    Dtc,
+    /// Depth to win: to the end of the game, across captures and phases.
+    Dtw,
+}
+
+impl Metric {
+    /// The value before a turn into a position worth `next` to the other player
+    /// ([`Value::before_turn`]); `capture` says the turn captured, which restarts
+    /// the count for DTC and not for DTW.
+    #[inline]
+    pub fn before_turn(self, next: Value, capture: bool) -> Value {
+        next.before_turn(capture && self == Metric::Dtc)
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -172,5 +197,16 @@ mod tests {
         assert!(Value::Loss(9).better_than(Value::Loss(2)));
         assert_eq!(Value::Loss(3).before_turn(false), Value::Win(4));
         assert_eq!(Value::Win(3).before_turn(true), Value::Loss(1));
+    }
+
+    #[test]
+    fn dtw_counts_on_through_captures() {
+        assert_eq!(Metric::Dtc.before_turn(Value::Win(3), true), Value::Loss(1));
+        assert_eq!(Metric::Dtw.before_turn(Value::Win(3), true), Value::Loss(4));
+        assert_eq!(
+            Metric::Dtw.before_turn(Value::Loss(0), false),
+            Value::Win(1)
+        );
+        assert_eq!(Metric::Dtw.before_turn(Value::Draw, true), Value::Draw);
     }
 }

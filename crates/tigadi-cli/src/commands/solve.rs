@@ -10,7 +10,7 @@ use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
-use tigadi_index::{Subspace, SubspaceIndex, MAX_GOTIS, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_for, pairs_up_to_pieces};
@@ -29,21 +29,28 @@ fn thread_limit() -> usize {
 }
 
 /// Parses `--subspace` (`MvO`, e.g. `7v6`: gotis of the player to move, then the
-/// other's, each from 3 to 9).
-fn parse_subspace(text: &str) -> Result<Subspace, String> {
+/// other's, each from 3 to the rule set's gotis a side; not the full board).
+fn parse_subspace(text: &str, rules: &RuleSet) -> Result<Subspace, String> {
+    let pieces = rules.pieces;
+    let shown = tigadi_rules::notation::shown(text);
     let bad = || {
         format!(
-            "--subspace '{}' is not a subspace (write MvO, e.g. 7v6: each side from {MIN_GOTIS} to {MAX_GOTIS} gotis)",
-            tigadi_rules::notation::shown(text)
+            "--subspace '{shown}' is not a subspace of {rules} (write MvO, e.g. 7v6: each side \
+             from {MIN_GOTIS} to {pieces} gotis)"
         )
     };
     let (m, o) = text.split_once('v').ok_or_else(bad)?;
+    // Decimal as written by `MvO` file names: no sign, no leading zero.
     let side = |s: &str| {
         s.parse::<u8>()
             .ok()
-            .filter(|n| (MIN_GOTIS..=MAX_GOTIS).contains(n) && s.len() == 1)
+            .filter(|n| (MIN_GOTIS..=pieces).contains(n) && n.to_string() == s)
     };
     match (side(m), side(o)) {
+        (Some(m), Some(o)) if (m + o) as usize == tigadi_rules::POINTS => Err(format!(
+            "--subspace '{shown}' is the full board: nobody can move there and \
+             docs/RULES.md §8 makes it a draw, so it has no table"
+        )),
         (Some(m), Some(o)) => Ok(Subspace::new(m, o)),
         _ => Err(bad()),
     }
@@ -53,7 +60,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
     let pairs = match &args.subspace {
-        Some(text) => pairs_for(parse_subspace(text)?),
+        Some(text) => pairs_for(parse_subspace(text, &rules)?),
         None if (6..=all).contains(&max_pieces) => pairs_up_to_pieces(rules.pieces, max_pieces),
         None => {
             return Err(format!(
@@ -123,7 +130,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     progress.line(&format!(
         "done in {:.1} s; tablebases in {}",
         started.elapsed().as_secs_f64(),
-        tb::rules_dir(dir, &rules).display()
+        tb::TablebaseDir::new(dir, &rules).path().display()
     ));
     // Printing failed (a full disk under standard output): the tables are all
     // written, but the command must still say that its output is incomplete.

@@ -8,22 +8,19 @@ use serde_json::json;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
-    list_placing_tables, list_subspaces, load_placing_values, open_kind, open_table_of,
-    placing_table_path, read_header, read_manifest, rules_dir, ClassCounts, TableKind, Tablebase,
-    TablebaseError,
+    field, ClassCounts, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
-    let dir = &args.dir.dir;
-    let subs = list_subspaces(dir, &rules).map_err(|e| e.to_string())?;
+    let tables = TablebaseDir::new(&args.dir.dir, &rules);
+    let subs = tables
+        .moving_subspaces(TableKind::GameTheoretic)
+        .map_err(|e| e.to_string())?;
     if subs.is_empty() {
-        return Err(format!(
-            "no tablebase files in {}",
-            rules_dir(dir, &rules).display()
-        ));
+        return Err(format!("no tablebase files in {}", tables.path().display()));
     }
     // The manifest only adds solve times: a damaged one costs those, not the table.
-    let manifest = read_manifest(dir, &rules).unwrap_or_else(|e| {
+    let manifest = tables.read_manifest().unwrap_or_else(|e| {
         eprintln!("tigadi: warning: {e}; solve times are not shown");
         None
     });
@@ -45,12 +42,12 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
         );
     }
     for s in subs {
-        let h = read_header(dir, &rules, s).map_err(|e| e.to_string())?;
-        let c = h.counts;
+        let id = TableId::moving(TableKind::GameTheoretic, s);
+        let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
         // Counts under the 100-turn rule from the horizon table's header, if solved:
         // a win under the rule is a win ignoring it, so the cursed wins are the
         // wins that are not wins under the rule (verify checks the categories).
-        let rule = match open_kind(dir, &rules, TableKind::Horizon, s) {
+        let rule = match tables.open(id.with_kind(TableKind::Horizon)) {
             Ok(t) => Some(t.header().counts),
             Err(TablebaseError::MissingSubspace { .. }) => None,
             Err(e) => return Err(e.to_string()),
@@ -96,8 +93,8 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             );
         }
     }
-    print_placing_layers(rules, args)?;
-    print_empty_board(rules, args)
+    print_placing_layers(&tables, args)?;
+    print_empty_board(&tables, args)
 }
 
 /// A `--json` row: the rule set and the class counts every row has (classes,
@@ -122,18 +119,14 @@ fn counts_row(rules: &RuleSet, c: &ClassCounts, extra: serde_json::Value) -> ser
 /// One row per solved placing layer, summed over its tables' headers: classes,
 /// wins, draws and losses for the player to place, the longest win and loss (DTC
 /// counting placements as turns).
-fn print_placing_layers(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
-    let dir = &args.dir.dir;
-    let tables = list_placing_tables(dir, &rules).map_err(|e| e.to_string())?;
+fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
+    let rules = *tables.rules();
     let mut layers: std::collections::BTreeMap<u8, (usize, ClassCounts)> = Default::default();
-    for (kind, placed, s) in tables {
-        if kind != TableKind::GameTheoretic {
+    for id in tables.list().map_err(|e| e.to_string())? {
+        let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
             continue;
-        }
-        let c = open_table_of(dir, &rules, kind, Some(placed), s)
-            .map_err(|e| e.to_string())?
-            .header()
-            .counts;
+        };
+        let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
         let (n, sum) = layers.entry(placed).or_default();
         *n += 1;
         sum.wins += c.wins;
@@ -179,21 +172,20 @@ fn print_placing_layers(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
 /// The empty board's value for Bone, who places first, when the first placing
 /// layer is solved: game-theoretic, and under the 100-turn rule (with its class)
 /// when the placing horizon tables are there too.
-fn print_empty_board(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
-    let dir = &args.dir.dir;
-    let start = Subspace::new(0, 0);
-    if !placing_table_path(dir, &rules, 0, start).is_file() {
+fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
+    let rules = *tables.rules();
+    let start = TableId::layer(TableKind::GameTheoretic, 0, Subspace::new(0, 0));
+    if !tables.table_path(start).is_file() {
         if !args.json {
             println!("empty board: placing phase not solved");
         }
         return Ok(0);
     }
-    let values = load_placing_values(dir, &rules, 0, start).map_err(|e| e.to_string())?;
-    let value = values
-        .first()
-        .and_then(|p| p.get())
-        .ok_or("the empty board's table holds no value")?;
-    let rule = match Tablebase::open(dir, &rules).probe_placing_rule(0, Board::default()) {
+    let tb = Tablebase::open(tables.root(), &rules);
+    let value = tb
+        .get::<field::Dtc>(Some(0), Board::default())
+        .map_err(|e| e.to_string())?;
+    let rule = match tb.probe_rule(Some(0), Board::default(), 0) {
         Ok(r) => Some(r),
         Err(TablebaseError::MissingSubspace { .. }) => None,
         Err(e) => return Err(e.to_string()),

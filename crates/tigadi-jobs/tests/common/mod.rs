@@ -6,7 +6,7 @@ use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{retrograde::Quiet, solve_up_to, Packed};
-use tigadi_tablebase::write_subspace;
+use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 
 /// Every subspace with at most `max_gotis` on the board, solved in memory.
 pub fn solve(rules: RuleSet, max_gotis: u32) -> HashMap<Subspace, Vec<Packed>> {
@@ -21,9 +21,16 @@ pub fn solve_and_write(
 ) -> HashMap<Subspace, Vec<Packed>> {
     let tables = solve(rules, max_gotis);
     for (s, v) in &tables {
-        write_subspace(dir, &rules, *s, v).unwrap();
+        TablebaseDir::new(dir, &rules)
+            .write(game(*s), TableData::Game(v))
+            .unwrap();
     }
     tables
+}
+
+/// The game-theoretic table of `s` of the moving phase.
+pub fn game(s: Subspace) -> TableId {
+    TableId::moving(TableKind::GameTheoretic, s)
 }
 
 /// Every canonical board of a subspace with its slot.

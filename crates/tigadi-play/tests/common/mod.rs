@@ -4,7 +4,7 @@
 
 use tigadi_play::{line, Line, LineEnd};
 use tigadi_rules::{GameResult, Position};
-use tigadi_tablebase::Tablebase;
+use tigadi_tablebase::{field, Tablebase};
 use tigadi_values::Value;
 
 /// `line` from `start` (either phase), checked: its value is the start's direct
@@ -15,7 +15,7 @@ use tigadi_values::Value;
 /// line ends with the game won by the side the start's value names. Returns the
 /// line.
 pub fn checked_line(tb: &Tablebase, start: &Position, max_turns: usize) -> Line {
-    let direct = |p: &Position| tb.probe_any_phase(p).unwrap();
+    let direct = |p: &Position| tb.get_position::<field::Dtc>(p).unwrap();
     let value = direct(start);
     let l = line(tb, start, max_turns).unwrap();
     assert_eq!(l.value, value, "{start}");

@@ -80,6 +80,7 @@
 //! several tests need the same subspaces.
 #![allow(dead_code)]
 
+pub mod dtw;
 pub mod horizon;
 
 use std::collections::BTreeMap;

@@ -11,8 +11,10 @@
 //! that changed is [`TablebaseError::Corrupt`], one that is gone an error naming
 //! the file.
 
+use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
+use crate::kind::{Entry, Field, Section};
 use crate::reader::cache::BlockCache;
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -20,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_values::{Category, Packed, Value, Wdl};
+use tigadi_values::Packed;
 
 /// Where a table's bytes are read from.
 enum Source {
@@ -90,39 +92,6 @@ thread_local! {
 
 /// Bytes read at a time when checking the whole-file checksum.
 const CHECKSUM_CHUNK: usize = 1 << 20;
-
-/// Which section of a file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Section {
-    /// Win/draw/loss codes only (game-theoretic tables).
-    Wdl,
-    /// Full values with DTC (game-theoretic tables).
-    Dtc,
-    /// The five classes at counter 0 (horizon tables).
-    Category,
-    /// DTC₁₀₀ values (horizon tables).
-    Dtc100,
-}
-
-impl Section {
-    /// The section's kind code in the file.
-    fn code(self) -> u8 {
-        match self {
-            Section::Wdl => SECTION_WDL,
-            Section::Dtc => SECTION_DTC,
-            Section::Category => SECTION_CATEGORY,
-            Section::Dtc100 => SECTION_DTC100,
-        }
-    }
-
-    /// The two sections of a table of kind `kind`, in file order.
-    fn of(kind: TableKind) -> [Section; 2] {
-        match kind {
-            TableKind::GameTheoretic => [Section::Wdl, Section::Dtc],
-            TableKind::Horizon => [Section::Category, Section::Dtc100],
-        }
-    }
-}
 
 /// One section's block table as checked at opening: where each compressed block
 /// starts and ends, and its checksum.
@@ -217,12 +186,9 @@ impl Table {
                 "header or block table checksum mismatch",
             ));
         }
-        let blocks = Section::of(header.kind).map(|section| {
-            let desc = match section {
-                Section::Wdl | Section::Category => header.wdl,
-                Section::Dtc | Section::Dtc100 => header.dtc,
-            };
-            section_blocks(&head, &header, section, &desc)
+        let descs = [header.wdl, header.dtc];
+        let blocks = [0, 1].map(|i| {
+            section_blocks(&head, &header, header.kind.sections()[i], &descs[i])
                 .map_err(|what| TablebaseError::corrupt(&path, what))
         });
         let [wdl, dtc] = blocks;
@@ -283,23 +249,20 @@ impl Table {
         self.header.subspace
     }
 
-    /// Checks that the file holds `subspace` under `rules`: for a game-theoretic
-    /// table the turn limit does not matter (the values ignore it); a horizon table
-    /// must have been solved under the same limit.
-    pub fn expect(&self, rules: &RuleSet, subspace: Subspace) -> Result<(), TablebaseError> {
-        self.expect_table(rules, None, subspace)
-    }
-
-    /// Checks that this is the table of `subspace` of placing layer `placing`
-    /// (`None`: the moving phase) under `rules`.
-    pub fn expect_table(
-        &self,
-        rules: &RuleSet,
-        placing: Option<u8>,
-        subspace: Subspace,
-    ) -> Result<(), TablebaseError> {
+    /// Checks that this is table `id` under `rules`: its kind, rule set (and turn
+    /// limit, for a kind whose values depend on it), phase and layer, subspace.
+    pub fn expect(&self, rules: &RuleSet, id: TableId) -> Result<(), TablebaseError> {
+        let (placing, subspace) = (id.placing, id.subspace);
+        if self.header.kind != id.kind {
+            return Err(self.corrupt(format!(
+                "format version {} is a {:?} table, expected a {:?} one",
+                self.header.kind.version(),
+                self.header.kind,
+                id.kind
+            )));
+        }
         let h = &self.header;
-        if h.kind == TableKind::Horizon && h.rules.quiet != rules.quiet {
+        if h.kind.has_turn_limit() && h.rules.quiet != rules.quiet {
             return Err(TablebaseError::RulesMismatch {
                 file: self.path.clone(),
                 what: format!(
@@ -366,37 +329,41 @@ impl Table {
         Ok(())
     }
 
-    fn desc(&self, section: Section) -> &SectionDesc {
-        match section {
-            Section::Wdl | Section::Category => &self.header.wdl,
-            Section::Dtc | Section::Dtc100 => &self.header.dtc,
+    /// Which of the file's two sections `section` is, or an error naming a
+    /// section this kind of table does not have.
+    fn section_number(&self, section: Section) -> Result<usize, TablebaseError> {
+        match self
+            .header
+            .kind
+            .sections()
+            .iter()
+            .position(|&s| s == section)
+        {
+            Some(i) => Ok(i),
+            None => Err(TablebaseError::RulesMismatch {
+                file: self.path.clone(),
+                what: format!("a {:?} table has no {section:?} section", self.header.kind),
+            }),
         }
+    }
+
+    fn desc(&self, i: usize) -> &SectionDesc {
+        [&self.header.wdl, &self.header.dtc][i]
     }
 
     /// Reads, checks and decompresses one block. Where the block is and its
     /// checksum come from the block table checked at opening; the block's bytes are
     /// read from the file now and checked against that checksum.
     pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TablebaseError> {
-        let desc = self.desc(section);
-        if desc.kind != section.code() {
-            return Err(TablebaseError::RulesMismatch {
-                file: self.path.clone(),
-                what: format!("a {:?} table has no {section:?} section", self.header.kind),
-            });
-        }
+        let i = self.section_number(section)?;
+        let desc = self.desc(i);
         if block >= desc.block_count {
             return Err(self.corrupt(format!("{section:?} block {block} out of range")));
         }
-        let blocks = match section {
-            Section::Wdl | Section::Category => &self.blocks[0],
-            Section::Dtc | Section::Dtc100 => &self.blocks[1],
-        };
+        let blocks = &self.blocks[i];
         let b = block as usize;
         let (start, end) = (blocks.offsets[b], blocks.offsets[b + 1]);
-        let raw_len = raw_block_len(
-            desc.kind,
-            block_slots(self.header.slots, desc.slots_per_block, block),
-        );
+        let raw_len = section.raw_len(block_slots(self.header.slots, desc.slots_per_block, block));
         let mut raw = vec![0u8; raw_len as usize];
         self.with_bytes(start, end - start, |data| {
             if checksum(data) != blocks.checksums[b] {
@@ -418,228 +385,80 @@ impl Table {
         Ok(raw)
     }
 
-    /// Splits a slot into (block, position in block) for `section`.
-    fn locate(&self, section: Section, slot: u64) -> Result<(u64, usize), TablebaseError> {
+    /// The entry of field `F` in `slot`, through `cache` (`key` identifies this
+    /// table among the tables of its kind there, [`crate::TableId::place`]): the
+    /// one way a probe reads a table.
+    pub fn get<F: Field>(
+        &self,
+        cache: &BlockCache,
+        key: u32,
+        slot: u64,
+    ) -> Result<<F::Entry as Entry>::Value, TablebaseError> {
         if slot >= self.header.slots {
             return Err(TablebaseError::InvalidPosition(format!(
                 "slot {slot} outside subspace {} ({} slots)",
                 self.header.subspace, self.header.slots
             )));
         }
-        let spb = self.desc(section).slots_per_block as u64;
-        Ok((slot / spb, (slot % spb) as usize))
-    }
-
-    /// The value in `slot`, through `cache` (`key` identifies this table in it).
-    pub fn value(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Value, TablebaseError> {
-        let (block, j) = self.locate(Section::Dtc, slot)?;
-        let n = block_slots(self.header.slots, self.header.dtc.slots_per_block, block) as usize;
+        let section = F::SECTION;
+        let spb = self.desc(self.section_number(section)?).slots_per_block as u64;
+        let (block, j) = (slot / spb, (slot % spb) as usize);
+        let n = block_slots(self.header.slots, spb as u32, block) as usize;
         let word = cache.with_block(
+            self.header.kind,
             key,
-            Section::Dtc,
+            section,
             block,
-            || self.read_block(Section::Dtc, block),
-            |raw| u16::from_le_bytes([raw[j], raw[n + j]]),
+            || self.read_block(section, block),
+            |raw| section.get(raw, j, n),
         )?;
-        Packed(word)
-            .get()
-            .ok_or_else(|| self.corrupt(format!("slot {slot}: no value stored")))
+        match F::entry(&self.header, word) {
+            Some(e) => Ok(e.value()),
+            None => Err(self.corrupt(format!("slot {slot}: {} entry {word:#06x}", section.name()))),
+        }
     }
 
-    /// The win/draw/loss in `slot`, reading only the WDL section.
-    pub fn wdl(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Wdl, TablebaseError> {
-        let (block, j) = self.locate(Section::Wdl, slot)?;
-        let code = cache.with_block(
-            key,
-            Section::Wdl,
-            block,
-            || self.read_block(Section::Wdl, block),
-            |raw| (raw[j / 4] >> (2 * (j % 4))) & 3,
-        )?;
-        wdl_from_code(code).ok_or_else(|| self.corrupt(format!("slot {slot}: WDL code {code}")))
-    }
-
-    /// The category (class at counter 0) in `slot` of a horizon table, reading only
-    /// the category section.
-    pub fn category(
-        &self,
-        cache: &BlockCache,
-        key: u32,
-        slot: u64,
-    ) -> Result<Category, TablebaseError> {
-        let (block, j) = self.locate(Section::Category, slot)?;
-        let code = cache.with_block(
-            key,
-            Section::Category,
-            block,
-            || self.read_block(Section::Category, block),
-            |raw| category_code(raw, j),
-        )?;
-        Category::from_code(code)
-            .ok_or_else(|| self.corrupt(format!("slot {slot}: category code {code}")))
-    }
-
-    /// The DTC₁₀₀ value in `slot` of a horizon table (the value under the rule at
-    /// counter 0, with the turns within which it is forced).
-    pub fn dtc100(&self, cache: &BlockCache, key: u32, slot: u64) -> Result<Value, TablebaseError> {
-        let (block, j) = self.locate(Section::Dtc100, slot)?;
-        let byte = cache.with_block(
-            key,
-            Section::Dtc100,
-            block,
-            || self.read_block(Section::Dtc100, block),
-            |raw| raw[j],
-        )?;
-        self.dtc100_value(byte)
-            .ok_or_else(|| self.corrupt(format!("slot {slot}: DTC100 byte {byte:#04x}")))
-    }
-
-    /// The value of a DTC₁₀₀ byte, `None` if the encoding or the turn limit rules it out.
-    fn dtc100_value(&self, byte: u8) -> Option<Value> {
-        let h = (byte & !DTC100_LOSS) as u16;
-        let v = match byte {
-            DTC100_DRAW => Value::Draw,
-            b if b & DTC100_LOSS != 0 => Value::Loss(h),
-            _ => Value::Win(h),
-        };
-        (h <= self.header.dtc100_limit()).then_some(v)
-    }
-
-    /// Decodes the whole DTC₁₀₀ section of a horizon table: one [`Packed`] per slot
-    /// (padding slots hold a filler value). Checks every checksum, as
-    /// [`Table::decode_values`] does.
-    pub fn decode_dtc100(&self) -> Result<Vec<Packed>, TablebaseError> {
-        self.check_file_checksum()?;
-        let desc = self.header.dtc;
-        let mut values =
-            tigadi_values::memory::filled_vec(self.header.slots as usize, Packed::NONE);
-        values
-            .par_chunks_mut(desc.slots_per_block.max(1) as usize)
+    /// Decodes every slot of field `F`'s section, checking every block's checksum
+    /// (not the whole-file checksum: [`Table::values`] does that too). Padding
+    /// slots hold the filler the writer chose.
+    pub fn decode<F: Field>(&self) -> Result<Vec<F::Entry>, TablebaseError> {
+        let section = F::SECTION;
+        let desc = *self.desc(self.section_number(section)?);
+        // Huge pages: the solver reads these values at random.
+        let mut out =
+            tigadi_values::memory::filled_vec(self.header.slots as usize, F::Entry::FILLER);
+        out.par_chunks_mut(desc.slots_per_block.max(1) as usize)
             .enumerate()
             .try_for_each(|(b, chunk)| {
-                let raw = self.read_block(Section::Dtc100, b as u64)?;
-                if raw.len() != chunk.len() {
-                    return Err(self.corrupt(format!("DTC100 block {b}: wrong length")));
-                }
-                for (v, &byte) in chunk.iter_mut().zip(&raw) {
-                    let value = self.dtc100_value(byte).ok_or_else(|| {
-                        self.corrupt(format!("DTC100 block {b}: byte {byte:#04x}"))
+                let raw = self.read_block(section, b as u64)?;
+                let n = chunk.len();
+                for (j, e) in chunk.iter_mut().enumerate() {
+                    let word = section.get(&raw, j, n);
+                    *e = F::entry(&self.header, word).ok_or_else(|| {
+                        self.corrupt(format!(
+                            "{section:?} block {b}, slot {}: {} entry {word:#06x}",
+                            b * desc.slots_per_block as usize + j,
+                            section.name()
+                        ))
                     })?;
-                    *v = Packed::new(value);
                 }
                 Ok(())
             })?;
-        Ok(values)
+        Ok(out)
     }
 
-    /// Decodes the whole category section of a horizon table: one [`Category`] per
-    /// slot. Checks every block's checksum.
-    pub fn decode_categories(&self) -> Result<Vec<Category>, TablebaseError> {
-        self.decode_first(Section::Category, |raw, j| {
-            let code = category_code(raw, j);
-            Category::from_code(code).ok_or_else(|| self.corrupt(format!("category code {code}")))
-        })
-    }
-
-    /// Decodes every slot of the first section (WDL or categories) with `decode`
-    /// (block bytes, slot in block), checking every block's checksum.
-    fn decode_first<T: Send + Clone>(
-        &self,
-        section: Section,
-        decode: impl Fn(&[u8], usize) -> Result<T, TablebaseError> + Sync,
-    ) -> Result<Vec<T>, TablebaseError> {
-        let desc = self.header.wdl;
-        let slots = self.header.slots;
-        let blocks: Vec<Vec<T>> = (0..desc.block_count)
-            .into_par_iter()
-            .map(|b| {
-                let raw = self.read_block(section, b)?;
-                let n = block_slots(slots, desc.slots_per_block, b) as usize;
-                (0..n).map(|j| decode(&raw, j)).collect()
-            })
-            .collect::<Result<_, TablebaseError>>()?;
-        Ok(blocks.concat())
-    }
-
-    /// Decodes the whole DTC section: one [`Packed`] per slot (padding slots hold the
+    /// Every value of the table ([`crate::TableKind::decode_values`]: game-theoretic
+    /// values, or DTC₁₀₀ values), one [`Packed`] per slot (padding slots hold the
     /// filler value the writer chose, not [`Packed::NONE`]). Checks the whole-file
     /// checksum and every block's.
-    pub fn decode_values(&self) -> Result<Vec<Packed>, TablebaseError> {
+    pub fn values(&self) -> Result<Vec<Packed>, TablebaseError> {
         self.check_file_checksum()?;
-        let desc = self.header.dtc;
-        // Huge pages: the solver reads these values at random.
-        let mut values =
-            tigadi_values::memory::filled_vec(self.header.slots as usize, Packed::NONE);
-        values
-            .par_chunks_mut(desc.slots_per_block.max(1) as usize)
-            .enumerate()
-            .try_for_each(|(b, chunk)| {
-                let raw = self.read_block(Section::Dtc, b as u64)?;
-                let n = raw.len() / 2;
-                if n != chunk.len() {
-                    return Err(self.corrupt(format!(
-                        "DTC block {b} holds {n} slots, not {}",
-                        chunk.len()
-                    )));
-                }
-                for (j, v) in chunk.iter_mut().enumerate() {
-                    *v = Packed(u16::from_le_bytes([raw[j], raw[n + j]]));
-                }
-                Ok(())
-            })?;
-        if let Some(slot) = values.iter().position(|v| {
-            !v.is_some()
-                || v.get()
-                    .is_some_and(|v| v.dtc() > Some(tigadi_values::MAX_DTC))
-        }) {
-            return Err(self.corrupt(format!(
-                "slot {slot}: {:#06x} is not a value",
-                values[slot].0
-            )));
-        }
-        Ok(values)
+        self.header.kind.decode_values(self)
     }
-
-    /// Decodes the whole WDL section: one [`Wdl`] per slot. Checks every block's
-    /// checksum (not the whole-file checksum).
-    pub fn decode_wdl(&self) -> Result<Vec<Wdl>, TablebaseError> {
-        self.decode_first(Section::Wdl, |raw, j| {
-            let code = (raw[j / 4] >> (2 * (j % 4))) & 3;
-            wdl_from_code(code).ok_or_else(|| self.corrupt(format!("WDL code {code}")))
-        })
-    }
-}
-
-/// The category code of slot `j` of a decompressed category block.
-fn category_code(raw: &[u8], j: usize) -> u8 {
-    (raw[j / 2] >> (4 * (j % 2))) & 0xF
-}
-
-fn wdl_from_code(code: u8) -> Option<Wdl> {
-    match code {
-        WDL_LOSS => Some(Wdl::Loss),
-        WDL_DRAW => Some(Wdl::Draw),
-        WDL_WIN => Some(Wdl::Win),
-        _ => None,
-    }
-}
-
-/// Reads the whole table of `subspace` under `rules` from tablebase directory `dir`:
-/// one [`Packed`] per slot of the subspace index. Padding slots hold a filler value
-/// (a copy of a neighbour's), not [`Packed::NONE`]; read only slots that the index
-/// gives for real boards, or call [`mark_padding`] first. Every checksum is checked; a missing file is
-/// [`TablebaseError::MissingSubspace`], so "present and valid" means "solved".
-pub fn load_values(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-) -> Result<Vec<Packed>, TablebaseError> {
-    let table = open_table(dir, rules, subspace)?;
-    table.decode_values()
 }
 
 /// Puts [`Packed::NONE`] back into the padding slots of `values` (a whole table of
-/// `subspace`, as [`load_values`] returns it), so that it looks exactly like the
+/// `subspace`, as [`crate::TablebaseDir::load`] returns it), so that it looks exactly like the
 /// solver's output again. Costs one `SubspaceIndex::board` call per slot (in
 /// parallel); callers that only look values up through the index do not need it.
 ///
@@ -664,106 +483,6 @@ pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
                 }
             }
         });
-}
-
-/// Opens the table of `subspace` under `rules` in `dir` and checks that it is the
-/// one asked for.
-pub fn open_table(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-) -> Result<Table, TablebaseError> {
-    open_kind(dir, rules, TableKind::GameTheoretic, subspace)
-}
-
-/// Opens the table of kind `kind` of `subspace` under `rules` in `dir` and checks
-/// that it is the one asked for (kind, rules, turn limit, subspace).
-pub fn open_kind(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    subspace: Subspace,
-) -> Result<Table, TablebaseError> {
-    open_table_of(dir, rules, kind, None, subspace)
-}
-
-/// Opens the table of kind `kind` of `subspace` of the moving phase
-/// (`placing == None`) or of placing layer `placing`, and checks that it is the one
-/// asked for (kind, rules, turn limit, phase and layer, subspace).
-pub fn open_table_of(
-    dir: &Path,
-    rules: &RuleSet,
-    kind: TableKind,
-    placing: Option<u8>,
-    subspace: Subspace,
-) -> Result<Table, TablebaseError> {
-    let path = any_kind_path(dir, rules, kind, placing, subspace);
-    if is_missing(&path) {
-        return Err(TablebaseError::MissingSubspace { subspace, path });
-    }
-    let table = Table::open(&path)?;
-    if table.header.kind != kind {
-        return Err(table.corrupt(format!(
-            "format version {} is a {:?} table, expected a {kind:?} one",
-            table.header.kind.version(),
-            table.header.kind
-        )));
-    }
-    table.expect_table(rules, placing, subspace)?;
-    Ok(table)
-}
-
-/// Reads the whole DTC₁₀₀ table (values under the 100-turn rule at counter 0) of
-/// `subspace` under `rules` from `dir`, as [`load_values`] does for the
-/// game-theoretic values. Refuses a table solved under another turn limit.
-pub fn load_dtc100(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-) -> Result<Vec<Packed>, TablebaseError> {
-    open_kind(dir, rules, TableKind::Horizon, subspace)?.decode_dtc100()
-}
-
-/// Opens the table of `subspace` of placing layer `placing` (`None`: the moving
-/// phase) and checks that it is the one asked for.
-pub fn open_any_table(
-    dir: &Path,
-    rules: &RuleSet,
-    placing: Option<u8>,
-    subspace: Subspace,
-) -> Result<Table, TablebaseError> {
-    open_table_of(dir, rules, TableKind::GameTheoretic, placing, subspace)
-}
-
-/// Reads every value of the table of `subspace` of placing layer `placed`, as
-/// [`load_values`] does for the moving phase.
-pub fn load_placing_values(
-    dir: &Path,
-    rules: &RuleSet,
-    placed: u8,
-    subspace: Subspace,
-) -> Result<Vec<Packed>, TablebaseError> {
-    open_any_table(dir, rules, Some(placed), subspace)?.decode_values()
-}
-
-/// Reads every DTC₁₀₀ value of the horizon table of `subspace` of placing layer
-/// `placed`, as [`load_dtc100`] does for the moving phase.
-pub fn load_placing_dtc100(
-    dir: &Path,
-    rules: &RuleSet,
-    placed: u8,
-    subspace: Subspace,
-) -> Result<Vec<Packed>, TablebaseError> {
-    open_table_of(dir, rules, TableKind::Horizon, Some(placed), subspace)?.decode_dtc100()
-}
-
-/// Reads and checks just the header of a table (header, layout and head checksum).
-pub fn read_header(
-    dir: &Path,
-    rules: &RuleSet,
-    subspace: Subspace,
-) -> Result<Header, TablebaseError> {
-    Ok(open_table(dir, rules, subspace)?.header.clone())
 }
 
 /// Is there nothing at all under `path` (not even a dangling symbolic link)? Anything
@@ -855,7 +574,7 @@ fn section_blocks(
         let at = desc.table_offset as usize + b as usize * ENTRY_LEN;
         let e = BlockEntry::from_bytes(&head[at..at + ENTRY_LEN]);
         let n = block_slots(header.slots, desc.slots_per_block, b);
-        let raw_len = raw_block_len(desc.kind, n);
+        let raw_len = section.raw_len(n);
         let end = offset.checked_add(e.compressed_len as u64);
         if e.offset != offset
             || e.raw_len as u64 != raw_len

@@ -1,0 +1,422 @@
+//! Where tables live: a table's identity ([`TableId`]: kind, phase, subspace) and
+//! the directory of one rule set's tables ([`TablebaseDir`]), which names,
+//! opens, reads, writes, lists and checks them. Every path to a table file is
+//! made here, from a `TableId`; the manifest of the directory is in
+//! [`crate::manifest`], as methods of the same type.
+
+use crate::error::TablebaseError;
+use crate::kind::{TableData, TableKind};
+use crate::lock::DirLock;
+use crate::reader::table::{is_missing, Table};
+use crate::writer::{encode, write_atomically};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_values::Packed;
+
+/// Most gotis a side may have for the index (and so for a table file).
+const MAX_SIDE: usize = 12;
+/// Tables per kind and phase part: one per subspace `(m, o)`, `m, o <= MAX_SIDE`.
+const PER_PART: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
+/// Phase parts: the moving phase and at most 24 placing layers.
+const PARTS: usize = 1 + 2 * MAX_SIDE;
+
+/// Which table: its kind, its phase (the moving phase, or a placing layer) and
+/// its subspace. One file per table, named by [`TableId::file_name`]:
+/// `<m>v<o>.<ext>` for the moving phase, `p<k>-<m>v<o>.<ext>` for placing layer
+/// `k`, the extension the kind's ([`TableKind::extension`]).
+///
+/// Ordered as a directory lists its tables: the moving phase before the placing
+/// layers, then by kind, layer and subspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableId {
+    /// What the table holds.
+    pub kind: TableKind,
+    /// `None` for the moving phase; `Some(placed)` for placing layer `placed`
+    /// (placements made; the hands follow from it).
+    pub placing: Option<u8>,
+    /// The goti counts of the player to move and of the other player.
+    pub subspace: Subspace,
+}
+
+impl TableId {
+    /// The table of `kind` of `subspace` of the moving phase (`placing == None`)
+    /// or of placing layer `placing`.
+    pub fn new(kind: TableKind, placing: Option<u8>, subspace: Subspace) -> TableId {
+        TableId {
+            kind,
+            placing,
+            subspace,
+        }
+    }
+
+    /// A moving-phase table.
+    pub fn moving(kind: TableKind, subspace: Subspace) -> TableId {
+        TableId::new(kind, None, subspace)
+    }
+
+    /// A table of placing layer `placed`.
+    pub fn layer(kind: TableKind, placed: u8, subspace: Subspace) -> TableId {
+        TableId::new(kind, Some(placed), subspace)
+    }
+
+    /// The table of another kind of the same phase and subspace.
+    pub fn with_kind(self, kind: TableKind) -> TableId {
+        TableId { kind, ..self }
+    }
+
+    /// The file name inside the rule set's directory: `3v4.tgtb`, `3v4.tghz`,
+    /// `p7-3v4.tgtb`.
+    pub fn file_name(&self) -> String {
+        let s = self.subspace;
+        let ext = self.kind.extension();
+        match self.placing {
+            None => format!("{}v{}.{ext}", s.mover, s.opponent),
+            Some(p) => format!("p{p}-{}v{}.{ext}", s.mover, s.opponent),
+        }
+    }
+
+    /// The table a file name names ([`TableId::file_name`] back), `None` for any
+    /// other name (numbers with leading zeros included).
+    pub fn parse(name: &str) -> Option<TableId> {
+        let (kind, stem) = TableKind::ALL.into_iter().find_map(|k| {
+            let stem = name.strip_suffix(k.extension())?.strip_suffix('.')?;
+            Some((k, stem))
+        })?;
+        let (placing, stem) = match stem.strip_prefix('p') {
+            Some(rest) => {
+                let (layer, stem) = rest.split_once('-')?;
+                (Some(canonical_number(layer)?), stem)
+            }
+            None => (None, stem),
+        };
+        let (m, o) = stem.split_once('v')?;
+        let subspace = Subspace::new(canonical_number(m)?, canonical_number(o)?);
+        Some(TableId::new(kind, placing, subspace))
+    }
+
+    /// How many table numbers there are ([`TableId::number`]).
+    pub(crate) const COUNT: usize = TableKind::ALL.len() * PARTS * PER_PART;
+
+    /// A number below [`TableId::COUNT`] per table a prober can hold (at most 12
+    /// gotis a side, at most 24 placing layers), different for every table.
+    pub(crate) fn number(&self) -> usize {
+        let kind = TableKind::ALL
+            .iter()
+            .position(|&k| k == self.kind)
+            .expect("every kind is listed");
+        kind * PARTS * PER_PART + self.place() as usize
+    }
+
+    /// A number per phase and subspace (below `25 * 13 * 13`), the same for
+    /// every kind: what names the table in the prober's block cache, beside its
+    /// kind.
+    pub fn place(&self) -> u32 {
+        let part = self.placing.map_or(0, |p| p as usize + 1);
+        let (m, o) = (
+            self.subspace.mover as usize,
+            self.subspace.opponent as usize,
+        );
+        debug_assert!(part < PARTS && m.max(o) <= MAX_SIDE);
+        (part * PER_PART + m * (MAX_SIDE + 1) + o) as u32
+    }
+
+    /// The listing order's key.
+    fn order(&self) -> (bool, TableKind, Option<u8>, Subspace) {
+        (
+            self.placing.is_some(),
+            self.kind,
+            self.placing,
+            self.subspace,
+        )
+    }
+}
+
+impl PartialOrd for TableId {
+    fn partial_cmp(&self, other: &TableId) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TableId {
+    fn cmp(&self, other: &TableId) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl fmt::Display for TableId {
+    /// The file name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file_name())
+    }
+}
+
+/// A decimal number written without leading zeros.
+fn canonical_number(text: &str) -> Option<u8> {
+    let n: u8 = text.parse().ok()?;
+    (n.to_string() == text).then_some(n)
+}
+
+/// The tables of one rule set in a tablebase directory: `ROOT/<rules>/`, holding
+/// every table file, the manifest (`manifest.json`, `SHA256SUMS`) and the lock of
+/// the jobs that write there.
+#[derive(Clone, Debug)]
+pub struct TablebaseDir {
+    root: PathBuf,
+    rules: RuleSet,
+    path: PathBuf,
+}
+
+impl TablebaseDir {
+    /// The tables of `rules` under tablebase directory `root`. Touches nothing on
+    /// disk.
+    pub fn new(root: &Path, rules: &RuleSet) -> TablebaseDir {
+        TablebaseDir {
+            root: root.to_path_buf(),
+            rules: *rules,
+            path: root.join(TablebaseDir::name_of(rules)),
+        }
+    }
+
+    /// The directory name of a rule set inside a tablebase directory: the preset
+    /// name, or for other rule sets the switches with `=` written `-` and `,`
+    /// written `_` (`lines-20_flying-3_blocked-passes`), so that it is a safe file
+    /// name everywhere.
+    pub fn name_of(rules: &RuleSet) -> String {
+        rules.name().replace('=', "-").replace(',', "_")
+    }
+
+    /// The rule set whose directory is named `name` ([`TablebaseDir::name_of`]
+    /// back), `None` for any other name.
+    pub fn rules_named(name: &str) -> Option<RuleSet> {
+        let rules = RuleSet::parse(&name.replace('-', "=").replace('_', ",")).ok()?;
+        (TablebaseDir::name_of(&rules) == name).then_some(rules)
+    }
+
+    /// The tablebase directory (holding one directory per rule set).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// The rule set's directory, `ROOT/<rules>`.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Where table `id` is (or would be).
+    pub fn table_path(&self, id: TableId) -> PathBuf {
+        self.path.join(id.file_name())
+    }
+
+    /// Opens table `id` (header, layout, head checksum and block tables checked)
+    /// and checks that it is the one asked for: kind, rule set (and turn limit for
+    /// a kind that records it), phase and layer, subspace. Nothing at its path is
+    /// [`TablebaseError::MissingSubspace`].
+    pub fn open(&self, id: TableId) -> Result<Table, TablebaseError> {
+        let path = self.table_path(id);
+        if is_missing(&path) {
+            return Err(TablebaseError::MissingSubspace {
+                subspace: id.subspace,
+                path,
+            });
+        }
+        let table = Table::open(&path)?;
+        table.expect(&self.rules, id)?;
+        Ok(table)
+    }
+
+    /// Every value of table `id` (the entries of its kind's value section,
+    /// [`TableKind::value_section`]: game-theoretic values or DTC₁₀₀ values), one
+    /// [`Packed`] per slot of the subspace index, with every checksum checked; so
+    /// "present and readable" means "solved". Padding slots hold a filler value (a
+    /// copy of a neighbour's), not [`Packed::NONE`]: read only slots that the index
+    /// gives for real boards, or call [`crate::mark_padding`] first.
+    pub fn load(&self, id: TableId) -> Result<Vec<Packed>, TablebaseError> {
+        self.open(id)?.values()
+    }
+
+    /// Is table `id` present, the one asked for, with every checksum right? Then a
+    /// job does not solve it again.
+    pub fn is_solved(&self, id: TableId) -> bool {
+        self.open(id).and_then(|t| t.check_file_checksum()).is_ok()
+    }
+
+    /// Writes table `id` from `data` (of `id`'s kind, one entry per slot of the
+    /// subspace index) and returns its path, creating directories as needed. The
+    /// file is written to a temporary file in the same directory, synced, and
+    /// renamed over the final name, so a reader sees either no file or the
+    /// complete one; the bytes depend only on the arguments (not on the thread
+    /// count).
+    pub fn write(&self, id: TableId, data: TableData) -> Result<PathBuf, TablebaseError> {
+        let slots = SubspaceIndex::new(id.subspace).slots();
+        if data.slots()? as u64 != slots {
+            return Err(TablebaseError::InvalidValues(format!(
+                "{} values for subspace {}, which has {slots} slots",
+                data.slots()?,
+                id.subspace
+            )));
+        }
+        let bytes = encode(&self.rules, id, data)?;
+        std::fs::create_dir_all(&self.path).map_err(|e| TablebaseError::io(&self.path, e))?;
+        let path = self.table_path(id);
+        write_atomically(&path, &bytes)?;
+        Ok(path)
+    }
+
+    /// Writes table `id` from its pass's values (one per slot, [`Packed::NONE`] in
+    /// padding), as [`TablebaseDir::write`] does, reading the table it is derived
+    /// from ([`TableKind::derived_from`]: a horizon table's game-theoretic table)
+    /// from the directory.
+    pub fn write_values(&self, id: TableId, values: &[Packed]) -> Result<PathBuf, TablebaseError> {
+        let base = match id.kind.derived_from() {
+            Some(kind) => Some(self.load(id.with_kind(kind))?),
+            None => None,
+        };
+        let data = id
+            .kind
+            .data(values, base.as_deref())
+            .expect("the base its kind needs");
+        self.write(id, data)
+    }
+
+    /// Every table file in the rule set's directory (every name [`TableId::parse`]
+    /// reads), in listing order. A missing directory is an error.
+    pub fn list(&self) -> Result<Vec<TableId>, TablebaseError> {
+        let entries =
+            std::fs::read_dir(&self.path).map_err(|e| TablebaseError::io(&self.path, e))?;
+        let mut out = Vec::new();
+        for e in entries {
+            let e = e.map_err(|e| TablebaseError::io(&self.path, e))?;
+            if let Some(id) = e.file_name().to_str().and_then(TableId::parse) {
+                out.push(id);
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// The subspaces that have a moving-phase table of `kind`, in order.
+    pub fn moving_subspaces(&self, kind: TableKind) -> Result<Vec<Subspace>, TablebaseError> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|id| id.kind == kind && id.placing.is_none())
+            .map(|id| id.subspace)
+            .collect())
+    }
+
+    /// Takes the directory's lock ([`DirLock`]), creating the directory if
+    /// needed: what a job that writes tables holds while it runs.
+    pub fn lock(&self) -> Result<DirLock, TablebaseError> {
+        DirLock::acquire(&self.path)
+    }
+
+    /// Removes the temporary files whose writer is gone
+    /// ([`crate::writer::remove_stale_temporaries`]); their names.
+    pub fn remove_stale_temporaries(&self) -> Vec<String> {
+        crate::writer::remove_stale_temporaries(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_round_trip() {
+        let s = Subspace::new(9, 3);
+        let game = TableId::moving(TableKind::GameTheoretic, s);
+        assert_eq!(game.file_name(), "9v3.tgtb");
+        assert_eq!(
+            TableId::moving(TableKind::Horizon, s).file_name(),
+            "9v3.tghz"
+        );
+        let layer = TableId::layer(TableKind::Horizon, 17, Subspace::new(0, 12));
+        assert_eq!(layer.file_name(), "p17-0v12.tghz");
+        for id in [
+            game,
+            layer,
+            TableId::layer(TableKind::GameTheoretic, 0, Subspace::new(0, 0)),
+        ] {
+            assert_eq!(TableId::parse(&id.file_name()), Some(id));
+        }
+        for bad in [
+            "09v3.tgtb",
+            "9v3.tgtb.tmp",
+            "9v3.tgt",
+            "9v3",
+            "p07-3v4.tgtb",
+            "p7_3v4.tgtb",
+            "q7-3v4.tgtb",
+            "9v.tgtb",
+            "manifest.json",
+        ] {
+            assert_eq!(TableId::parse(bad), None, "{bad}");
+        }
+        let custom = RuleSet::parse("lines=20,flying=3").unwrap();
+        assert_eq!(
+            TablebaseDir::name_of(&custom),
+            "lines-20_flying-3_blocked-passes"
+        );
+        assert_eq!(TablebaseDir::name_of(&RuleSet::MORRIS), "morris");
+        for rules in [custom, RuleSet::MORRIS, RuleSet::TIGADI] {
+            let name = TablebaseDir::name_of(&rules);
+            assert_eq!(TablebaseDir::rules_named(&name), Some(rules), "{name}");
+        }
+        for bad in ["lines=20", "Morris", "lines-20_flying-3", "tigadi "] {
+            assert_eq!(TablebaseDir::rules_named(bad), None, "{bad}");
+        }
+    }
+
+    /// The listing order: moving phase first (game-theoretic, then horizon, each by
+    /// subspace), then the placing tables by kind, layer and subspace.
+    #[test]
+    fn listing_order() {
+        let (a, b) = (Subspace::new(3, 4), Subspace::new(4, 3));
+        let g = TableKind::GameTheoretic;
+        let h = TableKind::Horizon;
+        let mut ids = [
+            TableId::layer(h, 0, a),
+            TableId::layer(g, 5, a),
+            TableId::moving(h, a),
+            TableId::layer(g, 2, b),
+            TableId::moving(g, b),
+            TableId::moving(g, a),
+        ];
+        ids.sort();
+        let names: Vec<String> = ids.iter().map(|i| i.file_name()).collect();
+        assert_eq!(
+            names,
+            [
+                "3v4.tgtb",
+                "4v3.tgtb",
+                "3v4.tghz",
+                "p2-4v3.tgtb",
+                "p5-3v4.tgtb",
+                "p0-3v4.tghz"
+            ]
+        );
+    }
+
+    /// Every table a prober can hold has its own number.
+    #[test]
+    fn numbers_are_distinct() {
+        let mut seen = vec![false; TableId::COUNT];
+        for kind in TableKind::ALL {
+            for placing in std::iter::once(None).chain((0..24).map(Some)) {
+                for m in 0..=12 {
+                    for o in 0..=12 {
+                        let n = TableId::new(kind, placing, Subspace::new(m, o)).number();
+                        assert!(!std::mem::replace(&mut seen[n], true));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! The kinds of table and what each stores: the one module a new kind of table
+//! touches. A kind ([`TableKind`]) is its file name extension, its format version
+//! and value encoding, the rule switches its header records, and its two
+//! [`Section`]s; a section is its codes, block size, zstd level and how one
+//! slot's entry sits in a decompressed block; [`TableData`] is what a table of
+//! each kind is written from and how its entries and class counts follow; a
+//! [`Field`] is one thing a prober reads from a section, slot by slot.
+//!
+//! Everything else is generic over these: the header and block layout
+//! (`format`), the writer's compression and file assembly, the reader's block
+//! access and checks, file names and directories ([`crate::TableId`],
+//! [`crate::TablebaseDir`]), the prober ([`crate::Tablebase::get`]) and the
+//! manifest.
+
+use crate::error::TablebaseError;
+use crate::format::{ClassCounts, Header};
+use crate::reader::table::Table;
+use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
+use tigadi_rules::RuleSet;
+use tigadi_values::{Category as Class, Packed, Value, Wdl as WinDrawLoss, MAX_DTC};
+
+/// Version of the file layout described in `docs/FORMAT.md`, as written in
+/// game-theoretic tables (`.tgtb`, unchanged since version 1).
+pub const FORMAT_VERSION: u16 = 1;
+/// Format version of horizon tables (`.tghz`, values under the 100-turn rule), new
+/// in version 2 of `docs/FORMAT.md`.
+pub const HORIZON_FORMAT_VERSION: u16 = 2;
+/// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
+/// DTC entries as `tigadi_values::Packed` words.
+pub const VALUE_ENCODING: u8 = 1;
+/// Value encoding of horizon tables: category codes (4 bits) and DTC₁₀₀ bytes.
+pub const HORIZON_VALUE_ENCODING: u8 = 2;
+/// File name extension of tablebase files (game-theoretic values).
+pub const EXTENSION: &str = "tgtb";
+/// File name extension of horizon tables (values under the 100-turn rule).
+pub const HORIZON_EXTENSION: &str = "tghz";
+
+/// Slots per WDL block: 2 bits a slot, so 8 KiB before compression. Large enough
+/// that the block table costs under 0.01 bits a slot, small enough that a cold
+/// probe decompresses a block in a few microseconds.
+pub const WDL_SLOTS_PER_BLOCK: u32 = 32_768;
+/// Slots per DTC block: 2 bytes a slot, so 16 KiB before compression (measured on
+/// tigadi up to 8 gotis: 6% smaller than 4096-slot blocks, still a cold probe of
+/// about ten microseconds).
+pub const DTC_SLOTS_PER_BLOCK: u32 = 8_192;
+/// zstd level of WDL blocks: fixed, so output is deterministic. Measured on the
+/// tigadi tables 6v4, 4v6 and 5v5 (`examples/encodings.rs`): level 15 is 5%
+/// smaller and 5 times slower to write (24.6 s against 5.0 s), which made
+/// compression a fifth of a full solve's CPU time; level 19 gains nothing more.
+pub const WDL_ZSTD_LEVEL: i32 = 9;
+/// zstd level of DTC blocks: fixed, so output is deterministic. Measured on the same
+/// tables: level 9 is 4.5% smaller and 2.9 times slower (48.9 s against 17.1 s);
+/// level 3 is 14% larger and 3 times faster again.
+pub const DTC_ZSTD_LEVEL: i32 = 6;
+
+/// Section kind code of the WDL section.
+pub const SECTION_WDL: u8 = 1;
+/// Section kind code of the DTC section.
+pub const SECTION_DTC: u8 = 2;
+/// Section kind code of the category section of a horizon table (the five classes
+/// at counter 0).
+pub const SECTION_CATEGORY: u8 = 3;
+/// Section kind code of the DTC₁₀₀ section of a horizon table.
+pub const SECTION_DTC100: u8 = 4;
+/// Section encoding: WDL, 2-bit codes, four slots a byte, lowest bits first.
+pub const ENCODING_WDL_2BIT: u8 = 1;
+/// Section encoding: DTC, `Packed` u16 per slot, split per block into a plane of
+/// low bytes followed by a plane of high bytes.
+pub const ENCODING_DTC_U16_PLANES: u8 = 1;
+/// Section encoding: categories, 4-bit codes, two slots a byte, low nibble first.
+pub const ENCODING_CATEGORY_4BIT: u8 = 1;
+/// Section encoding: DTC₁₀₀, one byte per slot.
+pub const ENCODING_DTC100_U8: u8 = 1;
+/// Slots per category block: half a byte a slot, so 16 KiB before compression.
+pub const CATEGORY_SLOTS_PER_BLOCK: u32 = 32_768;
+/// Slots per DTC₁₀₀ block: a byte a slot, so 16 KiB before compression.
+pub const DTC100_SLOTS_PER_BLOCK: u32 = 16_384;
+
+/// WDL code of a loss for the player to move.
+pub const WDL_LOSS: u8 = 0;
+/// WDL code of a draw.
+pub const WDL_DRAW: u8 = 1;
+/// WDL code of a win for the player to move.
+pub const WDL_WIN: u8 = 2;
+/// DTC₁₀₀ byte of a position drawn under the rule at counter 0.
+pub const DTC100_DRAW: u8 = 0;
+/// Flag of a DTC₁₀₀ byte for a loss: `0x80 | h`; a win is `h` itself (1..=100).
+pub const DTC100_LOSS: u8 = 0x80;
+
+/// What a table file holds. With its phase (moving, or a placing layer) and its
+/// subspace it names a file ([`crate::TableId`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TableKind {
+    /// Game-theoretic values (`.tgtb`, format version 1): a WDL and a DTC section.
+    GameTheoretic,
+    /// Values under the 100-turn rule (`.tghz`, format version 2): a category
+    /// section and a DTC₁₀₀ section; the header records the turn limit.
+    Horizon,
+}
+
+impl TableKind {
+    /// Every kind, in listing order (a directory's game-theoretic tables first).
+    pub const ALL: [TableKind; 2] = [TableKind::GameTheoretic, TableKind::Horizon];
+
+    /// The format version written in the header.
+    pub fn version(self) -> u16 {
+        match self {
+            TableKind::GameTheoretic => FORMAT_VERSION,
+            TableKind::Horizon => HORIZON_FORMAT_VERSION,
+        }
+    }
+
+    /// The kind a header's format version says, if this reader knows it.
+    pub fn from_version(version: u16) -> Option<TableKind> {
+        TableKind::ALL.into_iter().find(|k| k.version() == version)
+    }
+
+    /// The value encoding written in the header.
+    pub fn value_encoding(self) -> u8 {
+        match self {
+            TableKind::GameTheoretic => VALUE_ENCODING,
+            TableKind::Horizon => HORIZON_VALUE_ENCODING,
+        }
+    }
+
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            TableKind::GameTheoretic => EXTENSION,
+            TableKind::Horizon => HORIZON_EXTENSION,
+        }
+    }
+
+    /// The first and the second section, in file order.
+    pub fn sections(self) -> [Section; 2] {
+        match self {
+            TableKind::GameTheoretic => [Section::Wdl, Section::Dtc],
+            TableKind::Horizon => [Section::Category, Section::Dtc100],
+        }
+    }
+
+    /// Do the values depend on the rule set's turn limit? Then the header records
+    /// it and a table solved under another limit is refused.
+    pub fn has_turn_limit(self) -> bool {
+        match self {
+            TableKind::GameTheoretic => false,
+            TableKind::Horizon => true,
+        }
+    }
+
+    /// The rule set as a table of this kind records it: game-theoretic values
+    /// ignore the turn limit, so theirs reads [`tigadi_rules::DEFAULT_QUIET`].
+    pub fn recorded_rules(self, rules: &RuleSet) -> RuleSet {
+        if self.has_turn_limit() {
+            *rules
+        } else {
+            rules.without_quiet_limit()
+        }
+    }
+
+    /// Header byte 22: in version 1 the gotis per side (0 for the default 9), so
+    /// that those files are those of milestone 1; in version 2 the turn limit (and
+    /// bytes 22..24 of a moving-phase table read as a u16 are the turn limit, as
+    /// they were first written; the gotis per side are in the rule set name only).
+    pub(crate) fn rules_byte(self, rules: &RuleSet) -> u8 {
+        match self {
+            TableKind::GameTheoretic if rules.pieces == DEFAULT_PIECES => 0,
+            TableKind::GameTheoretic => rules.pieces,
+            TableKind::Horizon => rules.quiet as u8,
+        }
+    }
+
+    /// The turn limit and the gotis per side from header byte 22
+    /// ([`TableKind::rules_byte`]) and the rule set's name; what is wrong otherwise.
+    pub(crate) fn rules_from_byte(self, byte: u8, rules_name: &str) -> Result<(u16, u8), String> {
+        match self {
+            TableKind::GameTheoretic => {
+                let pieces = match byte {
+                    0 => DEFAULT_PIECES,
+                    n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
+                    n => return Err(format!("gotis-per-side code {n}")),
+                };
+                Ok((tigadi_rules::DEFAULT_QUIET, pieces))
+            }
+            TableKind::Horizon => {
+                let quiet = match byte as u16 {
+                    q @ 1..=tigadi_rules::MAX_QUIET => q,
+                    q => return Err(format!("turn limit {q}")),
+                };
+                match RuleSet::parse(rules_name) {
+                    Ok(r) => Ok((quiet, r.pieces)),
+                    Err(_) => Err(format!("rule set name {rules_name:?}")),
+                }
+            }
+        }
+    }
+
+    /// The kind whose table of the same phase and subspace a table of this kind
+    /// is derived from besides its pass's values (the horizon tables' classes come
+    /// from the game-theoretic values), if any.
+    pub fn derived_from(self) -> Option<TableKind> {
+        match self {
+            TableKind::GameTheoretic => None,
+            TableKind::Horizon => Some(TableKind::GameTheoretic),
+        }
+    }
+
+    /// What a table of this kind is written from: `values`, its pass's output (one
+    /// per slot, [`Packed::NONE`] in padding), and `base`, the values of the table
+    /// it is derived from ([`TableKind::derived_from`]; fillers in padding slots
+    /// are fine). `None` when `base` is missing or not needed.
+    pub fn data<'a>(
+        self,
+        values: &'a [Packed],
+        base: Option<&'a [Packed]>,
+    ) -> Option<TableData<'a>> {
+        match (self, base) {
+            (TableKind::GameTheoretic, None) => Some(TableData::Game(values)),
+            (TableKind::Horizon, Some(game)) => Some(TableData::Horizon {
+                game,
+                dtc100: values,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Decodes a table's values, as [`crate::TablebaseDir::load`] returns them:
+    /// its DTC section (game-theoretic values) or its DTC₁₀₀ section.
+    pub fn decode_values(self, table: &Table) -> Result<Vec<Packed>, TablebaseError> {
+        match self {
+            TableKind::GameTheoretic => table.decode::<field::Dtc>(),
+            TableKind::Horizon => table.decode::<field::Dtc100>(),
+        }
+    }
+}
+
+/// One section of a table file: what its entries are and how they are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Win/draw/loss codes only (game-theoretic tables).
+    Wdl,
+    /// Full values with DTC (game-theoretic tables).
+    Dtc,
+    /// The five classes at counter 0 (horizon tables).
+    Category,
+    /// DTC₁₀₀ values (horizon tables).
+    Dtc100,
+}
+
+impl Section {
+    /// The section's kind code in the file.
+    pub fn code(self) -> u8 {
+        match self {
+            Section::Wdl => SECTION_WDL,
+            Section::Dtc => SECTION_DTC,
+            Section::Category => SECTION_CATEGORY,
+            Section::Dtc100 => SECTION_DTC100,
+        }
+    }
+
+    /// The section's encoding code in the file.
+    pub fn encoding(self) -> u8 {
+        match self {
+            Section::Wdl => ENCODING_WDL_2BIT,
+            Section::Dtc => ENCODING_DTC_U16_PLANES,
+            Section::Category => ENCODING_CATEGORY_4BIT,
+            Section::Dtc100 => ENCODING_DTC100_U8,
+        }
+    }
+
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Wdl => "WDL",
+            Section::Dtc => "DTC",
+            Section::Category => "category",
+            Section::Dtc100 => "DTC100",
+        }
+    }
+
+    /// Slots per block as the writer makes them.
+    pub fn slots_per_block(self) -> u32 {
+        match self {
+            Section::Wdl => WDL_SLOTS_PER_BLOCK,
+            Section::Dtc => DTC_SLOTS_PER_BLOCK,
+            Section::Category => CATEGORY_SLOTS_PER_BLOCK,
+            Section::Dtc100 => DTC100_SLOTS_PER_BLOCK,
+        }
+    }
+
+    /// The zstd level the writer uses (fixed, so output is deterministic).
+    pub fn zstd_level(self) -> i32 {
+        match self {
+            Section::Wdl | Section::Category => WDL_ZSTD_LEVEL,
+            Section::Dtc | Section::Dtc100 => DTC_ZSTD_LEVEL,
+        }
+    }
+
+    /// Decompressed bytes of a block of `n` slots.
+    pub fn raw_len(self, n: u64) -> u64 {
+        match self {
+            Section::Wdl => n.div_ceil(4),
+            Section::Category => n.div_ceil(2),
+            Section::Dtc100 => n,
+            Section::Dtc => 2 * n,
+        }
+    }
+
+    /// Stores entry `e` of slot `j` into a decompressed block of `n` slots (whose
+    /// bytes start zeroed).
+    #[inline]
+    pub(crate) fn put(self, raw: &mut [u8], j: usize, n: usize, e: u16) {
+        match self {
+            Section::Wdl => raw[j / 4] |= (e as u8) << (2 * (j % 4)),
+            Section::Category => raw[j / 2] |= (e as u8) << (4 * (j % 2)),
+            Section::Dtc100 => raw[j] = e as u8,
+            Section::Dtc => {
+                raw[j] = e as u8;
+                raw[n + j] = (e >> 8) as u8;
+            }
+        }
+    }
+
+    /// The entry of slot `j` of a decompressed block of `n` slots.
+    #[inline]
+    pub(crate) fn get(self, raw: &[u8], j: usize, n: usize) -> u16 {
+        match self {
+            Section::Wdl => ((raw[j / 4] >> (2 * (j % 4))) & 3) as u16,
+            Section::Category => ((raw[j / 2] >> (4 * (j % 2))) & 0xF) as u16,
+            Section::Dtc100 => raw[j] as u16,
+            Section::Dtc => u16::from_le_bytes([raw[j], raw[n + j]]),
+        }
+    }
+}
+
+/// One thing a prober reads from one section of one kind of table, slot by slot
+/// ([`crate::Tablebase::get`], [`crate::Table::get`]) or whole
+/// ([`crate::Table::decode`]). The types in [`field`] are the fields there are.
+pub trait Field {
+    /// The kind of table it is read from.
+    const KIND: TableKind;
+    /// The section it is read from.
+    const SECTION: Section;
+    /// One slot's entry as a whole-table decode keeps it.
+    type Entry: Entry;
+    /// The entry a stored word means in a table with this header; `None` if the
+    /// encoding or the header rules it out (a corrupt table).
+    fn entry(header: &Header, word: u16) -> Option<Self::Entry>;
+}
+
+/// One slot's entry of a [`Field`] as held in memory (two bytes for a value), and
+/// what a probe answers for it.
+pub trait Entry: Copy + Send + Sync {
+    /// What a probe answers.
+    type Value;
+    /// An entry to fill memory with before decoding into it.
+    const FILLER: Self;
+    /// The entry as a probe answers it.
+    fn value(self) -> Self::Value;
+}
+
+impl Entry for Packed {
+    type Value = Value;
+    const FILLER: Packed = Packed::DRAW;
+    /// The value; only entries that hold one are decoded ([`Field::entry`]).
+    fn value(self) -> Value {
+        self.get().expect("a decoded entry holds a value")
+    }
+}
+
+impl Entry for WinDrawLoss {
+    type Value = WinDrawLoss;
+    const FILLER: WinDrawLoss = WinDrawLoss::Draw;
+    fn value(self) -> WinDrawLoss {
+        self
+    }
+}
+
+impl Entry for Class {
+    type Value = Class;
+    const FILLER: Class = Class::Draw;
+    fn value(self) -> Class {
+        self
+    }
+}
+
+/// The fields of the table kinds ([`Field`]).
+pub mod field {
+    use super::*;
+
+    /// The game-theoretic value with its DTC (DTC section).
+    pub struct Dtc;
+    /// Win, draw or loss only (WDL section: the cheap probe).
+    pub struct Wdl;
+    /// The class at counter 0: win, cursed win, draw, blessed loss, loss
+    /// (category section of a horizon table).
+    pub struct Category;
+    /// The value under the 100-turn rule at counter 0 with the turns within which
+    /// it is forced (DTC₁₀₀ section of a horizon table).
+    pub struct Dtc100;
+
+    impl Field for Dtc {
+        const KIND: TableKind = TableKind::GameTheoretic;
+        const SECTION: Section = Section::Dtc;
+        type Entry = Packed;
+        fn entry(_: &Header, word: u16) -> Option<Packed> {
+            let v = Packed(word).get()?;
+            (v.dtc().unwrap_or(0) <= MAX_DTC).then_some(Packed(word))
+        }
+    }
+
+    impl Field for Wdl {
+        const KIND: TableKind = TableKind::GameTheoretic;
+        const SECTION: Section = Section::Wdl;
+        type Entry = WinDrawLoss;
+        fn entry(_: &Header, word: u16) -> Option<WinDrawLoss> {
+            [WinDrawLoss::Loss, WinDrawLoss::Draw, WinDrawLoss::Win]
+                .into_iter()
+                .find(|&w| wdl_code(w) as u16 == word)
+        }
+    }
+
+    impl Field for Category {
+        const KIND: TableKind = TableKind::Horizon;
+        const SECTION: Section = Section::Category;
+        type Entry = Class;
+        fn entry(_: &Header, word: u16) -> Option<Class> {
+            Class::from_code(word as u8)
+        }
+    }
+
+    impl Field for Dtc100 {
+        const KIND: TableKind = TableKind::Horizon;
+        const SECTION: Section = Section::Dtc100;
+        type Entry = Packed;
+        fn entry(header: &Header, word: u16) -> Option<Packed> {
+            let byte = word as u8;
+            let h = (byte & !DTC100_LOSS) as u16;
+            let v = match byte {
+                DTC100_DRAW => Value::Draw,
+                b if b & DTC100_LOSS != 0 => Value::Loss(h),
+                _ => Value::Win(h),
+            };
+            (h <= header.dtc100_limit()).then_some(Packed::new(v))
+        }
+    }
+}
+
+/// What a table of each kind is written from: one entry per slot of the
+/// subspace index, [`Packed::NONE`] in padding slots (and nowhere else).
+#[derive(Clone, Copy, Debug)]
+pub enum TableData<'a> {
+    /// Game-theoretic values (a [`TableKind::GameTheoretic`] table).
+    Game(&'a [Packed]),
+    /// Values under the 100-turn rule (a [`TableKind::Horizon`] table): the
+    /// horizon pass's DTC₁₀₀ values, and the game-theoretic values of the same
+    /// slots for the classes. Padding is where `dtc100` has it; `game` may hold
+    /// anything there (a table read back from its file holds fillers).
+    Horizon {
+        /// The game-theoretic values.
+        game: &'a [Packed],
+        /// The DTC₁₀₀ values.
+        dtc100: &'a [Packed],
+    },
+}
+
+/// One slot's entries for the two sections, `None` for padding.
+type Entries<'a> = Box<dyn Fn(usize) -> Option<[u16; 2]> + Sync + 'a>;
+
+impl<'a> TableData<'a> {
+    /// The kind of table written from it.
+    pub fn kind(&self) -> TableKind {
+        match self {
+            TableData::Game(_) => TableKind::GameTheoretic,
+            TableData::Horizon { .. } => TableKind::Horizon,
+        }
+    }
+
+    /// The slot count of every array it holds, or what is wrong.
+    pub(crate) fn slots(&self) -> Result<usize, TablebaseError> {
+        let n = match *self {
+            TableData::Game(v) => v.len(),
+            TableData::Horizon { game, dtc100 } if game.len() == dtc100.len() => game.len(),
+            TableData::Horizon { game, dtc100 } => {
+                return Err(TablebaseError::InvalidValues(format!(
+                    "{} game-theoretic and {} DTC100 values",
+                    game.len(),
+                    dtc100.len()
+                )))
+            }
+        };
+        match n {
+            0 => Err(TablebaseError::InvalidValues("no slots".into())),
+            n => Ok(n),
+        }
+    }
+
+    /// Checks every slot and counts the classes for the header (with `limit` the
+    /// largest DTC₁₀₀ the table may hold); the entries of both sections per slot
+    /// and the filler entries written before the first real slot.
+    pub(crate) fn entries(
+        &self,
+        limit: u16,
+    ) -> Result<(ClassCounts, Entries<'a>, [u16; 2]), TablebaseError> {
+        let mut counts = ClassCounts::default();
+        match *self {
+            TableData::Game(values) => {
+                for (slot, v) in values.iter().enumerate() {
+                    match v.get() {
+                        None => {}
+                        Some(v) if v.dtc().unwrap_or(0) <= MAX_DTC => counts.add(v),
+                        Some(_) => {
+                            return Err(TablebaseError::InvalidValues(format!(
+                                "slot {slot} holds {:#06x}, not a packed value",
+                                v.0
+                            )))
+                        }
+                    }
+                }
+                let entries = move |i: usize| {
+                    let v = values[i].get()?;
+                    Some([wdl_code(v.wdl()) as u16, values[i].0])
+                };
+                let fill = [WDL_DRAW as u16, Packed::DRAW.0];
+                Ok((counts, Box::new(entries), fill))
+            }
+            TableData::Horizon { game, dtc100 } => {
+                for (slot, (g, h)) in game.iter().zip(dtc100).enumerate() {
+                    let Some(h) = h.get() else { continue };
+                    let Some(g) = g.get() else {
+                        return Err(TablebaseError::InvalidValues(format!(
+                            "slot {slot}: padding in the game-theoretic values only"
+                        )));
+                    };
+                    let bad = |what: &str| {
+                        Err(TablebaseError::InvalidValues(format!(
+                            "slot {slot}: DTC100 {h:?} {what} (game-theoretic value {g:?})"
+                        )))
+                    };
+                    if h.dtc().is_some_and(|d| d > limit) {
+                        return bad("beyond the turn limit");
+                    }
+                    if Class::of(g.wdl(), h.wdl()).is_none() {
+                        return bad("contradicts the game-theoretic value");
+                    }
+                    counts.add(h);
+                }
+                let entries = move |i: usize| {
+                    let h = dtc100[i].get()?;
+                    let class = Class::of(game[i].get()?.wdl(), h.wdl())?;
+                    Some([class.code() as u16, dtc100_byte(h) as u16])
+                };
+                let fill = [Class::Draw.code() as u16, DTC100_DRAW as u16];
+                Ok((counts, Box::new(entries), fill))
+            }
+        }
+    }
+}
+
+/// The WDL code of a win, draw or loss.
+fn wdl_code(w: WinDrawLoss) -> u8 {
+    match w {
+        WinDrawLoss::Win => WDL_WIN,
+        WinDrawLoss::Draw => WDL_DRAW,
+        WinDrawLoss::Loss => WDL_LOSS,
+    }
+}
+
+/// The DTC₁₀₀ byte of a value under the rule at counter 0 (`docs/FORMAT.md`).
+fn dtc100_byte(v: Value) -> u8 {
+    match v {
+        Value::Draw => DTC100_DRAW,
+        Value::Win(h) => h as u8,
+        Value::Loss(h) => DTC100_LOSS | h as u8,
+    }
+}
