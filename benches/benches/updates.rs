@@ -19,8 +19,8 @@
 //!
 //! The result is nanoseconds per word, per thread and for the process (the
 //! floor is the second: both cores busy). Multiplied by the number of updates a
-//! run makes (`tigadi_solve::Counts`, see docs/PERFORMANCE.md) it gives the
-//! time a run cannot go below with this memory system.
+//! run makes it gives the time a run cannot go below with this memory system
+//! (the count of a whole run is not made yet: issue 31).
 //!
 //! `cargo bench -p tigadi-benches --bench updates -- [MIB] [MILLIONS]`: array
 //! size in MiB (default 2048, about the largest pairs' half) and millions of
