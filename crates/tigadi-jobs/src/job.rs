@@ -16,9 +16,10 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    solve_pair, solve_pair_horizon, Observer, Packed, Pair, SolveError, SolvedTable, Value,
+    horizon_is_game_theoretic, solve_pair, solve_pair_horizon, Observer, Packed, Pair, SolveError,
+    SolvedTable, Value,
 };
-use tigadi_tablebase::{field, TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]
@@ -241,24 +242,76 @@ fn solve_one<O: JobObserver>(
 /// pair's game-theoretic tables (already written) one at a time, for the
 /// categories. Memory: the horizon pass's 4 bytes per slot of the pair and 2 for
 /// its result, besides the targets (2 per slot), as the game-theoretic solve.
+///
+/// Where the pass would only find the game-theoretic values again
+/// ([`horizon_is_game_theoretic`]: the targets' two tables agree on win, draw
+/// and loss, and no DTC of the pair exceeds the limit), it does not run: the
+/// game-theoretic tables are the horizon tables (the same bytes), and the rounds
+/// reported are those the pass would have run (the longest DTC, plus the one
+/// that finds nothing).
 fn solve_one_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     pair: Pair,
     observer: &O,
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
+    let rules = tables.rules();
     let targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let solved = solve_pair_horizon(tables.rules(), pair, &as_tables(&targets), observer)
-        .map_err(|e| JobError::Solve(pair, e))?;
-    drop(targets);
+    let shortcut = {
+        let game: Vec<(Subspace, Vec<Packed>)> = pair
+            .subspaces()
+            .into_iter()
+            .map(|s| {
+                Ok((
+                    s,
+                    tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
+                ))
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+        let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
+        let both: Vec<(&[Packed], &[Packed])> = targets
+            .iter()
+            .zip(&game_targets)
+            .map(|(h, g)| (&h.1[..], &g.1[..]))
+            .collect();
+        horizon_is_game_theoretic(rules, &own, &both).then_some(game)
+    };
+    let (solved, rounds) = match shortcut {
+        Some(mut game) => {
+            drop(targets);
+            let longest = game
+                .iter()
+                .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
+                .max()
+                .unwrap_or(0);
+            for (s, v) in &mut game {
+                mark_padding(*s, v);
+            }
+            (game, longest as u32 + 1)
+        }
+        None => {
+            let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
+                .map_err(|e| JobError::Solve(pair, e))?;
+            drop(targets);
+            let rounds = solved[0].rounds;
+            (
+                solved
+                    .into_iter()
+                    .map(|s| (s.subspace, s.values))
+                    .collect::<Vec<_>>(),
+                rounds,
+            )
+        }
+    };
     let mut categories = [0u64; 5];
     let mut written = Vec::new();
-    for s in &solved {
-        let id = TableId::moving(TableKind::Horizon, s.subspace);
-        tables.write_values(id, &s.values)?;
+    for (subspace, values) in &solved {
+        let id = TableId::moving(TableKind::Horizon, *subspace);
+        tables.write_values(id, values)?;
         // The classes as written (padding slots hold fillers: the pass marks them).
         let classes = tables.open(id)?.decode::<field::Category>()?;
-        for (c, h) in classes.iter().zip(&s.values) {
+        for (c, h) in classes.iter().zip(values) {
             if h.is_some() {
                 categories[c.code() as usize] += 1;
             }
@@ -270,7 +323,7 @@ fn solve_one_horizon<O: JobObserver>(
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),
-        rounds: solved[0].rounds,
+        rounds,
         categories,
     })
 }
