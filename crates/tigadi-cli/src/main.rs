@@ -153,6 +153,11 @@ pub struct SolveArgs {
     /// run without this switch adds them without solving the rest again.
     #[arg(long)]
     pub no_horizon: bool,
+    /// Also compute the depth to win (DTW: turns to the end of the game) of every
+    /// position, into `.tgdw` tables, after the values; on a directory already
+    /// solved, adds only the DTW tables.
+    #[arg(long)]
+    pub dtw: bool,
 }
 
 /// Arguments of `verify`.

@@ -35,7 +35,14 @@ fn whole_games() -> &'static Path {
         for name in GAMES {
             let rules = RuleSet::parse(name).unwrap();
             let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
-            solve_pairs(&d, &rules, &pairs, true, &Silent).unwrap();
+            solve_pairs(
+                &d,
+                &rules,
+                &pairs,
+                &[tigadi_tablebase::TableKind::Horizon],
+                &Silent,
+            )
+            .unwrap();
             solve_placing(&d, &rules, &Silent).unwrap();
             solve_placing_horizon(&d, &rules, &Silent).unwrap();
         }
