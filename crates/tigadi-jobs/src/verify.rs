@@ -525,7 +525,7 @@ impl KindContext<'_> {
                             Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
                         }) as Agrees)
                     }),
-                    TableKind::Dtw => dtw_summary(&store, &table, TableId::moving(kind, s))
+                    TableKind::Dtw => dtw_summary(store, &table, TableId::moving(kind, s))
                         .map(|bad| Box::new(move |slot: usize, _: Value| !bad[slot]) as Agrees),
                 };
                 match summary {
