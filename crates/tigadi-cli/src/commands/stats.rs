@@ -125,7 +125,12 @@ fn counts_row(rules: &RuleSet, c: &ClassCounts, extra: serde_json::Value) -> ser
 /// subspace, from its DTW table's header; `None` without a DTW table.
 fn longest_dtw(tables: &TablebaseDir, id: TableId) -> Result<Option<u16>, String> {
     match tables.open(id.with_kind(TableKind::Dtw)) {
-        Ok(t) => Ok(Some(t.header().counts.max_dtc_win.max(t.header().counts.max_dtc_loss))),
+        Ok(t) => Ok(Some(
+            t.header()
+                .counts
+                .max_dtc_win
+                .max(t.header().counts.max_dtc_loss),
+        )),
         Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
         Err(e) => Err(e.to_string()),
     }
