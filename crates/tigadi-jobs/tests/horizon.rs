@@ -215,7 +215,8 @@ fn the_job_takes_the_game_values_only_where_the_pass_would_find_them() {
     for (rules, everywhere) in [(RuleSet::TIGADI, true), (limited, false)] {
         let dir = tempfile::tempdir().unwrap();
         let pairs = tigadi_solve::pairs_up_to(7);
-        tigadi_jobs::solve_pairs(dir.path(), &rules, &pairs, true, &Silent).unwrap();
+        tigadi_jobs::solve_pairs(dir.path(), &rules, &pairs, &[TableKind::Horizon], &Silent)
+            .unwrap();
         let game = solve(rules, 7);
         let pass = solve_up_to_horizon(&rules, 7, &Quiet, |_, _, _| {});
         let mut qualifying = 0;
