@@ -12,7 +12,10 @@ and "empty board" for the empty board's line. Only the kinds of row present in
 the committed file are compared (a placing run's output also holds the moving
 rows; data/GAME-moving-stats.jsonl is their reference). Every field is compared
 except the timing fields in IGNORED, so classes, win, draw, loss, the longest
-DTCs, tables, the 100-turn fields and the empty board's value all count.
+DTCs, tables, the 100-turn fields and the empty board's value all count. The
+depth-to-win fields in OPTIONAL (written only when the DTW tables were computed,
+`tigadi solve --dtw`) are compared when the committed row has them; a re-run
+with DTW tables may then be compared with a file published without them.
 
 With --partial (a run limited by --max-pieces), committed rows the run did not
 compute are listed as not compared instead of missing.
@@ -27,6 +30,7 @@ import json
 import sys
 
 IGNORED = {"seconds"}  # wall-clock time: differs from run to run and machine to machine
+OPTIONAL = {"longest_dtw", "dtw"}  # only with DTW tables: compared when committed
 
 
 def row_key(row):
@@ -68,7 +72,8 @@ def by_key(rows, path):
 
 def differences(committed, recomputed):
     """(field, committed value, recomputed value) for every field that differs."""
-    fields = sorted((set(committed) | set(recomputed)) - IGNORED)
+    extra = (set(recomputed) - set(committed)) & OPTIONAL
+    fields = sorted((set(committed) | set(recomputed)) - IGNORED - extra)
     missing = "(no such field)"
     return [
         (f, committed.get(f, missing), recomputed.get(f, missing))

@@ -115,6 +115,19 @@ class CompareStats(Files):
         self.assertEqual(status, 1, out)
         self.assertIn("DIFFERS  4v3: loss: committed 10, recomputed \"(no such field)\"", out)
 
+    def test_dtw_fields_compared_only_when_committed(self):
+        with_dtw = [dict(r, longest_dtw=30) for r in MOVING]
+        status, out = self.compare(MOVING, with_dtw)
+        self.assertEqual(status, 0, out)
+        status, out = self.compare(with_dtw, MOVING)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  3v3: longest_dtw: committed 30", out)
+        changed = [dict(r) for r in with_dtw]
+        changed[1]["longest_dtw"] = 31
+        status, out = self.compare(with_dtw, changed)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  3v4: longest_dtw: committed 30, recomputed 31", out)
+
     def test_placing_file_ignores_the_moving_rows_of_the_run(self):
         status, out = self.compare(PLACING, MOVING + PLACING)
         self.assertEqual(status, 0, out)

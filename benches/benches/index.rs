@@ -12,7 +12,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tigadi_benches::{cpu_time, random_boards};
-use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_index::{Images, Subspace, SubspaceIndex};
 
 /// Boards per iteration: enough to defeat the branch predictor's memory of the
 /// inputs, few enough to stay in cache (the tables are what should be measured).
@@ -83,9 +83,58 @@ fn index(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every quiet predecessor of each of `BATCH` random 8v8 boards (boards of 8v8
+/// too), indexed from scratch (`index/…`) or from the board's images with the
+/// slide's two points toggled (`images/…`), in predecessors per second.
+fn predecessors(c: &mut Criterion) {
+    let mut group = c.benchmark_group("predecessors");
+    let rules = tigadi_rules::RuleSet::TIGADI;
+    let sub = Subspace::new(8, 8);
+    let idx = SubspaceIndex::new(sub);
+    let boards = random_boards(sub, BATCH, 0x5EED_0008);
+    let mut preds = 0u64;
+    for b in &boards {
+        b.for_each_quiet_predecessor(&rules, |_| preds += 1);
+    }
+    group.throughput(Throughput::Elements(preds));
+    group.bench_function(format!("index/{sub}"), |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                let mut sum = 0u64;
+                for &board in black_box(&boards) {
+                    board.for_each_quiet_predecessor(&rules, |p| {
+                        sum = sum.wrapping_add(idx.index(p))
+                    });
+                }
+                sum
+            })
+        })
+    });
+    group.bench_function(format!("images/{sub}"), |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                let mut sum = 0u64;
+                for &board in black_box(&boards) {
+                    let mover = Images::of(board.mover);
+                    let opponent = Images::of(board.opponent);
+                    board.for_each_quiet_predecessor_slide(&rules, |from, to| {
+                        let p = opponent
+                            .toggled(Images::point(from))
+                            .toggled(Images::point(to));
+                        let class = idx.mover_class_of(&p);
+                        sum = sum.wrapping_add(idx.index_with_images(class, &mover))
+                    });
+                }
+                sum
+            })
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(2));
-    targets = index
+    targets = index, predecessors
 }
 criterion_main!(benches);

@@ -153,6 +153,11 @@ pub struct SolveArgs {
     /// run without this switch adds them without solving the rest again.
     #[arg(long)]
     pub no_horizon: bool,
+    /// Also compute the depth to win (DTW: turns to the end of the game) of every
+    /// position, into `.tgdw` tables, after the values; on a directory already
+    /// solved, adds only the DTW tables.
+    #[arg(long)]
+    pub dtw: bool,
 }
 
 /// Arguments of `verify`.
@@ -212,6 +217,11 @@ pub struct LineArgs {
     /// Stop after this many turns.
     #[arg(long, default_value_t = 200)]
     pub max_turns: usize,
+    /// The depth both sides play by: dtc (the winner captures as soon as it can,
+    /// the loser as late as it can) or dtw (the winner ends the game as soon as it
+    /// can, the loser as late as it can; needs the DTW tables, `solve --dtw`).
+    #[arg(long, default_value = "dtc", value_parser = ["dtc", "dtw"])]
+    pub metric: String,
     /// Machine-readable JSON output.
     #[arg(long)]
     pub json: bool,

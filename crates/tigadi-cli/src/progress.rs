@@ -217,6 +217,16 @@ impl JobObserver for SolveProgress<'_> {
             r.pair, r.seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
         ));
     }
+    fn dtw_started(&self, pair: Pair, _slots: u64) {
+        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (DTW)"));
+    }
+    fn dtw_solved(&self, r: &tigadi_jobs::DtwReport) {
+        self.progress.done(0);
+        self.progress.line(&format!(
+            "{} DTW: {:.1} s, {} levels, longest win {}, longest loss {}",
+            r.pair, r.seconds, r.levels, r.longest_win, r.longest_loss
+        ));
+    }
     fn solved(&self, r: &PairReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
@@ -249,6 +259,7 @@ impl PlacingObserver for SolveProgress<'_> {
         *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) = match kind {
             tigadi_tablebase::TableKind::GameTheoretic => "",
             tigadi_tablebase::TableKind::Horizon => ", 100-turn rule",
+            tigadi_tablebase::TableKind::Dtw => ", DTW",
         };
     }
     fn layer_skipped(&self, placed: u32) {

@@ -432,6 +432,78 @@ fn after_hands(p: &Position) -> u8 {
     p.bone_hand + p.seed_hand
 }
 
+/// With the DTW tables: the server's answers carry `dtw` as `probe --json` prints
+/// them, `line?metric=dtw` is `line --metric dtw --json` (and ends the game in the
+/// start's DTW turns), a metric it does not know is a 400; the text of `probe`
+/// and `stats` shows the depths.
+#[test]
+fn dtw_is_served_as_the_commands_print_it() {
+    let dir = common::solved_pieces4();
+    let d = dir.to_str().unwrap();
+    let server = Server::start(dir);
+    let base = format!("/api/v1/{}", enc(common::PIECES4));
+    let (record, _, _, game) = a_game_won_by_capture();
+    let moves: Vec<&str> = record.split(' ').collect();
+    let mut with_depth = 0;
+    for n in (0..moves.len()).step_by(3) {
+        let rec = moves[..n].join(" ");
+        let p = tigadi_tablebase::position_after_record(game.rules(), &rec)
+            .unwrap()
+            .to_string();
+        let cli = common::run(&[
+            "--rules",
+            common::PIECES4,
+            "probe",
+            "--dir",
+            d,
+            "--json",
+            &p,
+        ]);
+        assert_eq!(cli.code, Some(0), "{cli:?}");
+        let a = server.get(&format!("{base}?position={}", enc(&p)));
+        assert_eq!(a.body, cli.stdout.trim_end(), "{rec}");
+        let j = a.json();
+        assert!(j.get("dtw").is_some(), "{p}: {j}");
+        let Some(dtw) = j["dtw"].as_u64() else {
+            continue;
+        };
+        with_depth += 1;
+        assert!(dtw >= j["dtc"].as_u64().unwrap(), "{p}");
+        let text = common::run(&["--rules", common::PIECES4, "probe", "--dir", d, &p]);
+        assert!(
+            text.stdout.contains(&format!(" in {dtw} turn")),
+            "{p}: {}",
+            text.stdout
+        );
+        let cli = common::run(&[
+            "--rules",
+            common::PIECES4,
+            "line",
+            "--dir",
+            d,
+            "--json",
+            "--metric",
+            "dtw",
+            &p,
+        ]);
+        assert_eq!(cli.code, Some(0), "{cli:?}");
+        let l = server.get(&format!("{base}/line?position={}&metric=dtw", enc(&p)));
+        assert_eq!(l.status, 200, "{}", l.body);
+        let want: serde_json::Value = serde_json::from_str(cli.stdout.trim()).unwrap();
+        assert_eq!(l.json(), want, "{p}");
+        assert_eq!(want["steps"].as_array().unwrap().len() as u64, dtw, "{p}");
+    }
+    assert!(with_depth > 3, "{with_depth}");
+    let start = ".../.../.../....../.../.../... B 4 4";
+    let bad = server.get(&format!("{base}/line?position={}&metric=dtm", enc(start)));
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let stats = common::run(&["--rules", common::PIECES4, "stats", "--dir", d, "--json"]);
+    assert!(stats
+        .stdout
+        .lines()
+        .all(|l| l.contains("\"longest_dtw\":") || l.contains("\"dtw\":")));
+}
+
 #[test]
 fn a_finished_game_is_answered_as_finished() {
     let dir = common::solved_pieces4();

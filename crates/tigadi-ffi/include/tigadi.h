@@ -515,6 +515,39 @@ int32_t tigadi_answer_root(const struct TigadiTablebase *tb,
                            size_t *count);
 
 /*
+ The depth to win (DTW, docs/RULES.md §7: turns to the end of the game under
+ perfect play, the winner hurrying, the loser resisting) of a position of either
+ phase into `*dtw`: a `TigadiValue` whose `dtc` field holds the DTW (0 for a
+ draw). `dtw->wdl` is `TIGADI_UNKNOWN` (and `dtc` 0) where the directory has no
+ DTW tables (solved without `tigadi solve --dtw`) and for a finished game. New
+ in the DTW tables' version; `TigadiAnswer` is unchanged.
+
+ # Safety
+ `tb` is a live handle; `position` is valid for one read; `dtw` for one write.
+ */
+int32_t tigadi_dtw(const struct TigadiTablebase *tb,
+                   const struct TigadiPosition *position,
+                   struct TigadiValue *dtw);
+
+/*
+ `tigadi_dtw` and the DTW of every legal turn into `dtws[0..*count]`, counted
+ from the position (so the best turn's is the position's), in the order of
+ `tigadi_answer_root`'s moves: `dtws[i]` belongs to its `moves[i]`. Buffer
+ rules as for `tigadi_probe_root` (`*dtw` is written when the buffer is too
+ small).
+
+ # Safety
+ `tb` is a live handle; `position` is valid for one read; `dtw` for one write;
+ `dtws` is NULL or valid for `capacity` writes; `count` is valid for one write.
+ */
+int32_t tigadi_dtw_root(const struct TigadiTablebase *tb,
+                        const struct TigadiPosition *position,
+                        struct TigadiValue *dtw,
+                        struct TigadiValue *dtws,
+                        size_t capacity,
+                        size_t *count);
+
+/*
  A static, NUL-terminated English message for a status code (never NULL; an
  unknown code gets "unknown status code").
  */

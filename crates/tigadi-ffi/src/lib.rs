@@ -756,10 +756,7 @@ pub unsafe extern "C" fn tigadi_answer(
     answer: *mut TigadiAnswer,
 ) -> i32 {
     guard(|| {
-        let tb = handle(tb)?;
-        let p = position_of(position.as_ref().ok_or(TIGADI_ERR_NULL_ARGUMENT)?)?;
-        let out = required(answer)?;
-        let report = tb.answer_value(&p).map_err(|e| code_of(&e))?;
+        let (report, out) = report_into(tb, position, answer, None)?;
         *out = (&report).into();
         Ok(())
     })
@@ -787,11 +784,7 @@ pub unsafe extern "C" fn tigadi_answer_root(
     count: *mut usize,
 ) -> i32 {
     guard(|| {
-        let tb = handle(tb)?;
-        let p = position_of(position.as_ref().ok_or(TIGADI_ERR_NULL_ARGUMENT)?)?;
-        let out = required(answer)?;
-        required(count)?;
-        let report = tb.answer(&p).map_err(|e| code_of(&e))?;
+        let (report, out) = report_into(tb, position, answer, Some(count))?;
         *out = (&report).into();
         let items = report.moves.iter().map(|t| TigadiAnswerMove {
             mv: t.turn.into(),
@@ -799,6 +792,97 @@ pub unsafe extern "C" fn tigadi_answer_root(
             rule: TigadiRuleValues::of(t.rule.as_ref()),
         });
         fill(items, moves, capacity, count)
+    })
+}
+
+/// The prober's answer for `position` and the output `out`, checked to be
+/// non-NULL: the common part of the `tigadi_answer*` and `tigadi_dtw*` calls. With
+/// `count` (checked too, after `out`) the answer has the moves
+/// (`Tablebase::answer`), without it not (`answer_value`).
+///
+/// # Safety
+/// As theirs: `tb` a live handle, `position` valid for one read, `out` NULL or
+/// valid for one write, `count` NULL or valid for one write.
+unsafe fn report_into<'a, T>(
+    tb: *const TigadiTablebase,
+    position: *const TigadiPosition,
+    out: *mut T,
+    count: Option<*mut usize>,
+) -> Result<(ProbeReport, &'a mut T), i32> {
+    let tb = handle(tb)?;
+    let p = position_of(position.as_ref().ok_or(TIGADI_ERR_NULL_ARGUMENT)?)?;
+    let out = required(out)?;
+    let report = match count {
+        Some(count) => {
+            required(count)?;
+            tb.answer(&p)
+        }
+        None => tb.answer_value(&p),
+    };
+    Ok((report.map_err(|e| code_of(&e))?, out))
+}
+
+/// A depth to win as C gives it: the value with the DTW in its `dtc` field, or
+/// `TIGADI_UNKNOWN` (and 0) where it is not known.
+fn dtw_value(v: Option<Value>) -> TigadiValue {
+    v.map_or(
+        TigadiValue {
+            wdl: TIGADI_UNKNOWN,
+            dtc: 0,
+        },
+        TigadiValue::from,
+    )
+}
+
+/// The depth to win (DTW, docs/RULES.md §7: turns to the end of the game under
+/// perfect play, the winner hurrying, the loser resisting) of a position of either
+/// phase into `*dtw`: a `TigadiValue` whose `dtc` field holds the DTW (0 for a
+/// draw). `dtw->wdl` is `TIGADI_UNKNOWN` (and `dtc` 0) where the directory has no
+/// DTW tables (solved without `tigadi solve --dtw`) and for a finished game. New
+/// in the DTW tables' version; `TigadiAnswer` is unchanged.
+///
+/// # Safety
+/// `tb` is a live handle; `position` is valid for one read; `dtw` for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_dtw(
+    tb: *const TigadiTablebase,
+    position: *const TigadiPosition,
+    dtw: *mut TigadiValue,
+) -> i32 {
+    guard(|| {
+        let (report, out) = report_into(tb, position, dtw, None)?;
+        *out = dtw_value(report.dtw);
+        Ok(())
+    })
+}
+
+/// `tigadi_dtw` and the DTW of every legal turn into `dtws[0..*count]`, counted
+/// from the position (so the best turn's is the position's), in the order of
+/// `tigadi_answer_root`'s moves: `dtws[i]` belongs to its `moves[i]`. Buffer
+/// rules as for `tigadi_probe_root` (`*dtw` is written when the buffer is too
+/// small).
+///
+/// # Safety
+/// `tb` is a live handle; `position` is valid for one read; `dtw` for one write;
+/// `dtws` is NULL or valid for `capacity` writes; `count` is valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn tigadi_dtw_root(
+    tb: *const TigadiTablebase,
+    position: *const TigadiPosition,
+    dtw: *mut TigadiValue,
+    dtws: *mut TigadiValue,
+    capacity: usize,
+    count: *mut usize,
+) -> i32 {
+    guard(|| {
+        let (report, out) = report_into(tb, position, dtw, Some(count))?;
+        *out = dtw_value(report.dtw);
+        fill(
+            report.moves.iter().map(|t| dtw_value(t.dtw)),
+            dtws,
+            capacity,
+            count,
+        )
     })
 }
 

@@ -4,7 +4,8 @@
  * argv[1] and argv[2] (tigadi_parse_any_position) and prints what
  * tigadi_answer_root says as the JSON object of `tigadi probe --json` (keys in
  * its order), except that `game_over` is written `true` (the C library gives
- * whether the game is over, not how). A line that fails prints
+ * whether the game is over, not how), and `dtw` from tigadi_dtw_root where the
+ * DTW tables are there (absent otherwise, as in the CLI). A line that fails prints
  * {"position": ..., "error": CODE}.
  */
 #include <stdio.h>
@@ -67,14 +68,29 @@ static void move_text(TigadiMove mv) {
 }
 
 static TigadiAnswerMove moves[TIGADI_MAX_MOVES];
+static TigadiValue dtws[TIGADI_MAX_MOVES];
+
+/* The `dtw` key of a DTW (with its leading comma): absent when unknown. */
+static void dtw_field(TigadiValue v) {
+    if (v.wdl == TIGADI_UNKNOWN) return;
+    printf(",\"dtw\":");
+    dtc(v);
+}
 
 static int answer_one(const TigadiTablebase *tb, const char *text) {
     TigadiPosition position;
     TigadiAnswer answer;
-    size_t n = 0, i;
+    TigadiValue dtw;
+    size_t n = 0, nd = 0, i;
     int32_t code = tigadi_parse_any_position(tb, text, &position);
     if (code == TIGADI_OK) {
         code = tigadi_answer_root(tb, &position, &answer, moves, TIGADI_MAX_MOVES, &n);
+    }
+    if (code == TIGADI_OK) {
+        code = tigadi_dtw_root(tb, &position, &dtw, dtws, TIGADI_MAX_MOVES, &nd);
+    }
+    if (code == TIGADI_OK && nd != n) {
+        code = -100;
     }
     if (code != TIGADI_OK) {
         printf("{\"position\":\"%s\",\"error\":%d}\n", text, code);
@@ -88,11 +104,13 @@ static int answer_one(const TigadiTablebase *tb, const char *text) {
     }
     printf(",\"dtc100\":");
     dtc(answer.rule.dtc100);
+    dtw_field(dtw);
     if (answer.game_over) printf(",\"game_over\":true");
     printf(",\"moves\":[");
     for (i = 0; i < n; i++) {
         printf(i ? ",{" : "{");
         rule_fields_before_move(moves[i].value, moves[i].rule);
+        dtw_field(dtws[i]);
         printf(",\"move\":\"");
         move_text(moves[i].mv);
         printf("\",\"rule_value\":%s,\"value\":%s}", wdl(moves[i].rule.rule_value),

@@ -678,7 +678,7 @@ fn four_a_side() -> (*const TigadiTablebase, &'static Path) {
         let dir = tempfile::tempdir().expect("temporary directory");
         let path = dir.path().to_str().unwrap();
         let status = Command::new(tigadi_bin())
-            .args(["--rules", PIECES4, "solve", "--dir", path])
+            .args(["--rules", PIECES4, "solve", "--dtw", "--dir", path])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
@@ -802,7 +802,7 @@ fn answers_of_both_phases_are_the_cli_objects() {
     let rules = RuleSet::parse(PIECES4).unwrap();
     let texts = game_positions(&rules, 40, 41);
     let cli = cli_probe_json(dir, &texts);
-    let (mut placing, mut moving, mut over) = (0, 0, 0);
+    let (mut placing, mut moving, mut over, mut with_dtw) = (0, 0, 0, 0);
     let mut root = vec![TigadiRootMove::default(); TIGADI_MAX_MOVES];
     for (text, j) in texts.iter().zip(&cli) {
         let mut c = TigadiPosition::default();
@@ -815,6 +815,17 @@ fn answers_of_both_phases_are_the_cli_objects() {
             "{text}"
         );
         assert_eq!(answer_json(&a), cli_fields(j), "{text}");
+        // The depth to win (the tables are solved with --dtw): `dtw` of the CLI,
+        // never below the DTC.
+        let mut d = TigadiValue::default();
+        assert_eq!(unsafe { tigadi_dtw(tb, &c, &mut d) }, TIGADI_OK, "{text}");
+        let got = (d.wdl != TIGADI_UNKNOWN).then(|| dtc_json(d));
+        assert_eq!(got.as_ref(), j.get("dtw"), "{text}");
+        if d.wdl != TIGADI_UNKNOWN {
+            with_dtw += 1;
+            assert_eq!(d.wdl, a.value.wdl, "{text}");
+            assert!(d.dtc >= a.value.dtc, "{text}");
+        }
         if a.game_over == 1 {
             over += 1;
         }
@@ -874,8 +885,8 @@ fn answers_of_both_phases_are_the_cli_objects() {
         }
     }
     assert!(
-        placing > 100 && moving > 100 && over > 0,
-        "{placing} {moving} {over}"
+        placing > 100 && moving > 100 && over > 0 && with_dtw + over == texts.len(),
+        "{placing} {moving} {over} {with_dtw}"
     );
     let categories: std::collections::HashSet<String> =
         cli.iter().map(|j| j["category"].to_string()).collect();

@@ -48,6 +48,13 @@ impl FreeSets {
         1 << (!self.taken & (point - 1)).count_ones()
     }
 
+    /// The inverse of [`compress`](Self::compress): the free points that the
+    /// compressed form `compressed` (bit `i` for the `i`-th free point) names.
+    #[inline]
+    pub fn expand(&self, compressed: Bits) -> Bits {
+        expand(self.taken, compressed)
+    }
+
     /// The number of a set from its compressed form.
     #[inline]
     pub fn number(compressed: Bits) -> u32 {
@@ -57,19 +64,26 @@ impl FreeSets {
     /// Calls `f(set)` for every set of `k` free points, in the order of their
     /// numbers (`0, 1, 2, …`).
     pub fn for_each(&self, k: u32, mut f: impl FnMut(Bits)) {
+        self.for_each_compressed(k, |_, set| f(set))
+    }
+
+    /// [`for_each`](Self::for_each), with each set's compressed form:
+    /// `f(compressed, set)`.
+    #[inline]
+    pub fn for_each_compressed(&self, k: u32, mut f: impl FnMut(Bits, Bits)) {
         let n = self.free_points();
         if k > n {
             return;
         }
         if k == 0 {
-            f(0);
+            f(0, 0);
             return;
         }
         let end: u64 = 1 << n;
         // The compressed sets in increasing order, which is colex order.
         let mut set: u64 = (1 << k) - 1;
         while set < end {
-            f(expand(self.taken, set as Bits));
+            f(set as Bits, expand(self.taken, set as Bits));
             set = next_same_size(set);
         }
     }

@@ -3,6 +3,7 @@
 use tigadi_rules::geometry::{transform_pair, Bits, POINTS, SYMMETRIES};
 use tigadi_rules::Board;
 
+use crate::images::Images;
 use crate::mover::MoverTable;
 use crate::subspace::Subspace;
 use crate::tables::{
@@ -72,6 +73,31 @@ impl MoverClass {
         (self.syms == 1).then_some(self.first_slot)
     }
 
+    /// For boards with this mover set whose opponent sets differ from `opponent`
+    /// in a few points (the quiet successors of one position: the slides of one
+    /// set), their slots by toggling points of a precomputed form
+    /// ([`Near::toggled`]). `None` when the mover set is
+    /// [symmetric](Self::is_symmetric).
+    ///
+    /// The slot of `(mover, S)` is the run's first slot plus the colex rank of
+    /// `s(S)` compressed onto the points the canonical mover set leaves free, `s`
+    /// the symmetry mapping `mover` onto it; compression keeps or drops each point
+    /// by itself, so toggling a point of `S` toggles one bit of the compressed
+    /// image.
+    #[inline]
+    pub fn near(&self, opponent: Bits) -> Option<Near> {
+        if self.is_symmetric() {
+            return None;
+        }
+        let sym = self.syms.trailing_zeros() as usize;
+        Some(Near {
+            first_slot: self.first_slot,
+            sym,
+            free: !self.canonical,
+            base: compress(self.canonical, transform_set(sym, opponent)),
+        })
+    }
+
     /// The opponent set of the canonical board of any board with this mover set and
     /// opponent set `opponent`: two such boards are in the same symmetry class (and
     /// slot) exactly when their keys are equal. Cheaper than
@@ -82,6 +108,39 @@ impl MoverClass {
     #[inline]
     pub fn opponent_key(&self, opponent: Bits) -> Bits {
         opponent_image(self.syms, opponent)
+    }
+}
+
+/// The slots of boards that share a mover set without symmetries and whose
+/// opponent sets differ from one set `S` in a few points: made by
+/// [`MoverClass::near`].
+#[derive(Clone, Copy, Debug)]
+pub struct Near {
+    first_slot: u64,
+    /// The symmetry mapping the mover set onto its canonical set.
+    sym: usize,
+    /// The points the canonical mover set leaves free.
+    free: Bits,
+    /// The image of `S` under `sym`, compressed onto `free`.
+    base: Bits,
+}
+
+impl Near {
+    /// The slot of the board with opponent set `S` itself.
+    #[inline(always)]
+    pub fn slot(&self) -> u64 {
+        self.first_slot + colex_rank(self.base) as u64
+    }
+
+    /// The slot of the board with opponent set `S` with points `a` and `b` toggled
+    /// (`S - {a} + {b}` or the other way round; neither may be in the mover set).
+    #[inline(always)]
+    pub fn toggled(&self, a: usize, b: usize) -> u64 {
+        let bit = |p: usize| {
+            let image = Images::point(p).image(self.sym);
+            1 << (self.free & (image - 1)).count_ones()
+        };
+        self.first_slot + colex_rank(self.base ^ bit(a) ^ bit(b)) as u64
     }
 }
 
@@ -247,6 +306,20 @@ impl SubspaceIndex {
         self.table.orbits.len() as u64
     }
 
+    /// The canonical mover set of run `run` (`0..mover_classes()`, slots `run *
+    /// run_length()..`), and whether a symmetry other than the identity maps it
+    /// onto itself (only then does the run hold padding). The run's slot
+    /// `run * run_length() + X` holds the opponent set numbered `X` by
+    /// [`FreeSets::new(mover)`](crate::FreeSets).
+    ///
+    /// # Panics
+    /// When `run >= mover_classes()`.
+    #[inline]
+    pub fn run_mover(&self, run: u64) -> (Bits, bool) {
+        let orbit = self.table.orbits[run as usize];
+        (orbit.set, orbit.stabiliser != 0)
+    }
+
     /// Number of slots in one run of a canonical mover set: `C(24 - mover, opponent)`.
     pub fn run_length(&self) -> u64 {
         self.run as u64
@@ -280,6 +353,32 @@ impl SubspaceIndex {
             syms,
             first_slot: orbit as u64 * self.run as u64,
         }
+    }
+
+    /// [`mover_class`](Self::mover_class) of the set whose images are `mover`: the
+    /// least image and its symmetries come from the images side by side
+    /// ([`Images::least`]) instead of the ring-by-ring tables.
+    #[inline(always)]
+    pub fn mover_class_of(&self, mover: &Images) -> MoverClass {
+        let (canonical, syms) = mover.least();
+        debug_assert_eq!(
+            canonical.count_ones(),
+            self.subspace.mover as u32,
+            "wrong goti count"
+        );
+        MoverClass {
+            canonical,
+            syms,
+            first_slot: self.table.orbit_rank(canonical) as u64 * self.run as u64,
+        }
+    }
+
+    /// [`index_with`](Self::index_with) of the opponent set whose images are
+    /// `opponent`: its canonical image is looked up, not computed.
+    #[inline(always)]
+    pub fn index_with_images(&self, class: MoverClass, opponent: &Images) -> u64 {
+        let image = opponent.least_of(class.syms);
+        class.first_slot + colex_rank(compress(class.canonical, image)) as u64
     }
 
     /// The slot of the board whose mover set `class` was made from (by this index)

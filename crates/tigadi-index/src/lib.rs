@@ -31,6 +31,7 @@
 
 mod classes;
 mod free;
+mod images;
 mod index;
 mod mover;
 mod subspace;
@@ -38,6 +39,7 @@ mod tables;
 
 pub use classes::classes;
 pub use free::FreeSets;
-pub use index::{canonical, orbit_size, Boards, MoverClass, SubspaceIndex};
+pub use images::Images;
+pub use index::{canonical, orbit_size, Boards, MoverClass, Near, SubspaceIndex};
 pub use subspace::{Subspace, MAX_GOTIS, MIN_GOTIS};
 pub use tables::binomial;

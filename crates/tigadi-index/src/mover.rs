@@ -95,9 +95,15 @@ impl MoverTable {
     #[inline(always)]
     pub(crate) fn classify(&self, set: Bits) -> (Bits, u32, u32) {
         let (least, syms) = least_image_and_syms(set);
-        let rank = colex_rank(least) as usize;
+        (least, self.orbit_rank(least), syms)
+    }
+
+    /// The orbit rank of a canonical set (with this table's count of points).
+    #[inline(always)]
+    pub(crate) fn orbit_rank(&self, canonical: Bits) -> u32 {
+        let rank = colex_rank(canonical) as usize;
         let block = self.blocks[rank / BLOCK];
         let below = block.canonical & ((1u64 << (rank % BLOCK)) - 1);
-        (least, block.before as u32 + popcount64(below), syms)
+        block.before as u32 + popcount64(below)
     }
 }

@@ -222,7 +222,10 @@ pub(crate) fn unrank_free(taken: Bits, k: u32, mut rank: u32) -> Bits {
 
 /// `PERM[s][v]`: where symmetry `s < 8` (reflection and quarter turns, no ring swap)
 /// sends the points of one ring whose byte is `v`; the same map for every ring.
-static PERM: [[u8; 256]; 8] = perm_table();
+static PERM: [[u8; 256]; 8] = PERM_TABLE;
+
+/// [`PERM`] for compile-time tables ([`transform_set_const`]).
+const PERM_TABLE: [[u8; 256]; 8] = perm_table();
 
 const fn perm_table() -> [[u8; 256]; 8] {
     let mut t = [[0u8; 256]; 8];
@@ -256,7 +259,18 @@ const fn perm_table() -> [[u8; 256]; 8] {
 /// `tigadi_rules::geometry::transform`, branch-free, by three table look-ups.
 #[inline(always)]
 pub(crate) fn transform_set(sym: usize, set: Bits) -> Bits {
-    let perm = &PERM[sym & 7];
+    transform_by(&PERM, sym, set)
+}
+
+/// [`transform_set`] at compile time, for tables built from it.
+pub(crate) const fn transform_set_const(sym: usize, set: Bits) -> Bits {
+    transform_by(&PERM_TABLE, sym, set)
+}
+
+/// [`transform_set`] with the ring table `perm` ([`PERM`]).
+#[inline(always)]
+const fn transform_by(perm: &[[u8; 256]; 8], sym: usize, set: Bits) -> Bits {
+    let perm = &perm[sym & 7];
     // The inner/outer swap exchanges bytes 0 and 2: byte 0 goes to bit 16 and byte 2
     // to bit 0 when bit 3 of `sym` is set.
     let low = ((sym & 8) << 1) as u32;

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use tigadi_index::{canonical, classes, orbit_size, FreeSets, Subspace, SubspaceIndex};
+use tigadi_index::{canonical, classes, orbit_size, FreeSets, Images, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::{transform_point, Bits, Point, POINTS, SYMMETRIES};
 use tigadi_rules::{Board, Rng};
 
@@ -380,4 +380,73 @@ fn identity_runs_are_numbered_by_free_sets() {
         }
     }
     assert!(runs > 100, "only {runs} runs");
+}
+
+/// The ways the solver forms slots from shared work agree with plain indexing
+/// (itself checked against the naive orbits above): `mover_class_of` and
+/// `index_with_images` from a set's images, `Near` (a board's quiet successors by
+/// toggling two points of one form, only for mover sets no symmetry fixes, as the
+/// naive orbit computation says), and `run_mover` (every run's canonical set
+/// and whether its run holds padding, against decoding and the naive stabiliser).
+#[test]
+fn shared_work_agrees_with_plain_indexing() {
+    let perms = permutations();
+    let mut rng = Rng::seeded(31);
+    let mut near_checked = 0;
+    for (m, o) in [
+        (3, 3),
+        (4, 6),
+        (6, 4),
+        (7, 7),
+        (9, 8),
+        (8, 9),
+        (5, 9),
+        (9, 3),
+    ] {
+        let sub = Subspace::new(m, o);
+        let index = SubspaceIndex::new(sub);
+        for _ in 0..5_000 {
+            let board = random_board(&mut rng, sub);
+            let slot = index.index(board);
+            let class = index.mover_class(board.mover);
+            let from_images = index.mover_class_of(&Images::of(board.mover));
+            assert_eq!(from_images, class, "{board:?}");
+            assert_eq!(
+                index.index_with_images(from_images, &Images::of(board.opponent)),
+                slot
+            );
+            let fixed = perms
+                .iter()
+                .filter(|p| apply(p, board.mover) == board.mover)
+                .count();
+            let near = class.near(board.opponent);
+            assert_eq!(near.is_some(), fixed == 1, "{board:?}");
+            if let Some(near) = near {
+                assert_eq!(near.slot(), slot);
+                let empty = !(board.mover | board.opponent) & ((1 << POINTS) - 1);
+                for a in 0..POINTS {
+                    for b in 0..POINTS {
+                        if board.opponent & 1 << a != 0 && empty & 1 << b != 0 {
+                            let moved = Board {
+                                mover: board.mover,
+                                opponent: board.opponent ^ 1 << a ^ 1 << b,
+                            };
+                            assert_eq!(near.toggled(a, b), index.index(moved), "{moved:?}");
+                            assert_eq!(near.toggled(b, a), index.index(moved));
+                            near_checked += 1;
+                        }
+                    }
+                }
+            }
+            let run = slot / index.run_length();
+            let (mover, symmetric) = index.run_mover(run);
+            assert_eq!(mover, naive_least(&perms, board).mover);
+            let stabiliser = perms.iter().filter(|p| apply(p, mover) == mover).count();
+            assert_eq!(symmetric, stabiliser > 1, "run of {mover:#x}");
+        }
+    }
+    assert!(
+        near_checked > 100_000,
+        "only {near_checked} toggles checked"
+    );
 }

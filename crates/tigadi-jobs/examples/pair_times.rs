@@ -2,19 +2,20 @@
 //! tablebase directory: prints the CPU seconds (user + system, all threads) of the
 //! initial pass, the backward and the forward rounds, and the wall time.
 //!
-//! `cargo run --release -p tigadi-jobs --example pair_times -- DIR SUBSPACE`
+//! `cargo run --release -p tigadi-jobs --example pair_times -- DIR SUBSPACE [rounds]`
 //! where DIR is a `tigadi` tablebase directory holding the pair's capture targets
-//! and SUBSPACE is e.g. `6v5`. Nothing is written.
+//! and SUBSPACE is e.g. `6v5`; with `rounds`, every round is printed as it ends
+//! (direction, positions decided, CPU seconds). Nothing is written.
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
 mod phase_times;
 
-use phase_times::{cpu_seconds, Timer};
+use phase_times::{cpu_seconds, RoundPrinter, Timer};
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{solve_pair, Packed, Pair, SolvedTable};
+use tigadi_solve::{solve_pair_with, Packed, Pair, Rounds, SolvedTable};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -36,8 +37,20 @@ fn main() {
         .collect();
     let targets = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
     let timer = Timer::default();
+    let rounds = RoundPrinter::default();
+    let observer: &dyn tigadi_solve::Observer = if args.get(3).is_some_and(|a| a == "rounds") {
+        &rounds
+    } else {
+        &timer
+    };
     let (t0, c0) = (Instant::now(), cpu_seconds());
-    let solved = solve_pair(&RuleSet::TIGADI, pair, &targets, &timer).unwrap();
+    // ROUNDS=backward or forward fixes the direction of every round.
+    let mode = match std::env::var("ROUNDS").as_deref() {
+        Ok("backward") => Rounds::Backward,
+        Ok("forward") => Rounds::Forward,
+        _ => Rounds::Adaptive,
+    };
+    let solved = solve_pair_with(&RuleSet::TIGADI, pair, &targets, observer, mode).unwrap();
     let slots: usize = solved.iter().map(|s| s.values.len()).sum();
     println!(
         "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",

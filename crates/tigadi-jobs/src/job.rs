@@ -16,9 +16,10 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    solve_pair, solve_pair_horizon, Observer, Packed, Pair, SolveError, SolvedTable, Value,
+    horizon_is_game_theoretic, solve_pair, solve_pair_dtw, solve_pair_horizon, Observer, Packed,
+    Pair, SolveError, SolvedTable, Value,
 };
-use tigadi_tablebase::{field, TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +55,21 @@ pub struct HorizonReport {
     pub categories: [u64; 5],
 }
 
+/// What a pair's DTW pass produced, as reported to [`JobObserver::dtw_solved`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DtwReport {
+    /// The pair.
+    pub pair: Pair,
+    /// Wall-clock seconds of the pass and its writing.
+    pub seconds: f64,
+    /// Levels settled (distinct depths).
+    pub levels: u32,
+    /// The longest DTW of a won position of the pair (0 if none).
+    pub longest_win: u16,
+    /// The longest DTW of a lost position of the pair (0 if none).
+    pub longest_loss: u16,
+}
+
 /// What a [`solve_pairs`] run has to say as it goes. Every method has a no-op
 /// default; the solver's own phase reports arrive through [`Observer`].
 /// Methods are called from the thread that runs the job.
@@ -71,6 +87,10 @@ pub trait JobObserver: Observer {
     fn horizon_started(&self, _pair: Pair, _slots: u64) {}
     /// A pair's horizon tables are written.
     fn horizon_solved(&self, _report: &HorizonReport) {}
+    /// A pair's DTW pass begins.
+    fn dtw_started(&self, _pair: Pair, _slots: u64) {}
+    /// A pair's DTW tables are written.
+    fn dtw_solved(&self, _report: &DtwReport) {}
     /// Something worth saying that does not stop the run.
     fn warning(&self, _message: &str) {}
 }
@@ -112,10 +132,11 @@ impl From<TablebaseError> for JobError {
 /// solved there. Capture targets are read from `dir`, so they must be solved
 /// there already or be in `pairs` before the pair that needs them.
 ///
-/// With `horizon`, each pair's values under the 100-turn rule (its horizon
-/// tables) are solved right after its game-theoretic values, and skipped in the
-/// same way when present; a directory of game-theoretic tables alone gets its
-/// horizon tables without being solved again.
+/// `derived` are the other kinds of table to compute from the values
+/// ([`TableKind::Horizon`]: values under the 100-turn rule; [`TableKind::Dtw`]:
+/// depth to win): each pair's are computed right after its game-theoretic values,
+/// in the order given, and skipped in the same way when present; so a directory of
+/// game-theoretic tables alone gets them without being solved again.
 ///
 /// Runs on the current rayon pool (use `ThreadPool::install` to choose the thread
 /// count; the files do not depend on it). Holds the directory's [`DirLock`](tigadi_tablebase::DirLock)
@@ -124,7 +145,7 @@ pub fn solve_pairs<O: JobObserver>(
     dir: &Path,
     rules: &RuleSet,
     pairs: &[Pair],
-    horizon: bool,
+    derived: &[TableKind],
     observer: &O,
 ) -> Result<(), JobError> {
     let tables = TablebaseDir::new(dir, rules);
@@ -164,10 +185,23 @@ pub fn solve_pairs<O: JobObserver>(
             let report = solve_one(&tables, pair, observer)?;
             observer.solved(&report);
         }
-        if horizon && !solved(TableKind::Horizon, pair) {
-            observer.horizon_started(pair, slots(pair));
-            let report = solve_one_horizon(&tables, pair, observer)?;
-            observer.horizon_solved(&report);
+        for &kind in derived {
+            if solved(kind, pair) {
+                continue;
+            }
+            match kind {
+                TableKind::GameTheoretic => {}
+                TableKind::Horizon => {
+                    observer.horizon_started(pair, slots(pair));
+                    let report = solve_one_horizon(&tables, pair, observer)?;
+                    observer.horizon_solved(&report);
+                }
+                TableKind::Dtw => {
+                    observer.dtw_started(pair, slots(pair));
+                    let report = solve_one_dtw(&tables, pair, observer)?;
+                    observer.dtw_solved(&report);
+                }
+            }
         }
     }
     // Every table this run wrote is listed already: this adds only what an
@@ -241,24 +275,76 @@ fn solve_one<O: JobObserver>(
 /// pair's game-theoretic tables (already written) one at a time, for the
 /// categories. Memory: the horizon pass's 4 bytes per slot of the pair and 2 for
 /// its result, besides the targets (2 per slot), as the game-theoretic solve.
+///
+/// Where the pass would only find the game-theoretic values again
+/// ([`horizon_is_game_theoretic`]: the targets' two tables agree on win, draw
+/// and loss, and no DTC of the pair exceeds the limit), it does not run: the
+/// game-theoretic tables are the horizon tables (the same bytes), and the rounds
+/// reported are those the pass would have run (the longest DTC, plus the one
+/// that finds nothing).
 fn solve_one_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     pair: Pair,
     observer: &O,
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
+    let rules = tables.rules();
     let targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let solved = solve_pair_horizon(tables.rules(), pair, &as_tables(&targets), observer)
-        .map_err(|e| JobError::Solve(pair, e))?;
-    drop(targets);
+    let shortcut = {
+        let game: Vec<(Subspace, Vec<Packed>)> = pair
+            .subspaces()
+            .into_iter()
+            .map(|s| {
+                Ok((
+                    s,
+                    tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
+                ))
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+        let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
+        let both: Vec<(&[Packed], &[Packed])> = targets
+            .iter()
+            .zip(&game_targets)
+            .map(|(h, g)| (&h.1[..], &g.1[..]))
+            .collect();
+        horizon_is_game_theoretic(rules, &own, &both).then_some(game)
+    };
+    let (solved, rounds) = match shortcut {
+        Some(mut game) => {
+            drop(targets);
+            let longest = game
+                .iter()
+                .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
+                .max()
+                .unwrap_or(0);
+            for (s, v) in &mut game {
+                mark_padding(*s, v);
+            }
+            (game, longest as u32 + 1)
+        }
+        None => {
+            let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
+                .map_err(|e| JobError::Solve(pair, e))?;
+            drop(targets);
+            let rounds = solved[0].rounds;
+            (
+                solved
+                    .into_iter()
+                    .map(|s| (s.subspace, s.values))
+                    .collect::<Vec<_>>(),
+                rounds,
+            )
+        }
+    };
     let mut categories = [0u64; 5];
     let mut written = Vec::new();
-    for s in &solved {
-        let id = TableId::moving(TableKind::Horizon, s.subspace);
-        tables.write_values(id, &s.values)?;
+    for (subspace, values) in &solved {
+        let id = TableId::moving(TableKind::Horizon, *subspace);
+        tables.write_values(id, values)?;
         // The classes as written (padding slots hold fillers: the pass marks them).
         let classes = tables.open(id)?.decode::<field::Category>()?;
-        for (c, h) in classes.iter().zip(&s.values) {
+        for (c, h) in classes.iter().zip(values) {
             if h.is_some() {
                 categories[c.code() as usize] += 1;
             }
@@ -270,7 +356,61 @@ fn solve_one_horizon<O: JobObserver>(
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),
-        rounds: solved[0].rounds,
+        rounds,
         categories,
     })
+}
+
+/// Computes the DTW of every position of `pair` and writes its DTW tables. Reads
+/// the capture targets' DTW tables and the pair's own game-theoretic tables.
+/// Memory: the pass's 4 bytes per slot of the pair and 2 for its result, besides
+/// the pair's values and the targets (2 bytes a slot each).
+fn solve_one_dtw<O: JobObserver>(
+    tables: &TablebaseDir,
+    pair: Pair,
+    observer: &O,
+) -> Result<DtwReport, JobError> {
+    let t0 = Instant::now();
+    let targets = load_targets(tables, TableKind::Dtw, pair)?;
+    let own: Vec<(Subspace, Vec<Packed>)> = pair
+        .subspaces()
+        .into_iter()
+        .map(|s| {
+            tables
+                .load(TableId::moving(TableKind::GameTheoretic, s))
+                .map(|v| (s, v))
+        })
+        .collect::<Result<_, _>>()?;
+    let solved = solve_pair_dtw(
+        tables.rules(),
+        pair,
+        &as_tables(&own),
+        &as_tables(&targets),
+        observer,
+    )
+    .map_err(|e| JobError::Solve(pair, e))?;
+    drop((targets, own));
+    let mut report = DtwReport {
+        pair,
+        seconds: 0.0,
+        levels: solved[0].rounds,
+        longest_win: 0,
+        longest_loss: 0,
+    };
+    let mut written = Vec::new();
+    for s in &solved {
+        let id = TableId::moving(TableKind::Dtw, s.subspace);
+        tables.write_values(id, &s.values)?;
+        for v in &s.values {
+            match v.get() {
+                Some(Value::Win(d)) => report.longest_win = report.longest_win.max(d),
+                Some(Value::Loss(d)) => report.longest_loss = report.longest_loss.max(d),
+                _ => {}
+            }
+        }
+        written.push(id);
+    }
+    tables.update_manifest(&written, &[])?;
+    report.seconds = t0.elapsed().as_secs_f64();
+    Ok(report)
 }

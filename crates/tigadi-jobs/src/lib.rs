@@ -18,8 +18,8 @@ pub mod job;
 pub mod placing_job;
 pub mod verify;
 
-pub use job::{solve_pairs, HorizonReport, JobError, JobObserver, PairReport};
-pub use placing_job::{solve_placing, solve_placing_horizon, PlacingObserver};
+pub use job::{solve_pairs, DtwReport, HorizonReport, JobError, JobObserver, PairReport};
+pub use placing_job::{solve_placing, solve_placing_dtw, solve_placing_horizon, PlacingObserver};
 pub use verify::{
     verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
 };

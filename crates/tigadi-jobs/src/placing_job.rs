@@ -13,7 +13,7 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
-    layer_count, layer_subspaces, solve_layer_subspace, subspace_successors,
+    layer_count, layer_subspaces, solve_layer_subspace_with, subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, TablebaseError};
@@ -65,7 +65,21 @@ pub fn solve_placing_horizon<O: PlacingObserver>(
     solve_placing_kind(dir, rules, TableKind::Horizon, observer)
 }
 
-/// The one layer-by-layer loop of [`solve_placing`] and [`solve_placing_horizon`].
+/// Computes the placing phase's depth to win (DTW, docs/RULES.md §7) into placing
+/// DTW tables (`p<k>-<m>v<o>.tgdw`), by the same layer-by-layer pass as
+/// [`solve_placing`] with [`tigadi_solve::Metric::Dtw`] and the moving phase's DTW
+/// tables as the leaves. Needs every moving-phase DTW table; resumable in the
+/// same way. Returns the empty board's value with its DTW for Bone.
+pub fn solve_placing_dtw<O: PlacingObserver>(
+    dir: &Path,
+    rules: &RuleSet,
+    observer: &O,
+) -> Result<Option<Value>, JobError> {
+    solve_placing_kind(dir, rules, TableKind::Dtw, observer)
+}
+
+/// The one layer-by-layer loop of [`solve_placing`], [`solve_placing_horizon`]
+/// and [`solve_placing_dtw`].
 fn solve_placing_kind<O: PlacingObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -112,8 +126,15 @@ fn solve_placing_kind<O: PlacingObserver>(
                 cache.push((id, tables.load(id)?));
             }
             let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
-            let solved = solve_layer_subspace(rules, placed, sub, &next_tables, observer)
-                .map_err(|e| JobError::Placing(layer, sub, e))?;
+            let solved = solve_layer_subspace_with(
+                rules,
+                kind.metric(),
+                placed,
+                sub,
+                &next_tables,
+                observer,
+            )
+            .map_err(|e| JobError::Placing(layer, sub, e))?;
             let id = TableId::layer(kind, layer, sub);
             tables.write_values(id, &solved.values)?;
             written.push(id);

@@ -11,9 +11,11 @@ use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet, Successor};
 use tigadi_solve::memory::prefetch;
-use tigadi_solve::placing::{evaluate_placing, solve_layer_subspace, subspace_successors};
+use tigadi_solve::placing::{
+    evaluate_placing_with, solve_layer_subspace_with, subspace_successors,
+};
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{value_at_counter, Best, Category, Packed, Value};
+use tigadi_solve::{value_at_counter, Best, Category, Metric, Packed, Value};
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
@@ -459,10 +461,10 @@ impl KindContext<'_> {
                 }
             }
             // The files the check reads: the tables of this kind it needs, and for a
-            // horizon table the game-theoretic table of its subspace.
+            // horizon or DTW table the game-theoretic table of its subspace.
             let mut reads: Vec<TableId> =
                 needed.iter().map(|&n| TableId::moving(kind, n)).collect();
-            if kind == TableKind::Horizon {
+            if kind != TableKind::GameTheoretic {
                 reads.push(TableId::moving(TableKind::GameTheoretic, s));
             }
             let files: BTreeMap<String, String> = reads
@@ -523,6 +525,8 @@ impl KindContext<'_> {
                             Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
                         }) as Agrees)
                     }),
+                    TableKind::Dtw => dtw_summary(store, &table, TableId::moving(kind, s))
+                        .map(|bad| Box::new(move |slot: usize, _: Value| !bad[slot]) as Agrees),
                 };
                 match summary {
                     Ok(summary) => {
@@ -609,9 +613,9 @@ fn verify_placing(
                 .map(|n| TableId::new(kind, next, n))
                 .collect();
             // The files the check reads besides this one: the successors' tables,
-            // and for a horizon table the game-theoretic table of its subspace.
+            // and for a horizon or DTW table the game-theoretic table of its subspace.
             let mut reads = needed.clone();
-            if kind == TableKind::Horizon {
+            if kind != TableKind::GameTheoretic {
                 reads.push(id.with_kind(TableKind::GameTheoretic));
             }
             let mut files: BTreeMap<String, String> = reads
@@ -661,9 +665,11 @@ fn verify_placing(
                         .collect();
                     (own, bad)
                 }
+                TableKind::Dtw => (table.values()?, dtw_summary(store, &table, id)?),
             };
             check_placing(
                 rules,
+                kind.metric(),
                 placed,
                 s,
                 &own,
@@ -694,6 +700,26 @@ fn verify_placing(
     }
 }
 
+/// For each slot of DTW table `id` (already opened as `table`), whether its first
+/// section disagrees: its WDL code differs from the stored DTW value's win, draw or
+/// loss, or from the game-theoretic table's of the same slot (a DTW table must
+/// carry the game-theoretic values with another depth).
+fn dtw_summary(
+    store: &TablebaseDir,
+    table: &Table,
+    id: TableId,
+) -> Result<Vec<bool>, TablebaseError> {
+    let own = table.values()?;
+    let wdl = table.decode::<field::Wdl>()?;
+    let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
+    Ok((0..own.len())
+        .map(|i| match (own[i].get(), game[i].get()) {
+            (Some(v), Some(g)) => v.wdl() != wdl[i] || v.wdl() != g.wdl(),
+            _ => true,
+        })
+        .collect())
+}
+
 /// One slot in this many of a placing table is also recomputed in slot order,
 /// each successor indexed from scratch ([`SubspaceIndex::index`]): a check of the
 /// solver's grouped pass (its visiting order and shared mover classes) by a path
@@ -712,6 +738,7 @@ const PLACING_SAMPLE: u64 = 64;
 #[allow(clippy::too_many_arguments)]
 fn check_placing(
     rules: &RuleSet,
+    metric: Metric,
     placed: u8,
     s: Subspace,
     own: &[Packed],
@@ -734,9 +761,10 @@ fn check_placing(
             values: &v[..],
         })
         .collect();
-    let grouped = solve_layer_subspace(rules, placed as u32, s, &next, &Slots(observer))
-        .map_err(|e| TablebaseError::corrupt(&report.path, format!("its successors: {e}")))?
-        .values;
+    let grouped =
+        solve_layer_subspace_with(rules, metric, placed as u32, s, &next, &Slots(observer))
+            .map_err(|e| TablebaseError::corrupt(&report.path, format!("its successors: {e}")))?
+            .values;
     let index = SubspaceIndex::new(s);
     let lookups: Vec<(Subspace, SubspaceIndex, &[Packed])> = arrays
         .iter()
@@ -768,7 +796,7 @@ fn check_placing(
                     let Some(b) = index.board(slot) else {
                         continue;
                     };
-                    let slow = evaluate_placing(rules, placed as u32, b, lookup);
+                    let slow = evaluate_placing_with(rules, metric, placed as u32, b, lookup);
                     match fast {
                         Some(f) if slow == stored() => f,
                         _ => slow,
@@ -895,14 +923,16 @@ fn check_subspace(
                             capture,
                             table,
                             slot,
-                        } => lookups[table as usize].2[slot as usize]
-                            .get()
-                            .expect("Table::values rejects NONE")
-                            .before_turn(capture),
+                        } => kind.metric().before_turn(
+                            lookups[table as usize].2[slot as usize]
+                                .get()
+                                .expect("Table::values rejects NONE"),
+                            capture,
+                        ),
                     });
                 }
                 let recomputed = match kind {
-                    TableKind::GameTheoretic => best.value(),
+                    TableKind::GameTheoretic | TableKind::Dtw => best.value(),
                     TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
                         .expect("counter 0 is within every limit"),
                 };

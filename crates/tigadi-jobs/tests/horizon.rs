@@ -201,3 +201,50 @@ fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
         .unwrap()
         .is_ok());
 }
+
+/// The solve job's horizon tables are the horizon pass's, whether the job ran
+/// the pass or took the game-theoretic tables because the pass could only find
+/// them again (`horizon_is_game_theoretic`). Under the default limit every pair
+/// of Tigadi up to 7 gotis qualifies (its DTCs stay far below 100); under
+/// `quiet=10` none does (3v3 already has longer DTCs), so the job runs the pass. The condition itself
+/// is checked against the pass's tables: wherever it holds, the pair's DTC₁₀₀
+/// tables equal its game-theoretic ones.
+#[test]
+fn the_job_takes_the_game_values_only_where_the_pass_would_find_them() {
+    let limited = RuleSet::parse("tigadi,quiet=10").unwrap();
+    for (rules, everywhere) in [(RuleSet::TIGADI, true), (limited, false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let pairs = tigadi_solve::pairs_up_to(7);
+        tigadi_jobs::solve_pairs(dir.path(), &rules, &pairs, &[TableKind::Horizon], &Silent)
+            .unwrap();
+        let game = solve(rules, 7);
+        let pass = solve_up_to_horizon(&rules, 7, &Quiet, |_, _, _| {});
+        let mut qualifying = 0;
+        for pair in &pairs {
+            let own: Vec<&[Packed]> = pair.subspaces().iter().map(|s| &game[s][..]).collect();
+            let targets: Vec<(&[Packed], &[Packed])> = pair
+                .capture_targets()
+                .iter()
+                .map(|t| (&pass[t][..], &game[t][..]))
+                .collect();
+            if tigadi_solve::horizon_is_game_theoretic(&rules, &own, &targets) {
+                qualifying += 1;
+                for s in pair.subspaces() {
+                    assert_eq!(pass[&s], game[&s], "{rules} {s}: the pass differs");
+                }
+            }
+            for s in pair.subspaces() {
+                let mut stored = TablebaseDir::new(dir.path(), &rules)
+                    .load(horizon_table(s))
+                    .unwrap();
+                tigadi_tablebase::mark_padding(s, &mut stored);
+                assert_eq!(stored, pass[&s], "{rules} {s}: the job's table differs");
+            }
+        }
+        assert_eq!(
+            qualifying == pairs.len(),
+            everywhere,
+            "{rules}: {qualifying} pairs"
+        );
+    }
+}

@@ -277,7 +277,16 @@ fn manifest_lists_every_file_with_checksums_and_times() {
 fn a_later_solve_does_not_bless_an_altered_table() {
     let dir = tempfile::tempdir().unwrap();
     let pairs = tigadi_solve::pairs_up_to(7);
-    let run = || tigadi_jobs::solve_pairs(dir.path(), &RULES, &pairs, true, &Silent).unwrap();
+    let run = || {
+        tigadi_jobs::solve_pairs(
+            dir.path(),
+            &RULES,
+            &pairs,
+            &[tigadi_tablebase::TableKind::Horizon],
+            &Silent,
+        )
+        .unwrap()
+    };
     run();
     let listed = listed_sums(&dir.path().join("tigadi"));
     assert_eq!(

@@ -21,7 +21,7 @@ fn no_progress(_: u64, _: u64) {}
 /// runs; returns the empty board's values ignoring and under the rule.
 fn solve_all(dir: &Path, rules: &RuleSet) -> (Value, Value) {
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    solve_pairs(dir, rules, &pairs, true, &Silent).unwrap();
+    solve_pairs(dir, rules, &pairs, &[TableKind::Horizon], &Silent).unwrap();
     let game = solve_placing(dir, rules, &Silent).unwrap().unwrap();
     let rule = solve_placing_horizon(dir, rules, &Silent).unwrap().unwrap();
     (game, rule)
@@ -264,7 +264,7 @@ fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
     let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    solve_pairs(dir.path(), &rules, &pairs, false, &Silent).unwrap();
+    solve_pairs(dir.path(), &rules, &pairs, &[], &Silent).unwrap();
     let sums = TablebaseDir::new(dir.path(), &rules)
         .path()
         .join("SHA256SUMS");

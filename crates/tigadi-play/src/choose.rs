@@ -279,23 +279,41 @@ fn from_table(
 }
 
 /// The turns levels 3 and 4 choose among, in the prober's order: won, the best
-/// ones ([`best_turns`]: the quickest wins); drawn or lost, every turn that keeps
+/// ones ([`best_turns`]: the quickest wins by DTC), or where the DTW tables exist
+/// the turns that keep the win (and its class under the 100-turn rule) with the
+/// least DTW (the quickest end of the game); drawn or lost, every turn that keeps
 /// the prober's best win/draw/loss, and under the 100-turn rule at this counter
 /// the same win/draw/loss and class too.
 fn keeping_turns(answer: &ProbeReport) -> Vec<ReportTurn> {
     let Some(&first) = answer.moves.first() else {
         return Vec::new();
     };
-    if first.value.wdl() == Wdl::Win {
-        return best_turns(answer);
-    }
     let classes = |r: Option<RuleValues>| r.map(|r| (r.category, r.rule_value.wdl()));
-    answer
+    let keeping: Vec<ReportTurn> = answer
         .moves
         .iter()
         .copied()
         .filter(|t| t.value.wdl() == first.value.wdl() && classes(t.rule) == classes(first.rule))
-        .collect()
+        .collect();
+    if first.value.wdl() != Wdl::Win {
+        return keeping;
+    }
+    let dtw = |t: &ReportTurn| match t.dtw {
+        Some(Value::Win(d)) => Some(d),
+        _ => None,
+    };
+    match keeping.iter().map(dtw).collect::<Option<Vec<u16>>>() {
+        Some(depths) => {
+            let least = depths.iter().copied().min();
+            keeping
+                .into_iter()
+                .zip(depths)
+                .filter(|(_, d)| Some(*d) == least)
+                .map(|(t, _)| t)
+                .collect()
+        }
+        None => best_turns(answer),
+    }
 }
 
 /// Replies in an answer for the player to move, and how many of them are worse

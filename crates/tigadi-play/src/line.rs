@@ -3,14 +3,19 @@
 //! the winner captures as soon as the win allows, the loser as late as it can. It
 //! follows the placing tables through the placing phase into the moving phase, and
 //! goes on through every capture until the game ends.
+//!
+//! With [`Metric::Dtw`] ([`line_with`]) both sides play by the depth to win
+//! instead, from the DTW tables: the winner ends the game as soon as it can, the
+//! loser as late as it can, so a won start ends the game in exactly its DTW turns.
 
 use crate::error::PlayError;
 use crate::ser;
 use crate::table::{table_answer, NoTable};
 use serde::Serialize;
+use tigadi_rules::Phase;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
-use tigadi_tablebase::Tablebase;
-use tigadi_values::Value;
+use tigadi_tablebase::{field, Tablebase};
+use tigadi_values::{Metric, Value};
 
 /// A principal variation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -76,11 +81,30 @@ pub enum LineEnd {
 /// [`PlayError::NoTable`]; a position reached later that they do not cover ends
 /// the line ([`LineEnd::NoTable`]).
 pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, PlayError> {
+    line_with(tb, start, max_turns, Metric::Dtc)
+}
+
+/// [`line`] with both sides playing by the depth `metric`: [`Metric::Dtc`] as
+/// [`line`]; [`Metric::Dtw`] by the depth to win from the DTW tables (each turn
+/// the first, in the prober's generation order, of the turns of the best value
+/// with its DTW; the values of the steps and of the start carry the DTW). A
+/// missing DTW table is [`PlayError::NoTable`] at the start and ends the line
+/// ([`LineEnd::NoTable`]) later, naming the `.tgdw` file.
+pub fn line_with(
+    tb: &Tablebase,
+    start: &Position,
+    max_turns: usize,
+    metric: Metric,
+) -> Result<Line, PlayError> {
+    let turns = |p: &Position| match metric {
+        Metric::Dtc => turns(tb, p),
+        Metric::Dtw => dtw_turns(tb, p),
+    };
     let mut game = Game::from_position(*tb.rules(), *start)?;
     if game.result().is_over() {
         return Err(PlayError::GameOver(game.result()));
     }
-    let value = turns(tb, start)?.first().ok_or(PlayError::NoLegalMove)?.1;
+    let value = turns(start)?.first().ok_or(PlayError::NoLegalMove)?.1;
     let mut steps = Vec::new();
     let end = loop {
         if game.result().is_over() {
@@ -92,7 +116,7 @@ pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, 
             break LineEnd::MaxTurns;
         }
         let position = *game.position();
-        let moves = match turns(tb, &position) {
+        let moves = match turns(&position) {
             Ok(m) => m,
             Err(PlayError::NoTable(why)) => break LineEnd::NoTable { why },
             Err(e) => return Err(e),
@@ -132,6 +156,21 @@ fn turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, Play
         .into_iter()
         .map(|t| (t.turn, t.value))
         .collect();
-    moves.sort_by(|a, b| b.1.better_than(a.1).cmp(&a.1.better_than(b.1)));
+    sort_best_first(&mut moves);
     Ok(moves)
+}
+
+/// The turns of `position` (either phase) with their DTWs from the prober's DTW
+/// tables ([`Tablebase::turns`] of [`field::Dtw`]), best first.
+fn dtw_turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, PlayError> {
+    let placing =
+        (position.phase() == Phase::Placing).then(|| position.placements(tb.rules()) as u8);
+    let mut moves = tb.turns::<field::Dtw>(placing, position.to_board())?;
+    sort_best_first(&mut moves);
+    Ok(moves)
+}
+
+/// A stable sort by value, best first.
+fn sort_best_first(moves: &mut [(Move, Value)]) {
+    moves.sort_by(|a, b| b.1.better_than(a.1).cmp(&a.1.better_than(b.1)));
 }

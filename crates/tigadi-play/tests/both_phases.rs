@@ -1,6 +1,7 @@
 //! Play and analysis through both phases, on whole small games solved once per
 //! test binary (`tigadi,pieces=4` and `navakankari,pieces=4`: every moving-phase
-//! subspace and every placing layer, with the values under the 100-turn rule).
+//! subspace and every placing layer, with the values under the 100-turn rule and
+//! the depth to win).
 //!
 //! Every check reads the tables directly ([`Tablebase::get_position`], one
 //! value per position), never through the ranked answer that the library follows,
@@ -12,13 +13,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_jobs::{
-    solve_pairs, solve_placing, solve_placing_horizon, JobObserver, PlacingObserver,
+    solve_pairs, solve_placing, solve_placing_dtw, solve_placing_horizon, JobObserver,
+    PlacingObserver,
 };
 use tigadi_play::{
-    analyze, choose, error_chance, hint, lost_start, play_match, Level, MatchSettings, Rng, Verdict,
+    analyze, choose, error_chance, hint, line_with, lost_start, play_match, Level, LineEnd,
+    MatchSettings, Rng, Verdict,
 };
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
-use tigadi_solve::{Value, Wdl};
+use tigadi_solve::{Metric, Value, Wdl};
 use tigadi_tablebase::{field, Tablebase};
 
 struct Silent;
@@ -38,9 +41,20 @@ fn whole_games() -> &'static Path {
         for name in GAMES {
             let rules = RuleSet::parse(name).unwrap();
             let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
-            solve_pairs(&d, &rules, &pairs, true, &Silent).unwrap();
+            solve_pairs(
+                &d,
+                &rules,
+                &pairs,
+                &[
+                    tigadi_tablebase::TableKind::Horizon,
+                    tigadi_tablebase::TableKind::Dtw,
+                ],
+                &Silent,
+            )
+            .unwrap();
             solve_placing(&d, &rules, &Silent).unwrap();
             solve_placing_horizon(&d, &rules, &Silent).unwrap();
+            solve_placing_dtw(&d, &rules, &Silent).unwrap();
         }
         d
     })
@@ -88,6 +102,79 @@ fn placing_positions(rules: &RuleSet, n: usize, seed: u64) -> Vec<Position> {
         }
     }
     out
+}
+
+/// Positions of either phase reached by random legal play from the empty board
+/// (up to `2 * pieces + 40` turns), not decided yet.
+fn game_positions(rules: &RuleSet, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::seeded(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut p = Position::start(rules);
+        let stop = rng.below(2 * rules.pieces as usize + 40);
+        for _ in 0..stop {
+            let moves = p.legal_moves(rules);
+            if moves.is_empty() || p.decided(rules).is_some() {
+                break;
+            }
+            p = p.apply(moves[rng.below(moves.len())]);
+        }
+        if p.decided(rules).is_none() && !p.legal_moves(rules).is_empty() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// `line --metric dtw` from random decided positions of both phases ends the game
+/// in exactly the start's DTW (read directly from its DTW table) turns: its moves,
+/// replayed by the referee from the start, leave the game going on before the
+/// last and won by the side the start's value names after it. The DTW is never
+/// below the DTC and has the game-theoretic value's win or loss.
+#[test]
+fn dtw_line_ends_the_game_in_exactly_its_dtw() {
+    for name in GAMES {
+        let tb = tables(name);
+        let rules = *tb.rules();
+        let (mut won, mut lost, mut placing, mut moving) = (0, 0, 0, 0);
+        for start in game_positions(&rules, 400, 21) {
+            let dtw = tb.get_position::<field::Dtw>(&start).unwrap();
+            let dtc = direct(&tb, &start);
+            assert_eq!(dtw.wdl(), dtc.wdl(), "{name} {start}");
+            let Some(depth) = dtw.dtc() else { continue };
+            assert!(depth >= dtc.dtc().unwrap(), "{name} {start}: {dtw} {dtc}");
+            let l = line_with(&tb, &start, 1000, Metric::Dtw).unwrap();
+            assert_eq!(l.value, dtw, "{name} {start}");
+            assert_eq!(l.steps.len(), depth as usize, "{name} {start}");
+            assert!(matches!(l.end, LineEnd::GameOver { .. }), "{name} {start}");
+            let mut game = Game::from_position(rules, start).unwrap();
+            for (i, s) in l.steps.iter().enumerate() {
+                assert!(!game.result().is_over(), "{name} {start}: over at turn {i}");
+                game.play(s.mv).unwrap();
+            }
+            let winner = match dtw {
+                Value::Win(_) => start.side,
+                _ => start.side.other(),
+            };
+            assert!(
+                matches!(game.result(), GameResult::Win { winner: w, .. } if w == winner),
+                "{name} {start}: {}",
+                game.result()
+            );
+            match dtw {
+                Value::Win(_) => won += 1,
+                _ => lost += 1,
+            }
+            match start.phase() {
+                Phase::Placing => placing += 1,
+                Phase::Moving => moving += 1,
+            }
+        }
+        assert!(
+            won > 20 && lost > 20 && placing > 20 && moving > 20,
+            "{name}: {won} won, {lost} lost, {placing} placing, {moving} moving"
+        );
+    }
 }
 
 /// `line` from placing positions (the empty board included) follows the stored
@@ -291,20 +378,22 @@ fn walk_positions(rules: &RuleSet, n: usize, seed: u64) -> Vec<Position> {
 
 /// The naive oracle of level 4's criterion (README, "The computer's levels"),
 /// from direct probes only: the value of turn `m` in `p` for the player who
-/// moves, as win/draw/loss and, for a win, its DTC (docs/RULES.md §7: 1 for a
-/// capturing turn, else one more than the opponent's loss).
+/// moves, as win/draw/loss and, for a win, its DTW (docs/RULES.md §7: the
+/// turns to the end of the game, 1 for a turn that ends it, else one more than
+/// the opponent's loss; level 4 prefers the quickest end when the DTW tables
+/// exist, and these tables have them).
 fn turn_value(tb: &Tablebase, p: &Position, m: Move) -> (Wdl, u16) {
     let after = p.apply(m);
     let wdl = wdl_after(tb, &after);
-    let dtc = match (wdl, m.capture()) {
-        (Wdl::Win, Some(_)) => 1,
-        (Wdl::Win, None) => match direct(tb, &after) {
+    let dtw = match wdl {
+        Wdl::Win if after.decided(tb.rules()).is_some() => 1,
+        Wdl::Win => match tb.get_position::<field::Dtw>(&after).unwrap() {
             Value::Loss(d) => d + 1,
-            v => panic!("{after}: {v:?} after a winning quiet turn"),
+            v => panic!("{after}: DTW {v:?} after a winning turn"),
         },
         _ => 0,
     };
-    (wdl, dtc)
+    (wdl, dtw)
 }
 
 /// The turns in `p` that keep its value for the player to move (the quickest
@@ -368,6 +457,27 @@ fn naive_chance(tb: &Tablebase, q: &Position) -> f64 {
         }
     }
     total / replies.len() as f64
+}
+
+/// In won positions of both phases level 4 ends the game as soon as it can: its
+/// turn is one of those with the least DTW (the naive oracle, from direct probes
+/// of the DTW tables), not merely the quickest capture.
+#[test]
+fn level_four_wins_by_the_least_dtw() {
+    for name in GAMES {
+        let tb = tables(name);
+        let mut rng = Rng::seeded(23);
+        let mut won = 0;
+        for p in walk_positions(tb.rules(), 400, 6) {
+            if direct(&tb, &p).wdl() != Wdl::Win || won == 60 {
+                continue;
+            }
+            won += 1;
+            let mv = kept_choice(&tb, &p, Level::Ultra, &mut rng);
+            assert!(naive_keeping(&tb, &p).contains(&mv), "{name} {p}: {mv}");
+        }
+        assert!(won >= 20, "{name}: {won} won positions");
+    }
 }
 
 /// Level 4 keeps the value of positions of both phases (read directly), its move

@@ -32,7 +32,7 @@ fn small_tables() -> &'static Path {
             &d,
             &RuleSet::TIGADI,
             &tigadi_solve::pairs_up_to(7),
-            true,
+            &[tigadi_tablebase::TableKind::Horizon],
             &Silent,
         )
         .unwrap();

@@ -331,6 +331,14 @@ impl ProbeMove {
         dtc100(self.turn.rule.as_ref())
     }
 
+    /// Depth to win: turns to the end of the game under perfect play, counted
+    /// from the probed position (docs/RULES.md §7); None for a draw or without
+    /// the DTW tables (solved without `--dtw`).
+    #[getter]
+    fn dtw(&self) -> Option<u16> {
+        self.turn.dtw.and_then(|v| v.dtc())
+    }
+
     fn __repr__(&self) -> String {
         format!("ProbeMove('{}', {})", self.turn.turn, self.turn.value)
     }
@@ -413,6 +421,14 @@ impl Probe {
             true => None,
             false => dtc100(self.report.rule.as_ref()),
         }
+    }
+
+    /// Depth to win: turns to the end of the game under perfect play (the winner
+    /// hurrying, the loser resisting; docs/RULES.md §7); None for a draw, a
+    /// finished game, or without the DTW tables (solved without `--dtw`).
+    #[getter]
+    fn dtw(&self) -> Option<u16> {
+        self.report.dtw.and_then(|v| v.dtc())
     }
 
     /// How the game already ended in this position (a player blocked where that

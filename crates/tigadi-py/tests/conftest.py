@@ -71,9 +71,10 @@ def navakankari_tb(tmp_path_factory):
 @pytest.fixture(scope="session")
 def morris3_tb(tmp_path_factory):
     """The whole game of `morris,pieces=3` (three gotis a side): every moving-phase
-    table and every placing table, so any position of a game can be probed."""
+    table and every placing table, with their DTW tables (``--dtw``), so any
+    position of a game can be probed with its depth to win."""
     directory = tmp_path_factory.mktemp("tb-morris3")
-    run_cli("--rules", "morris,pieces=3", "solve", "--no-horizon", "--dir", str(directory))
+    run_cli("--rules", "morris,pieces=3", "solve", "--no-horizon", "--dtw", "--dir", str(directory))
     return directory
 
 

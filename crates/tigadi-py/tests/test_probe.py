@@ -118,6 +118,46 @@ def test_placing_positions_agree_with_their_successors_and_the_cli(morris3_tb):
     assert [a.to_dict() for a in tb.probe_many(texts)] == cli_probe_json(morris3_tb, rules, texts)
 
 
+def test_dtw_agrees_with_the_successors(morris3_tb, tigadi_tb):
+    """Depth to win (docs/RULES.md §7) on positions of random games of both
+    phases: each move's dtw is 1 when it ends the game (by the rules, through
+    Position.play) and otherwise 1 + its successor's probed dtw; the position's is
+    the least among its winning moves, the greatest among its moves when lost, None
+    for a draw; never below the DTC. Without DTW tables dtw is None."""
+    rules = "morris,pieces=3"
+    tb = tigadi.Tablebase(morris3_tb, rules=rules)
+    rng = random.Random(11)
+    seen = {"placing": 0, "moving": 0}
+    for _ in range(15):
+        position = tigadi.Position(".../.../.../....../.../.../... B 3 3", rules=rules)
+        for _ in range(40):
+            if position.winner is not None or not position.legal_moves():
+                break
+            answer = tb.probe(position)
+            seen[position.phase] += 1
+            for m in answer.moves:
+                after = position.play(m.move)
+                if after.winner is not None:
+                    expected = 1
+                else:
+                    nxt = tb.probe(after).dtw
+                    expected = None if nxt is None else nxt + 1
+                assert m.dtw == expected, (str(position), m.move)
+            dtws = [m.dtw for m in answer.moves if m.value == answer.value]
+            if answer.value == "win":
+                assert answer.dtw == min(dtws) >= answer.dtc, str(position)
+            elif answer.value == "loss":
+                assert answer.dtw == max(dtws) >= answer.dtc, str(position)
+            else:
+                assert answer.dtw is None, str(position)
+            assert answer.to_dict()["dtw"] == answer.dtw
+            position = position.play(rng.choice(position.legal_moves()))
+    assert seen["placing"] > 0 and seen["moving"] > 0, seen
+    plain = tigadi.Tablebase(tigadi_tb).probe(EXAMPLE)
+    assert plain.dtw is None and "dtw" not in plain.to_dict()
+    assert all(m.dtw is None for m in plain.moves)
+
+
 def test_probe_many_agrees_with_probe(tigadi_tb):
     tb = tigadi.Tablebase(tigadi_tb)
     texts = random_positions(2000, seed=3)

@@ -142,6 +142,34 @@ impl Board {
     #[inline]
     pub fn for_each_slide(self, rules: &RuleSet, mut f: impl FnMut(Slide, Successor)) {
         let g = rules.geometry();
+        self.for_each_step(rules, |from, to, closes| {
+            let after = self.mover ^ (1 << from) ^ (1 << to);
+            self.arrive(
+                after,
+                closes,
+                || g.capturable(self.opponent),
+                |capture, s| {
+                    let slide = Slide {
+                        from: Point::new(from).unwrap(),
+                        to: Point::new(to).unwrap(),
+                        capture,
+                    };
+                    f(slide, s)
+                },
+            );
+        })
+    }
+
+    /// Calls `f(from, to, closes)` for every slide of the player to move, before
+    /// any capture choice: the points a goti leaves and reaches, and whether it
+    /// arrives in a complete tigadi (then the slide captures). The slides of
+    /// [`Board::for_each_slide`]; with no opponent gotis on the board, every
+    /// slide the mover's set allows onto a point it leaves empty (a solver
+    /// precomputes these once for all boards with that mover set, and keeps those
+    /// onto points the opponent leaves free).
+    #[inline]
+    pub fn for_each_step(self, rules: &RuleSet, mut f: impl FnMut(usize, usize, bool)) {
+        let g = rules.geometry();
         // What `targets` gives, with the geometry and the flying test taken once.
         let empty = self.empty();
         let flies = rules.flies(self.mover.count_ones());
@@ -158,20 +186,7 @@ impl Board {
                 let to = t.trailing_zeros() as usize;
                 t &= t - 1;
                 let after = self.mover ^ (1 << from) ^ (1 << to);
-                let closes = g.in_line(after, to);
-                self.arrive(
-                    after,
-                    closes,
-                    || g.capturable(self.opponent),
-                    |capture, s| {
-                        let slide = Slide {
-                            from: Point::new(from).unwrap(),
-                            to: Point::new(to).unwrap(),
-                            capture,
-                        };
-                        f(slide, s)
-                    },
-                );
+                f(from, to, g.in_line(after, to));
             }
         }
     }
@@ -240,6 +255,25 @@ impl Board {
     /// Each predecessor has `self.opponent`'s owner to move.
     #[inline]
     pub fn for_each_quiet_predecessor(self, rules: &RuleSet, mut f: impl FnMut(Board)) {
+        self.for_each_quiet_predecessor_slide(rules, |from, to| {
+            f(Board {
+                mover: self.opponent ^ (1 << from) ^ (1 << to),
+                opponent: self.mover,
+            })
+        })
+    }
+
+    /// [`Board::for_each_quiet_predecessor`], each predecessor given by the points
+    /// its slide left (`from`) and reached (`to`): the predecessor is `Board {
+    /// mover: self.opponent ^ (1 << from) ^ (1 << to), opponent: self.mover }`, and
+    /// a pass (the board flipped) comes as `from == to`. For callers that form the
+    /// predecessor's symmetric images from this board's by toggling two points.
+    #[inline]
+    pub fn for_each_quiet_predecessor_slide(
+        self,
+        rules: &RuleSet,
+        mut f: impl FnMut(usize, usize),
+    ) {
         let g = rules.geometry();
         let prev_mover = self.opponent;
         let empty = self.empty();
@@ -260,17 +294,11 @@ impl Board {
             while from != 0 {
                 let fr = from.trailing_zeros() as usize;
                 from &= from - 1;
-                f(Board {
-                    mover: prev_mover ^ (1 << to) ^ (1 << fr),
-                    opponent: self.mover,
-                });
+                f(fr, to);
             }
         }
-        if !rules.blocked_loses {
-            let prev = self.flipped();
-            if !prev.can_move(rules) {
-                f(prev);
-            }
+        if !rules.blocked_loses && !self.flipped().can_move(rules) {
+            f(0, 0);
         }
     }
 }

@@ -195,10 +195,13 @@ pub struct LineQuery {
     pub record: Option<String>,
     /// Stop after this many turns (default and maximum [`MAX_LINE_TURNS`]).
     pub max_turns: Option<usize>,
+    /// The depth both sides play by: `dtc` (default) or `dtw` (the DTW tables).
+    pub metric: Option<String>,
 }
 
-/// `GET /api/v1/{rules}/line?position=P|record=R[&max_turns=N]`: the principal
-/// variation under perfect play (`tigadi line --json`, [`tigadi_play::line`]).
+/// `GET /api/v1/{rules}/line?position=P|record=R[&max_turns=N][&metric=dtc|dtw]`:
+/// the principal variation under perfect play (`tigadi line --json [--metric
+/// dtw]`, [`tigadi_play::line_with`]).
 async fn line(
     State(tables): State<AppState>,
     rules: Result<Path<String>, PathRejection>,
@@ -207,6 +210,16 @@ async fn line(
     let rules = path_rules(rules)?;
     let Query(q) = q.map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))?;
     let max_turns = q.max_turns.unwrap_or(MAX_LINE_TURNS).min(MAX_LINE_TURNS);
+    let metric = match q.metric.as_deref() {
+        None | Some("dtc") => tigadi_values::Metric::Dtc,
+        Some("dtw") => tigadi_values::Metric::Dtw,
+        Some(m) => {
+            return Err(ApiError::bad_request(format!(
+                "metric '{}': expected dtc or dtw",
+                tigadi_rules::notation::shown(m)
+            )))
+        }
+    };
     let game = asked_game(
         rules,
         Ok(Query(PositionQuery {
@@ -219,7 +232,7 @@ async fn line(
         return Err(tigadi_play::PlayError::GameOver(game.result()).into());
     }
     let position = *game.position();
-    let l = tigadi_play::line(&tables.get(&rules), &position, max_turns)?;
+    let l = tigadi_play::line_with(&tables.get(&rules), &position, max_turns, metric)?;
     Ok(answer(
         serde_json::to_value(&l).expect("a line is plain JSON"),
     ))

@@ -70,6 +70,34 @@ impl Observer for Timer {
     }
 }
 
+/// An observer that prints each round of a pair as it ends: its direction,
+/// the positions it decided and its CPU seconds (the initial pass's first).
+#[derive(Default)]
+pub struct RoundPrinter(Mutex<f64>);
+
+impl Observer for RoundPrinter {
+    fn phase(&self, name: &str, _work: u64) {
+        let mut mark = self.0.lock().unwrap();
+        let now = cpu_seconds();
+        if name == "round 1" {
+            println!("  init: cpu {:.2} s", now - *mark);
+        }
+        if name == "init" || name == "round 1" {
+            *mark = now;
+        }
+    }
+    fn round_done(&self, k: u16, forward: bool, decided: u64) {
+        let mut mark = self.0.lock().unwrap();
+        let now = cpu_seconds();
+        let direction = if forward { "forward" } else { "backward" };
+        println!(
+            "  round {k} {direction}: {decided} decided, cpu {:.2} s",
+            now - *mark
+        );
+        *mark = now;
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let max: u32 = args.get(1).map_or(8, |a| a.parse().unwrap());

@@ -26,6 +26,7 @@ use crate::retrograde::{
     chain_pairs, solve_pair_capped, Observer, Rounds, SolveError, SolvedSubspace, SolvedTable,
 };
 use crate::value::{Packed, Value};
+use rayon::prelude::*;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 pub use tigadi_values::{value_at_counter, Category};
@@ -48,6 +49,39 @@ pub fn solve_pair_horizon(
         Rounds::Adaptive,
         rules.quiet,
     )
+}
+
+/// Would [`solve_pair_horizon`] give a pair exactly its game-theoretic values
+/// (padding aside)? Then they can be taken as its DTC₁₀₀ tables without running
+/// the pass. `game` holds the pair's game-theoretic tables and `targets` each
+/// capture target's DTC₁₀₀ table beside its game-theoretic one.
+///
+/// So it is when every target's two tables agree on win, draw or loss at every
+/// slot (the pass reads nothing else from its targets) and no DTC of the pair
+/// exceeds the turn limit: the pass then runs the game-theoretic solve's rounds
+/// on the same inputs and stops at the limit, at or after the last round that
+/// decides anything, and calls draws what that solve calls draws. (Under the
+/// default limit this holds for every pair of Tigadi, whose longest DTC is 83.)
+pub fn horizon_is_game_theoretic(
+    rules: &RuleSet,
+    game: &[&[Packed]],
+    targets: &[(&[Packed], &[Packed])],
+) -> bool {
+    let within = |t: &[Packed]| {
+        t.par_iter().all(|v| {
+            v.get()
+                .and_then(|v| v.dtc())
+                .is_none_or(|d| d <= rules.quiet)
+        })
+    };
+    let same = |(rule, game): &(&[Packed], &[Packed])| {
+        rule.len() == game.len()
+            && rule
+                .par_iter()
+                .zip(game.par_iter())
+                .all(|(a, b)| a.get().map(Value::wdl) == b.get().map(Value::wdl))
+    };
+    game.iter().all(|t| within(t)) && targets.iter().all(same)
 }
 
 /// [`solve_pair_horizon`] for every pair with at most `max_gotis` on the board, in

@@ -24,7 +24,9 @@ pub mod plan;
 pub mod retrograde;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
-pub use horizon::{evaluate_horizon, solve_pair_horizon, solve_up_to_horizon};
+pub use horizon::{
+    evaluate_horizon, horizon_is_game_theoretic, solve_pair_horizon, solve_up_to_horizon,
+};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,

@@ -38,8 +38,8 @@ use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
-use tigadi_rules::geometry::POINTS;
+use tigadi_index::{binomial, FreeSets, Images, Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::geometry::{Bits, POINTS};
 use tigadi_rules::{Board, RuleSet, Successor};
 
 use crate::plan::Pair;
@@ -54,11 +54,13 @@ const MAX_NEIGHBOURS: usize = 64;
 
 /// A round runs forwards (each undecided position looks at its successors) rather
 /// than backwards (each position of the previous level updates its predecessors)
-/// when the undecided positions number fewer than this many times the previous
-/// level: a forward step indexes successors with the mover set shared
-/// ([`SubspaceIndex::index_with`]), about a third of the cost of indexing a
-/// predecessor and updating its word.
-pub const FORWARD_RATIO: u64 = 2;
+/// when the undecided positions number fewer than `times / over` times the
+/// previous level. Per position a forward step reads about 20 random words; a
+/// backward step gathers its predecessors in its run and updates each distinct
+/// one once, which costs a little more per position (`pair_times … rounds` on
+/// the pairs up to 10 gotis: about 200 ns per undecided position forwards,
+/// 130–400 ns per position of the level backwards, one core).
+pub const FORWARD_RATIO: (u64, u64) = (5, 4);
 
 /// Slots handed to one rayon task at a time.
 pub(crate) const CHUNK: usize = 1 << 12;
@@ -167,6 +169,37 @@ impl PairSpace {
             total += n;
         }
         PairSpace { parts, total }
+    }
+
+    /// The other part of the pair (the part itself when the pair is one
+    /// subspace), where part `p`'s quiet successors and predecessors lie: its
+    /// index and first global slot.
+    fn other(&self, p: usize) -> (SubspaceIndex, u64) {
+        self.parts[(p + 1) % self.parts.len()]
+    }
+
+    /// Runs `task(p, runs)` in parallel over the runs of every part `p` (in tasks
+    /// of whole runs, [`run_tasks`]), reports each task's slots to `observer` as
+    /// done, and returns the sums of what the tasks return.
+    fn sweep_runs(
+        &self,
+        observer: &dyn Observer,
+        task: impl Fn(usize, std::ops::Range<u64>) -> (u64, u64) + Sync,
+    ) -> (u64, u64) {
+        let mut total = (0, 0);
+        for (p, (idx, _)) in self.parts.iter().enumerate() {
+            let run = idx.run_length();
+            let (a, b) = run_tasks(idx)
+                .into_par_iter()
+                .map(|runs| {
+                    let out = task(p, runs.clone());
+                    observer.advance((runs.end - runs.start) * run);
+                    out
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            total = (total.0 + a, total.1 + b);
+        }
+        total
     }
 
     /// Global slot of a board of the pair.
@@ -279,6 +312,13 @@ impl SlotSet {
         self.len += 1;
     }
 
+    /// Adds `s`, known not to be present.
+    #[inline]
+    fn push_new(&mut self, s: u64) {
+        self.buf[self.len] = s;
+        self.len += 1;
+    }
+
     /// The distinct slots pushed.
     #[inline]
     pub(crate) fn distinct(&self) -> &[u64] {
@@ -324,87 +364,6 @@ impl Touched {
         for w in &mut self.0 {
             *w.get_mut() = 0;
         }
-    }
-}
-
-/// One position of the initial pass between its two stages: what its successors
-/// are, before the capture targets' values are read.
-struct InitStep {
-    /// The position's word, `usize::MAX` when the step holds no position.
-    own: usize,
-    /// Has the position any move (or pass)?
-    any: bool,
-    /// Does a capture end the game?
-    ends_game: bool,
-    /// Its quiet successors (and pass) when they are distinct classes without a
-    /// check: the opponent set is not [symmetric](tigadi_index::MoverClass::is_symmetric).
-    plain: usize,
-    /// Otherwise, the [keys](tigadi_index::MoverClass::opponent_key) of its quiet
-    /// successors' classes, each once.
-    quiet: SlotSet,
-    /// Its capture successors: (target table, slot).
-    captures: Vec<(usize, usize)>,
-}
-
-impl InitStep {
-    fn new() -> InitStep {
-        InitStep {
-            own: usize::MAX,
-            any: false,
-            ends_game: false,
-            plain: 0,
-            quiet: SlotSet::new(),
-            captures: Vec::new(),
-        }
-    }
-
-    /// Starts the step for the position in word `own`.
-    fn start(&mut self, own: usize) {
-        self.own = own;
-        self.any = false;
-        self.ends_game = false;
-        self.plain = 0;
-        self.quiet.clear();
-        self.captures.clear();
-    }
-
-    /// The position's initial value and counter: a capture is a win at DTC 1 if it
-    /// ends the game or leads to a position lost for the opponent; a blocked
-    /// player that loses has `Loss(0)`; a position whose every option is a losing
-    /// capture has `Loss(1)`. The counter is the number of distinct quiet
-    /// successor classes, plus one that is never taken away when a capture reaches
-    /// a draw.
-    #[inline]
-    fn finish(&self, targets: &[(SubspaceIndex, &[Packed])]) -> (Packed, u8) {
-        let mut win = self.ends_game;
-        let mut draw = false;
-        if !win {
-            for &(t, at) in &self.captures {
-                match targets[t].1[at]
-                    .get()
-                    .expect("solved table has a value at a canonical slot")
-                    .wdl()
-                {
-                    Wdl::Loss => {
-                        win = true;
-                        break;
-                    }
-                    Wdl::Draw => draw = true,
-                    Wdl::Win => {}
-                }
-            }
-        }
-        let count = self.plain + self.quiet.distinct().len() + draw as usize;
-        let value = if !self.any {
-            Packed::new(Value::Loss(0))
-        } else if win {
-            Packed::new(Value::Win(1))
-        } else if count == 0 {
-            Packed::new(Value::Loss(1))
-        } else {
-            Packed::NONE
-        };
-        (value, count as u8)
     }
 }
 
@@ -468,108 +427,7 @@ pub(crate) fn solve_pair_capped(
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
-    // Positions not yet decided, for choosing how to run each round.
-    let mut undecided = 0u64;
-    // Positions the initial pass decides at level 1 (`Win(1)` by a capture,
-    // `Loss(1)`): with those of round 1, the input of round 2.
-    let mut first_level = 0u64;
-    let level_one = (Packed::new(Value::Win(1)), Packed::new(Value::Loss(1)));
-    for (p, (idx, start)) in space.parts.iter().enumerate() {
-        // Quiet moves and passes lead into the other subspace of the pair, all to
-        // boards whose mover set is this board's opponent set.
-        let (next_idx, _) = &space.parts[(p + 1) % space.parts.len()];
-        // Captures that do not end the game all lead into one subspace: the
-        // opponent, one goti fewer, to move.
-        let sub = idx.subspace();
-        let capture_target = target_idx.iter().position(|(i, _)| {
-            i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover)
-        });
-        let chunks = idx.slots().div_ceil(CHUNK as u64);
-        let (open, at_one) = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
-                let work = range.end - range.start;
-                let (mut open, mut at_one) = (0u64, 0u64);
-                // A two-stage pipeline: the capture targets' values of one position
-                // are prefetched while those of the position before it are read
-                // (without it, a quarter of a large pair's time is spent waiting
-                // for those reads).
-                let mut steps = [InitStep::new(), InitStep::new()];
-                let mut cur = 0;
-                // The captures of one position that take the goti on the same
-                // point share their mover set (the opponent's gotis less that
-                // one): its part of the slot is computed once per point.
-                // (`known` says which entries belong to the current position.)
-                let mut taken: [Option<MoverClass>; POINTS] = [None; POINTS];
-                let mut known: u32;
-                let mut finish = |step: &mut InitStep| {
-                    let (value, count) = step.finish(&target_idx);
-                    open += (value == Packed::NONE) as u64;
-                    at_one += (value == level_one.0 || value == level_one.1) as u64;
-                    words[step.own].store(word(value, count), Relaxed);
-                    step.own = usize::MAX;
-                };
-                for (slot, board) in idx.boards(range) {
-                    // The quiet successors all have the mover set `board.opponent`:
-                    // only their number of distinct classes matters here, and the
-                    // opponent sets tell the classes apart (distinct slides leave
-                    // distinct sets) unless a symmetry fixes that mover set.
-                    let class = next_idx.mover_class(board.opponent);
-                    let symmetric = class.is_symmetric();
-                    known = 0;
-                    let step = &mut steps[cur];
-                    step.start((start + slot) as usize);
-                    board.for_each_successor(rules, |s| {
-                        step.any = true;
-                        match s {
-                            // Once a capture wins, the others need no look-up.
-                            Successor::Capture(_) if step.ends_game => {}
-                            Successor::Capture(next) if next.is_game_over() => {
-                                step.ends_game = true;
-                            }
-                            Successor::Capture(next) => {
-                                let t = capture_target.expect("capture targets were checked above");
-                                let target = &target_idx[t].0;
-                                let point =
-                                    (board.opponent & !next.mover).trailing_zeros() as usize;
-                                let class = match taken[point] {
-                                    Some(c) if known & 1 << point != 0 => c,
-                                    _ => {
-                                        let c = target.mover_class(next.mover);
-                                        taken[point] = Some(c);
-                                        known |= 1 << point;
-                                        c
-                                    }
-                                };
-                                let at = target.index_with(class, next.opponent) as usize;
-                                prefetch(&target_idx[t].1[at]);
-                                step.captures.push((t, at));
-                            }
-                            Successor::Quiet(next) | Successor::Pass(next) => {
-                                if symmetric {
-                                    step.quiet.push(class.opponent_key(next.opponent) as u64)
-                                } else {
-                                    step.plain += 1;
-                                }
-                            }
-                        }
-                    });
-                    cur ^= 1;
-                    if steps[cur].own != usize::MAX {
-                        finish(&mut steps[cur]);
-                    }
-                }
-                if steps[cur ^ 1].own != usize::MAX {
-                    finish(&mut steps[cur ^ 1]);
-                }
-                observer.advance(work);
-                (open, at_one)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        undecided += open;
-        first_level += at_one;
-    }
+    let (mut undecided, first_level) = initial_pass(rules, &space, words, &target_idx, observer);
 
     // 2. Rounds: level k from level k - 1.
     let mut level: u16 = 1;
@@ -582,7 +440,10 @@ pub(crate) fn solve_pair_capped(
         let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
         let forward = match rounds_mode {
-            Rounds::Adaptive => undecided < FORWARD_RATIO.saturating_mul(previous_level),
+            Rounds::Adaptive => {
+                let (times, over) = FORWARD_RATIO;
+                undecided.saturating_mul(over) < previous_level.saturating_mul(times)
+            }
             Rounds::Backward => false,
             Rounds::Forward => true,
         };
@@ -687,6 +548,283 @@ pub(crate) fn chain_pairs(
     tables
 }
 
+/// The runs of one subspace of the pair (slots sharing a canonical mover set),
+/// in tasks of whole runs of at least [`CHUNK`] slots: the unit of the parallel
+/// sweeps that share work between the boards of a run.
+fn run_tasks(idx: &SubspaceIndex) -> Vec<std::ops::Range<u64>> {
+    let per_task = (CHUNK as u64).div_ceil(idx.run_length().max(1));
+    let runs = idx.mover_classes();
+    (0..runs.div_ceil(per_task))
+        .map(|t| t * per_task..((t + 1) * per_task).min(runs))
+        .collect()
+}
+
+/// A capturing slide of a run's canonical mover set `M`.
+struct Closing {
+    /// The point reached, as a bit (the slide needs it empty).
+    to: Bits,
+    /// Its number among the points `M` leaves free.
+    at: u32,
+    /// The mover's set after the slide: the opponent set of its capture targets.
+    after: Bits,
+    /// Where the values of its capture targets start in the run's memo.
+    memo: usize,
+}
+
+/// What every board of one run shares in the initial pass: the slides of the
+/// canonical mover set `M` (each legal on the boards whose opponent leaves its
+/// point free), and the win/draw/loss of every capture target the run's
+/// captures reach. A capture from `(M, O)` by slide `s`, taking the goti on
+/// `x`, leads to `(O - x, M_s)`, `M_s` the mover's set after `s`: for one `s`
+/// the targets differ only in `O - x`, a set of `o - 1` of the points `M + to_s`
+/// leaves free, and each is reached from up to `24 - m - o` boards of the run.
+/// So their values are read once per run, in the order of those sets' numbers
+/// ([`FreeSets`]), into the memo, and each capture is one colex rank and one
+/// read of it.
+#[derive(Default)]
+struct RunMoves {
+    /// The run's canonical mover set.
+    mover: Bits,
+    /// Non-capturing slides: the points left and reached.
+    quiet: Vec<(u8, u8)>,
+    /// The points some slide reaches: a board whose opponent holds them all is
+    /// blocked.
+    reach: Bits,
+    /// Capturing slides.
+    closing: Vec<Closing>,
+    /// Per capture target: 1 if it is lost for its player to move (the capture
+    /// wins), 2 if drawn, 0 if won.
+    memo: Vec<u8>,
+    /// The number of each point among the points `M` leaves free.
+    free_number: [u32; POINTS],
+}
+
+/// The memo's code of a capture target's value (see [`RunMoves::memo`]).
+#[inline(always)]
+fn capture_code(v: Packed) -> u8 {
+    match v
+        .get()
+        .expect("solved table has a value at a canonical slot")
+        .wdl()
+    {
+        Wdl::Loss => 1,
+        Wdl::Draw => 2,
+        Wdl::Win => 0,
+    }
+}
+
+/// Capture targets whose values are being read, prefetched this many ahead.
+const MEMO_LAG: usize = 16;
+
+impl RunMoves {
+    /// Prepares the run whose canonical mover set is `mover`, on boards with
+    /// `opponent` gotis; `target` is the capture targets' table, `None` when
+    /// captures end the game.
+    fn prepare(
+        &mut self,
+        rules: &RuleSet,
+        mover: Bits,
+        opponent: u32,
+        target: Option<(SubspaceIndex, &[Packed])>,
+    ) {
+        self.mover = mover;
+        self.quiet.clear();
+        self.closing.clear();
+        self.reach = 0;
+        for (p, n) in self.free_number.iter_mut().enumerate() {
+            *n = (!mover & ((1 << p) - 1)).count_ones();
+        }
+        let targets_per_slide = binomial(POINTS as u32 - mover.count_ones() - 1, opponent - 1);
+        let mut memo_len = 0;
+        Board { mover, opponent: 0 }.for_each_step(rules, |from, to, closes| {
+            let after = mover ^ (1 << from) ^ (1 << to);
+            self.reach |= 1 << to;
+            if closes {
+                self.closing.push(Closing {
+                    to: 1 << to,
+                    at: self.free_number[to],
+                    after,
+                    memo: memo_len,
+                });
+                memo_len += targets_per_slide as usize;
+            } else {
+                self.quiet.push((from as u8, to as u8));
+            }
+        });
+        let Some((tidx, tvalues)) = target else {
+            return;
+        };
+        // Every target of every capturing slide, its value read MEMO_LAG targets
+        // after its word was prefetched.
+        self.memo.resize(memo_len, 0);
+        let memo = &mut self.memo;
+        let mut ring = [(0usize, 0usize); MEMO_LAG];
+        let mut n = 0usize;
+        for c in &self.closing {
+            let after = Images::of(c.after);
+            FreeSets::new(mover | c.to).for_each(opponent - 1, |rest| {
+                let class = tidx.mover_class_of(&Images::of(rest));
+                let at = tidx.index_with_images(class, &after) as usize;
+                prefetch(&tvalues[at]);
+                let r = &mut ring[n % MEMO_LAG];
+                if n >= MEMO_LAG {
+                    memo[r.0] = capture_code(tvalues[r.1]);
+                }
+                *r = (n, at);
+                n += 1;
+            });
+        }
+        for i in n.saturating_sub(MEMO_LAG)..n {
+            let r = ring[i % MEMO_LAG];
+            memo[r.0] = capture_code(tvalues[r.1]);
+        }
+    }
+
+    /// The initial value and counter of the board `(M, opponent)` of the
+    /// prepared run (see the module docs): a capture is a win at DTC 1 if it ends
+    /// the game or leads to a position lost for the opponent; a blocked player
+    /// that loses has `Loss(0)`; a position whose every option is a losing
+    /// capture has `Loss(1)`. The counter is the number of distinct quiet
+    /// successor classes (and pass), plus one that is never taken away when a
+    /// capture reaches a draw. `next_idx` indexes the quiet successors, whose
+    /// mover set is `opponent`; `ends_game` says captures end the game.
+    #[inline]
+    fn initial(
+        &self,
+        rules: &RuleSet,
+        next_idx: &SubspaceIndex,
+        opponent: Bits,
+        ends_game: bool,
+        keys: &mut SlotSet,
+    ) -> (Packed, u8) {
+        // The quiet successors all have the mover set `opponent`: only their
+        // number of distinct classes matters here, and the slides tell the
+        // classes apart (distinct slides leave distinct sets) unless a symmetry
+        // fixes that mover set.
+        let mut count = 0usize;
+        let (_, syms) = Images::of(opponent).least();
+        if syms & (syms - 1) == 0 {
+            for &(_, to) in &self.quiet {
+                count += (opponent & 1 << to == 0) as usize;
+            }
+        } else {
+            let class = next_idx.mover_class(opponent);
+            keys.clear();
+            for &(from, to) in &self.quiet {
+                if opponent & 1 << to == 0 {
+                    keys.push(class.opponent_key(self.mover ^ 1 << from ^ 1 << to) as u64);
+                }
+            }
+            count = keys.distinct().len();
+        }
+        let mut any = count > 0;
+        let (mut win, mut draw) = (false, false);
+        let mut capturable = None;
+        let mut packed = None;
+        for c in &self.closing {
+            if opponent & c.to != 0 {
+                continue;
+            }
+            any = true;
+            if ends_game {
+                win = true;
+                break;
+            }
+            let capturable =
+                *capturable.get_or_insert_with(|| rules.geometry().capturable(opponent));
+            // The opponent's set numbered among the points `M` leaves free, then
+            // among those `M + to` leaves free (`to` is not in it).
+            let packed = *packed.get_or_insert_with(|| {
+                let mut p = 0;
+                let mut rest = opponent;
+                while rest != 0 {
+                    p |= 1 << self.free_number[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                p
+            });
+            let low = (1u32 << c.at) - 1;
+            let base = (packed & low) | ((packed >> 1) & !low);
+            let mut taken = capturable;
+            while taken != 0 {
+                let x = self.free_number[taken.trailing_zeros() as usize];
+                taken &= taken - 1;
+                let x = x - (x > c.at) as u32;
+                let code = self.memo[c.memo + FreeSets::number(base ^ 1 << x) as usize];
+                win |= code == 1;
+                draw |= code == 2;
+            }
+            if win {
+                break;
+            }
+        }
+        if !any && !rules.blocked_loses {
+            // Blocked, and blocked players pass: one quiet successor.
+            any = true;
+            count = 1;
+        }
+        let count = count + draw as usize;
+        let value = if !any {
+            Packed::new(Value::Loss(0))
+        } else if win {
+            Packed::new(Value::Win(1))
+        } else if count == 0 {
+            Packed::new(Value::Loss(1))
+        } else {
+            Packed::NONE
+        };
+        (value, count as u8)
+    }
+}
+
+/// The initial pass (step 1 of the module docs): every position's value where
+/// its captures or a block decide it at once, and otherwise its counter.
+/// Returns the positions left undecided and those decided at level 1 (`Win(1)`,
+/// `Loss(1)`).
+fn initial_pass(
+    rules: &RuleSet,
+    space: &PairSpace,
+    words: &[AtomicU32],
+    target_idx: &[(SubspaceIndex, &[Packed])],
+    observer: &dyn Observer,
+) -> (u64, u64) {
+    let level_one = (Packed::new(Value::Win(1)), Packed::new(Value::Loss(1)));
+    space.sweep_runs(observer, |p, runs| {
+        let (idx, start) = space.parts[p];
+        // Quiet moves and passes lead into the other subspace of the pair, all to
+        // boards whose mover set is this board's opponent set.
+        let (next_idx, _) = space.other(p);
+        // Captures that do not end the game all lead into one subspace: the
+        // opponent, one goti fewer, to move.
+        let sub = idx.subspace();
+        let ends_game = sub.opponent <= MIN_GOTIS;
+        let target = target_idx
+            .iter()
+            .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover))
+            .copied();
+        assert!(
+            ends_game || target.is_some(),
+            "capture targets were checked"
+        );
+        let run = idx.run_length();
+        let (mut open, mut at_one) = (0u64, 0u64);
+        let mut moves = RunMoves::default();
+        let mut keys = SlotSet::new();
+        for r in runs {
+            let (mover, _) = idx.run_mover(r);
+            moves.prepare(rules, mover, sub.opponent as u32, target);
+            for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+                let (value, count) =
+                    moves.initial(rules, &next_idx, board.opponent, ends_game, &mut keys);
+                open += (value == Packed::NONE) as u64;
+                at_one += (value == level_one.0 || value == level_one.1) as u64;
+                words[(start + slot) as usize].store(word(value, count), Relaxed);
+            }
+        }
+        (open, at_one)
+    })
+}
+
 /// The packed values a round reads and writes: level `k - 1` (read) and `k` (written).
 #[derive(Clone, Copy)]
 struct Level {
@@ -720,6 +858,17 @@ const NONE: u16 = Packed::NONE.0;
 /// With `only`, the chunks not marked there hold no position of level `k - 1` and
 /// are skipped. Every chunk in which this round decides a position is marked in
 /// `marked`.
+///
+/// The positions are taken a run at a time (the slots of one canonical mover set
+/// `M`). Every quiet predecessor of a board `(M, O)` of the run is a board `(O',
+/// M)`, `O'` a set of as many points among those `M` leaves free, and one such
+/// board is a predecessor of up to ~20 boards of the run. Where no symmetry fixes
+/// `M`, distinct boards `(O', M)` are distinct classes, so the run first
+/// gathers, per `O'` (numbered as the run numbers its opponent sets,
+/// [`FreeSets`]), how many of its successors in the run are `Win(k - 1)` and
+/// whether one is `Loss(k - 1)`, and then updates each predecessor once: one
+/// canonical form and one random word per distinct predecessor instead of per
+/// edge. Runs of symmetric mover sets update edge by edge ([`update_edges`]).
 fn backward_round(
     rules: &RuleSet,
     space: &PairSpace,
@@ -729,77 +878,245 @@ fn backward_round(
     marked: &Touched,
     observer: &dyn Observer,
 ) -> u64 {
-    words
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            if only.is_some_and(|t| !t.has(c)) {
-                observer.advance(chunk.len() as u64);
-                return 0;
-            }
-            let base = (c * CHUNK) as u64;
+    space
+        .sweep_runs(observer, |p, runs| {
+            let (idx, start) = space.parts[p];
+            // The predecessors, with the other player to move, are in the other part.
+            let (prev_idx, prev_start) = space.other(p);
+            let run = idx.run_length();
+            let opponent = idx.subspace().opponent as u32;
             let mut decided = 0u64;
-            // Updates the predecessors of one position at level k - 1.
-            let mut update = |preds: &[u64], was_loss: bool| {
-                for &p in preds {
-                    let w = &words[p as usize];
-                    if was_loss {
-                        // Only a win can be written here concurrently: a position
-                        // with a lost successor never runs out of successors.
-                        // Clearing the bits of `NONE` (all ones) that `Win(k)`
-                        // lacks writes it atomically, counters untouched, and
-                        // exactly one thread finds `NONE` there first: the count
-                        // of decided positions is exact.
-                        if word_value(w.load(Relaxed)) == NONE {
-                            let old = w.fetch_and(!VALUE_MASK | at.win_now as u32, Relaxed);
-                            if word_value(old) == NONE {
-                                marked.mark(p as usize);
-                                decided += 1;
-                            }
-                        }
-                    } else {
-                        // A decided word never becomes undecided again, so its
-                        // counter no longer matters: skip the locked update.
-                        if word_value(w.load(Relaxed)) != NONE {
-                            continue;
-                        }
-                        let old = w.fetch_sub(COUNT_ONE, Relaxed);
-                        if word_value(old) == NONE && word_count(old) == 1 {
-                            // The last quiet successor turned out won for the
-                            // opponent; nothing else writes this word any more.
-                            w.store(word(Packed(at.loss_now), 0), Relaxed);
-                            marked.mark(p as usize);
-                            decided += 1;
+            let mut apply = Applier::new(words, at, marked);
+            let mut gathered = Gathered::default();
+            for r in runs {
+                let first = (start + r * run) as usize;
+                let slots = &words[first..first + run as usize];
+                // The level's positions of the run, by their number in it.
+                let mut level = Vec::new();
+                for c in (first / CHUNK)..(first + slots.len()).div_ceil(CHUNK) {
+                    if only.is_some_and(|t| !t.has(c)) {
+                        continue;
+                    }
+                    let lo = (c * CHUNK).max(first) - first;
+                    let hi = ((c + 1) * CHUNK).min(first + slots.len()) - first;
+                    for (i, w) in slots[lo..hi].iter().enumerate() {
+                        let v = word_value(w.load(Relaxed));
+                        if v == at.prev_loss || Some(v) == at.prev_win {
+                            level.push(((lo + i) as u32, v == at.prev_loss));
                         }
                     }
                 }
-            };
-            // A two-stage pipeline: the predecessors of one position are
-            // prefetched while those of the position before are updated, so the
-            // cache misses overlap with work. Updates within a round commute.
-            let mut sets = [SlotSet::new(), SlotSet::new()];
-            let mut kinds = [false; 2];
-            let mut cur = 0;
-            for (i, w) in chunk.iter().enumerate() {
-                let v = word_value(w.load(Relaxed));
-                let was_loss = v == at.prev_loss;
-                if !was_loss && Some(v) != at.prev_win {
+                if level.is_empty() {
                     continue;
                 }
-                let board = space
-                    .board(base + i as u64)
-                    .expect("decided slots hold positions");
-                kinds[cur] = was_loss;
-                space.predecessors(rules, board, words, &mut sets[cur]);
-                cur ^= 1;
-                update(sets[cur].distinct(), kinds[cur]);
-                sets[cur].clear();
+                let (mover, symmetric) = idx.run_mover(r);
+                if symmetric {
+                    decided += update_edges(rules, space, &mut apply, &level, |i| {
+                        idx.board(r * run + i as u64)
+                            .expect("decided slots hold positions")
+                    });
+                    continue;
+                }
+                let free = FreeSets::new(mover);
+                gathered.start(run as usize, mover);
+                if level.len() * SPARSE < run as usize {
+                    for &(i, was_loss) in &level {
+                        let board = idx
+                            .board(r * run + i as u64)
+                            .expect("decided slots hold positions");
+                        gathered.add(rules, board, free.compress(board.opponent), was_loss);
+                    }
+                } else {
+                    // Dense: walk the run's opponent sets in order instead.
+                    let mut next = level.iter().peekable();
+                    let mut i = 0u32;
+                    free.for_each_compressed(opponent, |o, set| {
+                        if let Some(&(_, was_loss)) = next.next_if(|l| l.0 == i) {
+                            let board = Board {
+                                mover,
+                                opponent: set,
+                            };
+                            gathered.add(rules, board, o, was_loss);
+                        }
+                        i += 1;
+                    });
+                }
+                // Each predecessor once, its word prefetched APPLY_LAG ahead.
+                let images = Images::of(mover);
+                for &(number, o) in &gathered.touched {
+                    let o = free.expand(o);
+                    let class = prev_idx.mover_class_of(&Images::of(o));
+                    let slot = prev_start + prev_idx.index_with_images(class, &images);
+                    let tally = gathered.tally[number as usize];
+                    decided += apply.push(slot as usize, tally);
+                }
             }
-            update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
-            observer.advance(chunk.len() as u64);
-            decided
+            decided += apply.finish();
+            (decided, 0)
         })
-        .sum()
+        .0
+}
+
+/// A backward round's updates of predecessor words, each prefetched
+/// [`APPLY_LAG`] updates before it is made. An update is a tally: bit 7 set
+/// when a successor is `Loss(k - 1)`, otherwise the number of successors that
+/// are `Win(k - 1)`.
+struct Applier<'a> {
+    words: &'a [AtomicU32],
+    at: Level,
+    marked: &'a Touched,
+    ring: [(usize, u8); APPLY_LAG],
+    n: usize,
+}
+
+/// Predecessor updates in flight (prefetched, not yet made).
+const APPLY_LAG: usize = 16;
+
+/// The [`Applier`] tally of a lost successor.
+const LOST: u8 = 0x80;
+
+impl<'a> Applier<'a> {
+    fn new(words: &'a [AtomicU32], at: Level, marked: &'a Touched) -> Applier<'a> {
+        Applier {
+            words,
+            at,
+            marked,
+            ring: [(0, 0); APPLY_LAG],
+            n: 0,
+        }
+    }
+
+    /// Queues the update of word `p`; returns the positions decided by the one it
+    /// makes now (the one queued `APPLY_LAG` before).
+    #[inline]
+    fn push(&mut self, p: usize, tally: u8) -> u64 {
+        prefetch(&self.words[p]);
+        let r = std::mem::replace(&mut self.ring[self.n % APPLY_LAG], (p, tally));
+        self.n += 1;
+        if self.n > APPLY_LAG {
+            self.update(r.0, r.1)
+        } else {
+            0
+        }
+    }
+
+    /// Makes the updates still queued; returns the positions they decided.
+    fn finish(&mut self) -> u64 {
+        let mut decided = 0;
+        for i in self.n.saturating_sub(APPLY_LAG)..self.n {
+            let (p, tally) = self.ring[i % APPLY_LAG];
+            decided += self.update(p, tally);
+        }
+        self.n = 0;
+        decided
+    }
+
+    /// Updates predecessor word `p` with `tally`: returns 1 if that decided it.
+    #[inline(always)]
+    fn update(&self, p: usize, tally: u8) -> u64 {
+        let w = &self.words[p];
+        // A decided word never becomes undecided again, and its counter no
+        // longer matters: skip the locked update.
+        if word_value(w.load(Relaxed)) != NONE {
+            return 0;
+        }
+        if tally & LOST != 0 {
+            // Only a win can be written here concurrently: a position with a lost
+            // successor never runs out of successors. Clearing the bits of `NONE`
+            // (all ones) that `Win(k)` lacks writes it atomically, counters
+            // untouched, and exactly one thread finds `NONE` there first: the
+            // count of decided positions is exact.
+            let old = w.fetch_and(!VALUE_MASK | self.at.win_now as u32, Relaxed);
+            if word_value(old) == NONE {
+                self.marked.mark(p);
+                return 1;
+            }
+        } else {
+            let old = w.fetch_sub(tally as u32 * COUNT_ONE, Relaxed);
+            if word_value(old) == NONE && word_count(old) == tally {
+                // The last quiet successors turned out won for the opponent;
+                // nothing else writes this word any more.
+                w.store(word(Packed(self.at.loss_now), 0), Relaxed);
+                self.marked.mark(p);
+                return 1;
+            }
+        }
+        0
+    }
+}
+
+/// A run's predecessors gathered by [`backward_round`]: per opponent-set number
+/// of the run, the tally of its board's successors at level `k - 1` (see
+/// [`Applier`]), and the numbers touched, with their compressed sets, in the
+/// order first touched.
+#[derive(Default)]
+struct Gathered {
+    tally: Vec<u8>,
+    touched: Vec<(u32, Bits)>,
+    /// The number of each point among the points the run's mover set leaves
+    /// free, as a bit of the compressed form (0 for its own points).
+    bit: [Bits; POINTS],
+}
+
+impl Gathered {
+    /// Empties the tallies for a run of `run` slots with mover set `mover`.
+    fn start(&mut self, run: usize, mover: Bits) {
+        if self.tally.len() < run {
+            self.tally.resize(run, 0);
+        }
+        for &(n, _) in &self.touched {
+            self.tally[n as usize] = 0;
+        }
+        self.touched.clear();
+        for (p, b) in self.bit.iter_mut().enumerate() {
+            *b = if mover & 1 << p != 0 {
+                0
+            } else {
+                1 << (!mover & ((1 << p) - 1)).count_ones()
+            };
+        }
+    }
+
+    /// Adds the predecessors of `board`, a board of the run whose opponent set
+    /// has the compressed form `o`, at level `k - 1` and lost (`was_loss`) or won
+    /// for its player to move.
+    #[inline]
+    fn add(&mut self, rules: &RuleSet, board: Board, o: Bits, was_loss: bool) {
+        let (tally, touched, bit) = (&mut self.tally, &mut self.touched, &self.bit);
+        board.for_each_quiet_predecessor_slide(rules, |from, to| {
+            let key = o ^ bit[from] ^ bit[to];
+            let n = FreeSets::number(key) as usize;
+            let t = tally[n];
+            if t == 0 {
+                touched.push((n as u32, key));
+            }
+            tally[n] = if was_loss { t | LOST } else { t + 1 };
+        });
+    }
+}
+
+/// The edge-by-edge backward update of the positions `level` (numbers in a run,
+/// with whether each is lost) whose boards `board(number)` gives: every position's
+/// distinct predecessor classes, each updated once per position. Returns the
+/// positions decided.
+fn update_edges(
+    rules: &RuleSet,
+    space: &PairSpace,
+    apply: &mut Applier<'_>,
+    level: &[(u32, bool)],
+    board: impl Fn(u32) -> Board,
+) -> u64 {
+    let mut decided = 0;
+    let mut preds = SlotSet::new();
+    for &(i, was_loss) in level {
+        preds.clear();
+        board(i).for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
+        let tally = if was_loss { LOST } else { 1 };
+        for &p in preds.distinct() {
+            decided += apply.push(p as usize, tally);
+        }
+    }
+    decided
 }
 
 /// The forward rule for the undecided position in slot `own`, whose distinct quiet
@@ -837,6 +1154,11 @@ fn forward_step(words: &[AtomicU32], at: Level, own: usize, quiet: &[u64]) -> bo
 /// backward round does to the same position, so either may run any round. Only a
 /// position's own word is written, and only values of level `level - 1` are read,
 /// which no one writes in this round. Returns the positions decided.
+///
+/// Positions are taken a run at a time: the slides of the run's mover set are
+/// listed once, and where no symmetry fixes a position's opponent set (the
+/// successors' mover set), its successors' slots come from one precomputed form
+/// by toggling the slide's two points ([`tigadi_index::Near`]).
 fn forward_round(
     rules: &RuleSet,
     space: &PairSpace,
@@ -845,32 +1167,60 @@ fn forward_round(
     marked: &Touched,
     observer: &dyn Observer,
 ) -> u64 {
-    let mut tally = 0;
-    for (p, (idx, start)) in space.parts.iter().enumerate() {
-        let (next_idx, next_start) = &space.parts[(p + 1) % space.parts.len()];
-        let chunks = idx.slots().div_ceil(CHUNK as u64);
-        tally += (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
-                let mut decided = 0u64;
-                // A two-stage pipeline, as in the backward rounds: the successor
-                // words of one undecided position are prefetched while those of
-                // the undecided position before it are read. Positions of a
-                // forward round are independent of each other (each writes only
-                // its own word and reads only level k - 1), so the order is free.
-                let mut sets = [SlotSet::new(), SlotSet::new()];
-                let mut owners: [Option<usize>; 2] = [None, None];
-                let mut cur = 0;
+    space
+        .sweep_runs(observer, |p, runs| {
+            let (idx, start) = space.parts[p];
+            let (next_idx, next_start) = space.other(p);
+            let run = idx.run_length();
+            let opponent = idx.subspace().opponent as u32;
+            let mut decided = 0u64;
+            let mut moves = RunMoves::default();
+            // A two-stage pipeline, as in the backward rounds: the successor
+            // words of one undecided position are prefetched while those of
+            // the undecided position before it are read. Positions of a
+            // forward round are independent of each other (each writes only
+            // its own word and reads only level k - 1), so the order is free.
+            let mut sets = [SlotSet::new(), SlotSet::new()];
+            let mut owners: [Option<usize>; 2] = [None, None];
+            let mut cur = 0;
+            for r in runs {
+                let first = (start + r * run) as usize;
+                let chunk = &words[first..first + run as usize];
+                // Which positions of the run are undecided, from the words alone.
+                let mut open = 0usize;
+                for w in chunk {
+                    let w = w.load(Relaxed);
+                    open += (word_value(w) == NONE && word_count(w) != PADDING) as usize;
+                }
+                if open == 0 {
+                    continue;
+                }
+                let (mover, _) = idx.run_mover(r);
+                moves.prepare(rules, mover, opponent, None);
                 let mut visit = |own: usize, board: Board| {
                     let class = next_idx.mover_class(board.opponent);
                     let quiet = &mut sets[cur];
                     quiet.clear();
-                    board.for_each_successor(rules, |s| {
-                        if let Successor::Quiet(next) | Successor::Pass(next) = s {
-                            quiet.push(next_start + next_idx.index_with(class, next.opponent));
+                    if let Some(near) = class.near(board.mover) {
+                        // Distinct slides, distinct classes.
+                        for &(from, to) in &moves.quiet {
+                            if board.opponent & 1 << to == 0 {
+                                quiet.push_new(
+                                    next_start + near.toggled(from as usize, to as usize),
+                                );
+                            }
                         }
-                    });
+                        if moves.reach & !board.opponent == 0 && !rules.blocked_loses {
+                            // Blocked: the pass.
+                            quiet.push_new(next_start + near.slot());
+                        }
+                    } else {
+                        board.for_each_successor(rules, |s| {
+                            if let Successor::Quiet(next) | Successor::Pass(next) = s {
+                                quiet.push(next_start + next_idx.index_with(class, next.opponent));
+                            }
+                        });
+                    }
                     for &q in quiet.distinct() {
                         prefetch(&words[q as usize]);
                     }
@@ -883,43 +1233,33 @@ fn forward_round(
                         }
                     }
                 };
-                // Which positions of the chunk are undecided, from the words alone.
-                let first = (start + range.start) as usize;
-                let chunk = &words[first..first + (range.end - range.start) as usize];
-                let mut open = 0usize;
-                for w in chunk {
-                    let w = w.load(Relaxed);
-                    open += (word_value(w) == NONE && word_count(w) != PADDING) as usize;
-                }
                 if open * SPARSE < chunk.len() {
-                    // Few undecided: decode just those boards, not the whole chunk.
+                    // Few undecided: decode just those boards, not the whole run.
                     for (i, w) in chunk.iter().enumerate() {
                         let w = w.load(Relaxed);
                         if word_value(w) == NONE && word_count(w) != PADDING {
                             let board = idx
-                                .board(range.start + i as u64)
+                                .board(r * run + i as u64)
                                 .expect("a slot with a counter holds a position");
                             visit(first + i, board);
                         }
                     }
                 } else {
-                    for (slot, board) in idx.boards(range.clone()) {
+                    for (slot, board) in idx.boards(r * run..(r + 1) * run) {
                         let own = (start + slot) as usize;
                         if word_value(words[own].load(Relaxed)) == NONE {
                             visit(own, board);
                         }
                     }
                 }
-                if let Some(own) = owners[cur ^ 1].take() {
-                    if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
-                        marked.mark(own);
-                        decided += 1;
-                    }
+            }
+            if let Some(own) = owners[cur ^ 1].take() {
+                if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
+                    marked.mark(own);
+                    decided += 1;
                 }
-                observer.advance(range.end - range.start);
-                decided
-            })
-            .sum::<u64>();
-    }
-    tally
+            }
+            (decided, 0)
+        })
+        .0
 }

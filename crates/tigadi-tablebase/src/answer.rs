@@ -16,9 +16,10 @@ use tigadi_rules::{
 };
 use tigadi_values::Value;
 
-/// Values under the 100-turn rule, `None` when the horizon table they come from is
-/// missing (a directory solved with `--no-horizon`, or by an older version).
-fn known(r: Result<RuleValues, TablebaseError>) -> Result<Option<RuleValues>, TablebaseError> {
+/// Values under the 100-turn rule or DTWs, `None` when the horizon or DTW table
+/// they come from is missing (a directory solved with `--no-horizon` or without
+/// `--dtw`, or by an older version).
+fn known<T>(r: Result<T, TablebaseError>) -> Result<Option<T>, TablebaseError> {
     match r {
         Ok(r) => Ok(Some(r)),
         Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
@@ -67,6 +68,9 @@ pub struct ReportTurn {
     pub value: Value,
     /// Its values under the rule; `None` without the horizon tables.
     pub rule: Option<RuleValues>,
+    /// Its value with the depth to win (DTW, turns to the end of the game counted
+    /// from the probed position); `None` without the DTW tables.
+    pub dtw: Option<Value>,
 }
 
 /// Everything the tables say about one position of either phase
@@ -87,6 +91,10 @@ pub struct ProbeReport {
     /// Its values under the rule at its counter; `None` where the horizon tables are
     /// absent (a directory solved without them, or by an older version).
     pub rule: Option<RuleValues>,
+    /// Its value with the depth to win (DTW: turns to the end of the game under
+    /// perfect play, docs/RULES.md §7) from the DTW tables; `None` where they are
+    /// absent (solved without `--dtw`) and for a finished game.
+    pub dtw: Option<Value>,
     /// Every legal turn, best first: by the value under the rule at this counter when
     /// the horizon tables are there, by the game-theoretic value otherwise.
     pub moves: Vec<ReportTurn>,
@@ -151,6 +159,7 @@ impl Tablebase {
             position: *p,
             value: Value::Draw,
             rule: None,
+            dtw: None,
             moves: Vec::new(),
             over: None,
             placing: p.phase() == Phase::Placing,
@@ -170,6 +179,7 @@ impl Tablebase {
         let placing = report.placing.then(|| p.placements(&rules) as u8);
         report.value = self.get_position::<field::Dtc>(p)?;
         report.rule = known(self.probe_rule(placing, board, p.quiet_turns))?;
+        report.dtw = known(self.get_position::<field::Dtw>(p))?;
         if !with_moves {
             return Ok(report);
         }
@@ -180,6 +190,7 @@ impl Tablebase {
                     turn,
                     value: r.value,
                     rule: Some(r),
+                    dtw: None,
                 })
                 .collect()
         } else {
@@ -189,9 +200,20 @@ impl Tablebase {
                     turn,
                     value,
                     rule: None,
+                    dtw: None,
                 })
                 .collect()
         };
+        // The turns' DTWs where every table they lead into has its DTW table (a
+        // run of `solve --dtw` writes those first, so only a damaged or partial
+        // directory leaves them out).
+        if report.dtw.is_some() {
+            if let Some(dtws) = known(self.turns::<field::Dtw>(placing, board))? {
+                for m in &mut report.moves {
+                    m.dtw = dtws.iter().find(|(t, _)| *t == m.turn).map(|&(_, v)| v);
+                }
+            }
+        }
         Ok(report)
     }
 }
@@ -200,7 +222,8 @@ impl ProbeReport {
     /// The JSON object of `tigadi probe --json` (and of the server): `position`,
     /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` and `moves`
     /// (each with `move` and the same value fields), plus `game_over` when the game
-    /// is over. Printing it gives the bytes that serialising the report directly
+    /// is over, and `dtw` (the depth to win, `null` for a draw) where the DTW
+    /// tables are there (absent otherwise, in the position and in its moves). Printing it gives the bytes that serialising the report directly
     /// gives (`serde_json::to_string(&report)`, the faster way).
     pub fn to_json(&self) -> Json {
         serde_json::to_value(self).expect("a probe report is plain JSON")
@@ -220,6 +243,9 @@ impl Serialize for ProbeReport {
         m.serialize_entry("category", &rule.category)?;
         m.serialize_entry("dtc", &dtc)?;
         m.serialize_entry("dtc100", &rule.dtc100)?;
+        if let Some(d) = self.dtw {
+            m.serialize_entry("dtw", &d.dtc())?;
+        }
         if let Some(r) = self.over {
             m.serialize_entry("game_over", &result_json(r))?;
         }
@@ -267,10 +293,13 @@ impl Serialize for ReportTurnEntry<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let t = self.0;
         let rule = RuleFields::of(t.rule.as_ref());
-        let mut m = s.serialize_map(Some(6))?;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("category", &rule.category)?;
         m.serialize_entry("dtc", &t.value.dtc())?;
         m.serialize_entry("dtc100", &rule.dtc100)?;
+        if let Some(d) = t.dtw {
+            m.serialize_entry("dtw", &d.dtc())?;
+        }
         m.serialize_entry("move", &t.turn.to_string())?;
         m.serialize_entry("rule_value", &rule.rule_value)?;
         m.serialize_entry("value", wdl_name(t.value))?;
@@ -377,11 +406,13 @@ mod tests {
                 turn: slide("a1", "a4", Some("d7")),
                 value: Value::Win(5),
                 rule: Some(rule),
+                dtw: None,
             },
             ReportTurn {
                 turn: Move::Pass,
                 value: Value::Loss(3),
                 rule: None,
+                dtw: None,
             },
         ];
         let with_rule = ProbeReport {
@@ -389,6 +420,7 @@ mod tests {
             position,
             value: Value::Win(5),
             rule: Some(rule),
+            dtw: None,
             moves: moves.clone(),
             over: None,
             placing: false,
@@ -405,7 +437,11 @@ mod tests {
             }),
             ..without.clone()
         };
-        for r in [&with_rule, &without, &over] {
+        let mut with_dtw = with_rule.clone();
+        with_dtw.dtw = Some(Value::Win(41));
+        with_dtw.moves[0].dtw = Some(Value::Win(41));
+        with_dtw.moves[1].dtw = Some(Value::Draw);
+        for r in [&with_rule, &without, &over, &with_dtw] {
             let direct = serde_json::to_string(r).unwrap();
             assert_eq!(direct, r.to_json().to_string());
             let reparsed: Json = serde_json::from_str(&direct).unwrap();
@@ -420,6 +456,10 @@ mod tests {
                 r#""position":"BB./S../.../...S../.../.../SB. S 0 0 7","quiet_turns":7,"rule_value":"draw","value":"win"}"#
             )
         );
+        let text = serde_json::to_string(&with_dtw).unwrap();
+        assert!(text.contains(r#""dtc100":null,"dtw":41,"moves""#), "{text}");
+        assert!(text.contains(r#""dtw":41,"move":"a1-a4xd7""#), "{text}");
+        assert!(text.contains(r#""dtw":null,"move":"pass""#), "{text}");
         assert!(serde_json::to_string(&over)
             .unwrap()
             .contains(r#""dtc100":null,"game_over":{"reason":"quiet_turns","#));

@@ -17,7 +17,7 @@ use crate::format::{ClassCounts, Header};
 use crate::reader::table::Table;
 use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
 use tigadi_rules::RuleSet;
-use tigadi_values::{Category as Class, Packed, Value, Wdl as WinDrawLoss, MAX_DTC};
+use tigadi_values::{Category as Class, Metric, Packed, Value, Wdl as WinDrawLoss, MAX_DTC};
 
 /// Version of the file layout described in `docs/FORMAT.md`, as written in
 /// game-theoretic tables (`.tgtb`, unchanged since version 1).
@@ -25,15 +25,23 @@ pub const FORMAT_VERSION: u16 = 1;
 /// Format version of horizon tables (`.tghz`, values under the 100-turn rule), new
 /// in version 2 of `docs/FORMAT.md`.
 pub const HORIZON_FORMAT_VERSION: u16 = 2;
+/// Format version of DTW tables (`.tgdw`, depth to win), new in version 3 of
+/// `docs/FORMAT.md`.
+pub const DTW_FORMAT_VERSION: u16 = 3;
 /// Value encoding of the file: `1` = WDL codes `0` loss, `1` draw, `2` win, and
 /// DTC entries as `tigadi_values::Packed` words.
 pub const VALUE_ENCODING: u8 = 1;
 /// Value encoding of horizon tables: category codes (4 bits) and DTC₁₀₀ bytes.
 pub const HORIZON_VALUE_ENCODING: u8 = 2;
+/// Value encoding of DTW tables: WDL codes as in version 1, DTW entries as
+/// `tigadi_values::Packed` words whose depth is the DTW.
+pub const DTW_VALUE_ENCODING: u8 = 3;
 /// File name extension of tablebase files (game-theoretic values).
 pub const EXTENSION: &str = "tgtb";
 /// File name extension of horizon tables (values under the 100-turn rule).
 pub const HORIZON_EXTENSION: &str = "tghz";
+/// File name extension of DTW tables (depth to win).
+pub const DTW_EXTENSION: &str = "tgdw";
 
 /// Slots per WDL block: 2 bits a slot, so 8 KiB before compression. Large enough
 /// that the block table costs under 0.01 bits a slot, small enough that a cold
@@ -62,6 +70,8 @@ pub const SECTION_DTC: u8 = 2;
 pub const SECTION_CATEGORY: u8 = 3;
 /// Section kind code of the DTC₁₀₀ section of a horizon table.
 pub const SECTION_DTC100: u8 = 4;
+/// Section kind code of the DTW section of a DTW table.
+pub const SECTION_DTW: u8 = 5;
 /// Section encoding: WDL, 2-bit codes, four slots a byte, lowest bits first.
 pub const ENCODING_WDL_2BIT: u8 = 1;
 /// Section encoding: DTC, `Packed` u16 per slot, split per block into a plane of
@@ -96,17 +106,22 @@ pub enum TableKind {
     /// Values under the 100-turn rule (`.tghz`, format version 2): a category
     /// section and a DTC₁₀₀ section; the header records the turn limit.
     Horizon,
+    /// Depth to win (`.tgdw`, format version 3): a WDL section (as in a
+    /// game-theoretic table) and a DTW section, `Packed` words whose depth is the
+    /// DTW (docs/RULES.md §7). Computed after the values, on request.
+    Dtw,
 }
 
 impl TableKind {
     /// Every kind, in listing order (a directory's game-theoretic tables first).
-    pub const ALL: [TableKind; 2] = [TableKind::GameTheoretic, TableKind::Horizon];
+    pub const ALL: [TableKind; 3] = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
 
     /// The format version written in the header.
     pub fn version(self) -> u16 {
         match self {
             TableKind::GameTheoretic => FORMAT_VERSION,
             TableKind::Horizon => HORIZON_FORMAT_VERSION,
+            TableKind::Dtw => DTW_FORMAT_VERSION,
         }
     }
 
@@ -120,6 +135,7 @@ impl TableKind {
         match self {
             TableKind::GameTheoretic => VALUE_ENCODING,
             TableKind::Horizon => HORIZON_VALUE_ENCODING,
+            TableKind::Dtw => DTW_VALUE_ENCODING,
         }
     }
 
@@ -128,6 +144,7 @@ impl TableKind {
         match self {
             TableKind::GameTheoretic => EXTENSION,
             TableKind::Horizon => HORIZON_EXTENSION,
+            TableKind::Dtw => DTW_EXTENSION,
         }
     }
 
@@ -136,6 +153,7 @@ impl TableKind {
         match self {
             TableKind::GameTheoretic => [Section::Wdl, Section::Dtc],
             TableKind::Horizon => [Section::Category, Section::Dtc100],
+            TableKind::Dtw => [Section::Wdl, Section::Dtw],
         }
     }
 
@@ -143,8 +161,18 @@ impl TableKind {
     /// it and a table solved under another limit is refused.
     pub fn has_turn_limit(self) -> bool {
         match self {
-            TableKind::GameTheoretic => false,
+            TableKind::GameTheoretic | TableKind::Dtw => false,
             TableKind::Horizon => true,
+        }
+    }
+
+    /// The depth its values carry ([`Metric`]): DTC (to the next capture, or
+    /// DTC₁₀₀ for horizon tables) or DTW; the pass that computes a table of this
+    /// kind evaluates positions in it.
+    pub fn metric(self) -> Metric {
+        match self {
+            TableKind::GameTheoretic | TableKind::Horizon => Metric::Dtc,
+            TableKind::Dtw => Metric::Dtw,
         }
     }
 
@@ -161,11 +189,12 @@ impl TableKind {
     /// Header byte 22: in version 1 the gotis per side (0 for the default 9), so
     /// that those files are those of milestone 1; in version 2 the turn limit (and
     /// bytes 22..24 of a moving-phase table read as a u16 are the turn limit, as
-    /// they were first written; the gotis per side are in the rule set name only).
+    /// they were first written; the gotis per side are in the rule set name only);
+    /// in version 3 as in version 1.
     pub(crate) fn rules_byte(self, rules: &RuleSet) -> u8 {
         match self {
-            TableKind::GameTheoretic if rules.pieces == DEFAULT_PIECES => 0,
-            TableKind::GameTheoretic => rules.pieces,
+            TableKind::GameTheoretic | TableKind::Dtw if rules.pieces == DEFAULT_PIECES => 0,
+            TableKind::GameTheoretic | TableKind::Dtw => rules.pieces,
             TableKind::Horizon => rules.quiet as u8,
         }
     }
@@ -174,7 +203,7 @@ impl TableKind {
     /// ([`TableKind::rules_byte`]) and the rule set's name; what is wrong otherwise.
     pub(crate) fn rules_from_byte(self, byte: u8, rules_name: &str) -> Result<(u16, u8), String> {
         match self {
-            TableKind::GameTheoretic => {
+            TableKind::GameTheoretic | TableKind::Dtw => {
                 let pieces = match byte {
                     0 => DEFAULT_PIECES,
                     n if (MIN_PIECES..=MAX_PIECES).contains(&n) && n != DEFAULT_PIECES => n,
@@ -200,7 +229,7 @@ impl TableKind {
     /// from the game-theoretic values), if any.
     pub fn derived_from(self) -> Option<TableKind> {
         match self {
-            TableKind::GameTheoretic => None,
+            TableKind::GameTheoretic | TableKind::Dtw => None,
             TableKind::Horizon => Some(TableKind::GameTheoretic),
         }
     }
@@ -216,6 +245,7 @@ impl TableKind {
     ) -> Option<TableData<'a>> {
         match (self, base) {
             (TableKind::GameTheoretic, None) => Some(TableData::Game(values)),
+            (TableKind::Dtw, None) => Some(TableData::Dtw(values)),
             (TableKind::Horizon, Some(game)) => Some(TableData::Horizon {
                 game,
                 dtc100: values,
@@ -225,11 +255,13 @@ impl TableKind {
     }
 
     /// Decodes a table's values, as [`crate::TablebaseDir::load`] returns them:
-    /// its DTC section (game-theoretic values) or its DTC₁₀₀ section.
+    /// its DTC section (game-theoretic values), its DTC₁₀₀ section or its DTW
+    /// section.
     pub fn decode_values(self, table: &Table) -> Result<Vec<Packed>, TablebaseError> {
         match self {
             TableKind::GameTheoretic => table.decode::<field::Dtc>(),
             TableKind::Horizon => table.decode::<field::Dtc100>(),
+            TableKind::Dtw => table.decode::<field::Dtw>(),
         }
     }
 }
@@ -245,6 +277,10 @@ pub enum Section {
     Category,
     /// DTC₁₀₀ values (horizon tables).
     Dtc100,
+    /// Values whose depth is the DTW (DTW tables): laid out as [`Section::Dtc`]
+    /// (two byte planes per block, so while every DTW of a block is below 256
+    /// its plane of high bytes is zeros and compresses to almost nothing).
+    Dtw,
 }
 
 impl Section {
@@ -255,6 +291,7 @@ impl Section {
             Section::Dtc => SECTION_DTC,
             Section::Category => SECTION_CATEGORY,
             Section::Dtc100 => SECTION_DTC100,
+            Section::Dtw => SECTION_DTW,
         }
     }
 
@@ -262,7 +299,7 @@ impl Section {
     pub fn encoding(self) -> u8 {
         match self {
             Section::Wdl => ENCODING_WDL_2BIT,
-            Section::Dtc => ENCODING_DTC_U16_PLANES,
+            Section::Dtc | Section::Dtw => ENCODING_DTC_U16_PLANES,
             Section::Category => ENCODING_CATEGORY_4BIT,
             Section::Dtc100 => ENCODING_DTC100_U8,
         }
@@ -275,6 +312,7 @@ impl Section {
             Section::Dtc => "DTC",
             Section::Category => "category",
             Section::Dtc100 => "DTC100",
+            Section::Dtw => "DTW",
         }
     }
 
@@ -282,7 +320,7 @@ impl Section {
     pub fn slots_per_block(self) -> u32 {
         match self {
             Section::Wdl => WDL_SLOTS_PER_BLOCK,
-            Section::Dtc => DTC_SLOTS_PER_BLOCK,
+            Section::Dtc | Section::Dtw => DTC_SLOTS_PER_BLOCK,
             Section::Category => CATEGORY_SLOTS_PER_BLOCK,
             Section::Dtc100 => DTC100_SLOTS_PER_BLOCK,
         }
@@ -292,7 +330,7 @@ impl Section {
     pub fn zstd_level(self) -> i32 {
         match self {
             Section::Wdl | Section::Category => WDL_ZSTD_LEVEL,
-            Section::Dtc | Section::Dtc100 => DTC_ZSTD_LEVEL,
+            Section::Dtc | Section::Dtc100 | Section::Dtw => DTC_ZSTD_LEVEL,
         }
     }
 
@@ -302,7 +340,7 @@ impl Section {
             Section::Wdl => n.div_ceil(4),
             Section::Category => n.div_ceil(2),
             Section::Dtc100 => n,
-            Section::Dtc => 2 * n,
+            Section::Dtc | Section::Dtw => 2 * n,
         }
     }
 
@@ -314,7 +352,7 @@ impl Section {
             Section::Wdl => raw[j / 4] |= (e as u8) << (2 * (j % 4)),
             Section::Category => raw[j / 2] |= (e as u8) << (4 * (j % 2)),
             Section::Dtc100 => raw[j] = e as u8,
-            Section::Dtc => {
+            Section::Dtc | Section::Dtw => {
                 raw[j] = e as u8;
                 raw[n + j] = (e >> 8) as u8;
             }
@@ -328,7 +366,7 @@ impl Section {
             Section::Wdl => ((raw[j / 4] >> (2 * (j % 4))) & 3) as u16,
             Section::Category => ((raw[j / 2] >> (4 * (j % 2))) & 0xF) as u16,
             Section::Dtc100 => raw[j] as u16,
-            Section::Dtc => u16::from_le_bytes([raw[j], raw[n + j]]),
+            Section::Dtc | Section::Dtw => u16::from_le_bytes([raw[j], raw[n + j]]),
         }
     }
 }
@@ -398,6 +436,9 @@ pub mod field {
     /// The value under the 100-turn rule at counter 0 with the turns within which
     /// it is forced (DTC₁₀₀ section of a horizon table).
     pub struct Dtc100;
+    /// The game-theoretic value with its depth to win (DTW section of a DTW
+    /// table).
+    pub struct Dtw;
 
     impl Field for Dtc {
         const KIND: TableKind = TableKind::GameTheoretic;
@@ -406,6 +447,15 @@ pub mod field {
         fn entry(_: &Header, word: u16) -> Option<Packed> {
             let v = Packed(word).get()?;
             (v.dtc().unwrap_or(0) <= MAX_DTC).then_some(Packed(word))
+        }
+    }
+
+    impl Field for Dtw {
+        const KIND: TableKind = TableKind::Dtw;
+        const SECTION: Section = Section::Dtw;
+        type Entry = Packed;
+        fn entry(header: &Header, word: u16) -> Option<Packed> {
+            Dtc::entry(header, word)
         }
     }
 
@@ -452,6 +502,8 @@ pub mod field {
 pub enum TableData<'a> {
     /// Game-theoretic values (a [`TableKind::GameTheoretic`] table).
     Game(&'a [Packed]),
+    /// Values whose depth is the DTW (a [`TableKind::Dtw`] table).
+    Dtw(&'a [Packed]),
     /// Values under the 100-turn rule (a [`TableKind::Horizon`] table): the
     /// horizon pass's DTC₁₀₀ values, and the game-theoretic values of the same
     /// slots for the classes. Padding is where `dtc100` has it; `game` may hold
@@ -472,6 +524,7 @@ impl<'a> TableData<'a> {
     pub fn kind(&self) -> TableKind {
         match self {
             TableData::Game(_) => TableKind::GameTheoretic,
+            TableData::Dtw(_) => TableKind::Dtw,
             TableData::Horizon { .. } => TableKind::Horizon,
         }
     }
@@ -479,7 +532,7 @@ impl<'a> TableData<'a> {
     /// The slot count of every array it holds, or what is wrong.
     pub(crate) fn slots(&self) -> Result<usize, TablebaseError> {
         let n = match *self {
-            TableData::Game(v) => v.len(),
+            TableData::Game(v) | TableData::Dtw(v) => v.len(),
             TableData::Horizon { game, dtc100 } if game.len() == dtc100.len() => game.len(),
             TableData::Horizon { game, dtc100 } => {
                 return Err(TablebaseError::InvalidValues(format!(
@@ -504,7 +557,7 @@ impl<'a> TableData<'a> {
     ) -> Result<(ClassCounts, Entries<'a>, [u16; 2]), TablebaseError> {
         let mut counts = ClassCounts::default();
         match *self {
-            TableData::Game(values) => {
+            TableData::Game(values) | TableData::Dtw(values) => {
                 for (slot, v) in values.iter().enumerate() {
                     match v.get() {
                         None => {}

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Phase, Position, RuleSet, Successor};
-use tigadi_values::placing::{for_each_placement_value, layer_count, layer_subspaces};
+use tigadi_values::placing::{for_each_placement_value_with, layer_count, layer_subspaces};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -242,8 +242,9 @@ impl Tablebase {
     }
 
     /// Every legal turn from `board` (of the moving phase, `placing == None`, or of
-    /// placing layer `placing`) with the value of field `F` ([`field::Dtc`] or
-    /// [`field::Dtc100`]) it leads to, from the player to move's point of view and
+    /// placing layer `placing`) with the value of field `F` ([`field::Dtc`],
+    /// [`field::Dtc100`] or [`field::Dtw`], counted in its kind's
+    /// [`TableKind::metric`]) it leads to, from the player to move's point of view and
     /// counted from `board`, in move-generation order: slides (a capture that
     /// leaves the opponent two gotis is `Win(1)`) or a pass, or placements with
     /// each capture choice, read from the next layer's tables (the moving phase's
@@ -256,6 +257,7 @@ impl Tablebase {
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
         self.check(placing, board)?;
         let rules = self.rules();
+        let metric = F::KIND.metric();
         let mut turns = Vec::new();
         let mut error = None;
         match placing {
@@ -267,10 +269,10 @@ impl Tablebase {
                     let v = match next {
                         Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
                         Successor::Capture(n) => {
-                            self.get::<F>(None, n).map(|v| v.before_turn(true))
+                            self.get::<F>(None, n).map(|v| metric.before_turn(v, true))
                         }
                         Successor::Quiet(n) | Successor::Pass(n) => {
-                            self.get::<F>(None, n).map(|v| v.before_turn(false))
+                            self.get::<F>(None, n).map(|v| metric.before_turn(v, false))
                         }
                     };
                     let turn = Move::Slide {
@@ -296,13 +298,20 @@ impl Tablebase {
                         Value::Draw
                     })
                 };
-                for_each_placement_value(rules, placed as u32, board, lookup, |p, v| {
-                    let turn = Move::Place {
-                        to: p.to,
-                        capture: p.capture,
-                    };
-                    turns.push((turn, v))
-                });
+                for_each_placement_value_with(
+                    rules,
+                    metric,
+                    placed as u32,
+                    board,
+                    lookup,
+                    |p, v| {
+                        let turn = Move::Place {
+                            to: p.to,
+                            capture: p.capture,
+                        };
+                        turns.push((turn, v))
+                    },
+                );
             }
         }
         match error {

@@ -104,7 +104,7 @@ fn to_text(report: &ProbeReport) -> String {
         "{}\n{} to move: {} ignoring the 100-turn rule",
         report.text,
         side.name(),
-        describe(report.value)
+        describe_dtw(report.value, report.dtw)
     );
     s.push('\n');
     match &report.rule {
@@ -134,9 +134,9 @@ fn to_text(report: &ProbeReport) -> String {
             Some(r) => s.push_str(&format!(
                 "  {name:<12} under the rule: {}; ignoring it: {}\n",
                 describe_rule(r.rule_value),
-                describe(m.value)
+                describe_dtw(m.value, m.dtw)
             )),
-            None => s.push_str(&format!("  {name:<12} {}\n", describe(m.value))),
+            None => s.push_str(&format!("  {name:<12} {}\n", describe_dtw(m.value, m.dtw))),
         }
     }
     s
@@ -148,6 +148,21 @@ fn describe(v: Value) -> String {
         Value::Draw => "draw".into(),
         Value::Loss(0) => "loss (blocked)".into(),
         Value::Loss(d) => format!("loss (opponent captures in {d} turns)"),
+    }
+}
+
+/// A game-theoretic value in words with its depth to win when known: `win in 41
+/// turns, capture in 7`, `loss in 40 turns, opponent captures in 6`.
+fn describe_dtw(v: Value, dtw: Option<Value>) -> String {
+    match (v, dtw) {
+        (Value::Win(d), Some(Value::Win(n))) => {
+            format!("{}, capture in {d}", crate::output::dtw_text(Value::Win(n)))
+        }
+        (Value::Loss(d), Some(Value::Loss(n))) if d > 0 => format!(
+            "{}, opponent captures in {d}",
+            crate::output::dtw_text(Value::Loss(n))
+        ),
+        _ => describe(v),
     }
 }
 

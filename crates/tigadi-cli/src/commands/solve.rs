@@ -4,7 +4,8 @@
 //! ([`tigadi_jobs::solve_pairs`]): pairs whose files are already present and
 //! valid are skipped, so an interrupted run resumes where it stopped. Each pair's
 //! values under the 100-turn rule (the horizon tables, `.tghz`) are solved right
-//! after its game-theoretic values unless `--no-horizon` is given.
+//! after its game-theoretic values unless `--no-horizon` is given, and with
+//! `--dtw` its depth to win (the DTW tables, `.tgdw`) after that.
 
 use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
@@ -86,8 +87,15 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
+    let mut derived = Vec::new();
+    if !args.no_horizon {
+        derived.push(tb::TableKind::Horizon);
+    }
+    if args.dtw {
+        derived.push(tb::TableKind::Dtw);
+    }
     let result =
-        pool.install(|| tigadi_jobs::solve_pairs(dir, &rules, &pairs, !args.no_horizon, &observer));
+        pool.install(|| tigadi_jobs::solve_pairs(dir, &rules, &pairs, &derived, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
     // The placing phase reads the whole moving phase: only after a full solve.
@@ -98,7 +106,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             .flat_map(|k| layer_subspaces(&rules, k))
             .map(|s| SubspaceIndex::new(s).slots())
             .sum();
-        let passes = if args.no_horizon { 1 } else { 2 };
+        let passes = 1 + derived.len() as u64;
         let progress = Progress::new("slots");
         progress.plan(passes * layer_slots);
         let observer = SolveProgress::new(&progress);
@@ -108,10 +116,14 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
                 true => None,
                 false => tigadi_jobs::solve_placing_horizon(dir, &rules, &observer)?,
             };
-            Ok::<_, tigadi_jobs::JobError>((game, rule))
+            let dtw = match args.dtw {
+                true => tigadi_jobs::solve_placing_dtw(dir, &rules, &observer)?,
+                false => None,
+            };
+            Ok::<_, tigadi_jobs::JobError>((game, rule, dtw))
         });
         progress.finish();
-        let (game, rule) = result.map_err(|e| e.to_string())?;
+        let (game, rule, dtw) = result.map_err(|e| e.to_string())?;
         if let Some(v) = game {
             progress.line(&format!(
                 "empty board ({rules}): {v} for Bone, who places first"
@@ -121,6 +133,12 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
             progress.line(&format!(
                 "empty board ({rules}) under the 100-turn rule, turn limit {}: {v}",
                 rules.quiet
+            ));
+        }
+        if let Some(v) = dtw {
+            progress.line(&format!(
+                "empty board ({rules}): {} for Bone, depth to win",
+                crate::output::dtw_text(v)
             ));
         }
         if let Some(e) = progress.write_failure() {

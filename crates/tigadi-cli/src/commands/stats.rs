@@ -1,6 +1,7 @@
 //! `tigadi stats`: win/draw/loss counts of the solved subspaces, of each solved
 //! placing layer, and the value of the empty board when the placing phase is
-//! solved.
+//! solved; the longest DTW of each where the DTW tables are there
+//! (`longest_dtw`, absent otherwise).
 
 use super::CmdResult;
 use crate::DirJsonArgs;
@@ -26,7 +27,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     });
     if !args.json {
         outln!(
-            "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7}",
+            "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7} {:>6}",
             "subspace",
             "classes",
             "win",
@@ -38,7 +39,8 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             "cursed-win",
             "blessed-loss",
             "dtc100+",
-            "dtc100-"
+            "dtc100-",
+            "dtw"
         );
     }
     for s in subs {
@@ -52,6 +54,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             Err(TablebaseError::MissingSubspace { .. }) => None,
             Err(e) => return Err(e.to_string()),
         };
+        let dtw = longest_dtw(&tables, id)?;
         let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
         let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
         let seconds = manifest
@@ -59,7 +62,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             .and_then(|m| m.subspaces.iter().find(|e| e.subspace() == s))
             .and_then(|e| e.seconds);
         if args.json {
-            let row = counts_row(
+            let mut row = counts_row(
                 &rules,
                 &c,
                 json!({
@@ -72,12 +75,13 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                     "max_dtc100_loss": rule.map(|r| r.max_dtc_loss),
                 }),
             );
+            with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
             let secs = seconds.map_or("-".to_string(), |x| format!("{x:.1}"));
             let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".into());
             outln!(
-                "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7}",
+                "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7} {:>6}",
                 s.to_string(),
                 c.classes(),
                 c.wins,
@@ -90,6 +94,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 or_dash(blessed.map(|x| x.to_string())),
                 or_dash(rule.map(|r| r.max_dtc_win.to_string())),
                 or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
+                or_dash(dtw.map(|d| d.to_string())),
             );
         }
     }
@@ -116,17 +121,45 @@ fn counts_row(rules: &RuleSet, c: &ClassCounts, extra: serde_json::Value) -> ser
     row
 }
 
+/// The longest DTW (of a win or a loss) of the positions of table `id`'s phase and
+/// subspace, from its DTW table's header; `None` without a DTW table.
+fn longest_dtw(tables: &TablebaseDir, id: TableId) -> Result<Option<u16>, String> {
+    match tables.open(id.with_kind(TableKind::Dtw)) {
+        Ok(t) => Ok(Some(
+            t.header()
+                .counts
+                .max_dtc_win
+                .max(t.header().counts.max_dtc_loss),
+        )),
+        Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Adds `longest_dtw` to a `--json` row when known (absent otherwise, so that rows
+/// of directories without DTW tables are as before).
+fn with_dtw(row: &mut serde_json::Value, dtw: Option<u16>) {
+    if let (Some(row), Some(d)) = (row.as_object_mut(), dtw) {
+        row.insert("longest_dtw".into(), d.into());
+    }
+}
+
 /// One row per solved placing layer, summed over its tables' headers: classes,
 /// wins, draws and losses for the player to place, the longest win and loss (DTC
 /// counting placements as turns).
 fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
     let mut layers: std::collections::BTreeMap<u8, (usize, ClassCounts)> = Default::default();
+    // The longest DTW of each layer, `None` once a table of it has no DTW table.
+    let mut dtws: std::collections::BTreeMap<u8, Option<u16>> = Default::default();
     for id in tables.list().map_err(|e| e.to_string())? {
         let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
             continue;
         };
         let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
+        let dtw = longest_dtw(tables, id)?;
+        let longest = dtws.entry(placed).or_insert(Some(0));
+        *longest = longest.zip(dtw).map(|(a, b)| a.max(b));
         let (n, sum) = layers.entry(placed).or_default();
         *n += 1;
         sum.wins += c.wins;
@@ -137,7 +170,7 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
     }
     if !layers.is_empty() && !args.json {
         outln!(
-            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6}",
+            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>6}",
             "placed",
             "tables",
             "classes",
@@ -145,16 +178,19 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
             "draw",
             "loss",
             "dtc+",
-            "dtc-"
+            "dtc-",
+            "dtw"
         );
     }
     for (placed, (n, c)) in layers {
+        let dtw = dtws[&placed];
         if args.json {
-            let row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
+            let mut row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
+            with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
             outln!(
-                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6}",
+                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>6}",
                 placed,
                 n,
                 c.classes(),
@@ -162,7 +198,8 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
                 c.draws,
                 c.losses,
                 c.max_dtc_win,
-                c.max_dtc_loss
+                c.max_dtc_loss,
+                dtw.map_or("-".to_string(), |d| d.to_string())
             );
         }
     }
@@ -190,9 +227,14 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
         Err(TablebaseError::MissingSubspace { .. }) => None,
         Err(e) => return Err(e.to_string()),
     };
+    let dtw = match tb.get::<field::Dtw>(Some(0), Board::default()) {
+        Ok(v) => Some(v),
+        Err(TablebaseError::MissingSubspace { .. }) => None,
+        Err(e) => return Err(e.to_string()),
+    };
     let position = Position::start(&rules).to_string();
     if args.json {
-        let row = json!({
+        let mut row = json!({
             "rules": rules.name(),
             "position": position,
             "side": Side::Bone.name(),
@@ -202,6 +244,9 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             "rule_value": rule.map(|r| r.dtc100.wdl().to_string()),
             "dtc100": rule.and_then(|r| r.dtc100.dtc()),
         });
+        if let (Some(row), Some(v)) = (row.as_object_mut(), dtw) {
+            row.insert("dtw".into(), v.dtc().into());
+        }
         println!("{row}");
     } else {
         println!("empty board ({position}): {value} for Bone, who places first (game-theoretic)");
@@ -209,6 +254,12 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             println!(
                 "empty board under the 100-turn rule (quiet={}): {} for Bone ({})",
                 rules.quiet, r.dtc100, r.category
+            );
+        }
+        if let Some(v) = dtw {
+            println!(
+                "empty board depth to win: {} for Bone",
+                crate::output::dtw_text(v)
             );
         }
     }

@@ -25,6 +25,10 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
             format!("{table} (100-turn)"),
             "category section disagrees with the DTC100 and game-theoretic values",
         ),
+        tigadi_tablebase::TableKind::Dtw => (
+            format!("{table} (DTW)"),
+            "WDL section disagrees with the DTW or game-theoretic values",
+        ),
     };
     if s.is_ok() {
         let earlier = if s.earlier {

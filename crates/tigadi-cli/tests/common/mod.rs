@@ -123,12 +123,20 @@ pub fn solved7() -> &'static Path {
 pub const PIECES4: &str = "tigadi,pieces=4";
 
 /// A directory holding the whole game of `tigadi,pieces=4` solved (moving and
-/// placing phases, with the 100-turn tables), made once per test binary.
+/// placing phases, with the 100-turn and the DTW tables), made once per test
+/// binary.
 pub fn solved_pieces4() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let d = scratch("solved-pieces4");
-        let r = run(&["--rules", PIECES4, "solve", "--dir", d.to_str().unwrap()]);
+        let r = run(&[
+            "--rules",
+            PIECES4,
+            "solve",
+            "--dtw",
+            "--dir",
+            d.to_str().unwrap(),
+        ]);
         assert_eq!(r.code, Some(0), "{r:?}");
         d
     })

@@ -94,6 +94,10 @@ class ProbeMove:
     def dtc100(self) -> Optional[int]:
         """Turns within which the win or loss is forced under the 100-turn rule;
         None for a draw under it or without the horizon tables."""
+    @property
+    def dtw(self) -> Optional[int]:
+        """Depth to win: turns to the end of the game counted from the probed
+        position; None for a draw or without the DTW tables."""
 
 class Probe:
     """The answer for one position (the Rust prober's one door,
@@ -124,6 +128,10 @@ class Probe:
     def dtc100(self) -> Optional[int]:
         """DTC under the 100-turn rule (from counter 0); None for a draw under it,
         without the horizon tables, or for a finished game."""
+    @property
+    def dtw(self) -> Optional[int]:
+        """Depth to win: turns to the end of the game under perfect play; None
+        for a draw, a finished game, or without the DTW tables."""
     @property
     def game_over(self) -> Optional[Dict[str, str]]:
         """How the game already ended here (blocked where that loses, or the

@@ -1,0 +1,164 @@
+//! DTW tables (`.tgdw`) written by the jobs: `solve --dtw`'s passes on a whole
+//! small game (both phases) hold what the DTW pass computes in memory, they are
+//! added to a directory already solved without touching its other tables, a
+//! stopped run resumes to the same bytes, and `verify` passes them and catches one
+//! altered DTW (re-encoded with valid checksums and listed in `SHA256SUMS`, so
+//! only the recomputation can see it) in the moving phase and in a placing layer.
+
+mod common;
+
+use common::Silent;
+use std::collections::BTreeMap;
+use std::path::Path;
+use tigadi_index::Subspace;
+use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_dtw, verify};
+use tigadi_rules::RuleSet;
+use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::{pairs_up_to_pieces, solve_up_to_dtw, Packed, Value};
+use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
+
+fn no_progress(_: u64, _: u64) {}
+
+/// Three gotis a side: one moving subspace, six placing layers; a second or so.
+fn rules() -> RuleSet {
+    RuleSet::parse("tigadi,pieces=3").unwrap()
+}
+
+/// Solves the whole game into `dir`: values, then (with `dtw`) the DTW tables.
+fn solve_all(dir: &Path, rules: &RuleSet, dtw: bool) {
+    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
+    let derived: &[TableKind] = if dtw { &[TableKind::Dtw] } else { &[] };
+    solve_pairs(dir, rules, &pairs, derived, &Silent).unwrap();
+    solve_placing(dir, rules, &Silent).unwrap();
+    if dtw {
+        solve_placing_dtw(dir, rules, &Silent).unwrap();
+    }
+}
+
+/// Every table file's bytes, by name.
+fn files(rdir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(rdir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| TableId::parse(e.file_name().to_str().unwrap()).is_some())
+        .map(|e| {
+            let name = e.file_name().to_str().unwrap().to_string();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// Rewrites DTW table `id` with one win of depth 2 or more made one turn longer
+/// (still a win: the WDL section agrees), lists it in `SHA256SUMS`, and returns the
+/// slot changed.
+fn alter_one_dtw(store: &TablebaseDir, id: TableId) -> u64 {
+    let mut values = store.load(id).unwrap();
+    let slot = (0..values.len())
+        .find(|&i| matches!(values[i].get(), Some(Value::Win(d)) if d >= 2))
+        .expect("a win of depth 2 or more");
+    let Some(Value::Win(d)) = values[slot].get() else {
+        unreachable!()
+    };
+    values[slot] = Packed::new(Value::Win(d + 1));
+    tigadi_tablebase::mark_padding(id.subspace, &mut values);
+    store.write(id, TableData::Dtw(&values)).unwrap();
+    store.update_manifest(&[id], &[]).unwrap();
+    slot as u64
+}
+
+#[test]
+fn dtw_tables_hold_the_pass_and_verify_catches_an_altered_depth() {
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules, true);
+    let store = TablebaseDir::new(dir.path(), &rules);
+
+    // The moving phase's tables are the in-memory pass's output.
+    let game = store
+        .load(TableId::moving(
+            TableKind::GameTheoretic,
+            Subspace::new(3, 3),
+        ))
+        .unwrap();
+    let values = [(Subspace::new(3, 3), game)].into_iter().collect();
+    let memory = solve_up_to_dtw(&rules, 6, &values, &Quiet, |_, _, _| {});
+    for (s, v) in &memory {
+        let stored = store.load(TableId::moving(TableKind::Dtw, *s)).unwrap();
+        for (slot, (a, b)) in v.iter().zip(&stored).enumerate() {
+            if a.is_some() {
+                assert_eq!(a, b, "{s} slot {slot}");
+            }
+        }
+    }
+    // The empty board's DTW table has the game-theoretic value's win/draw/loss.
+    let start = Subspace::new(0, 0);
+    let gt = store
+        .load(TableId::layer(TableKind::GameTheoretic, 0, start))
+        .unwrap();
+    let dtw = store
+        .load(TableId::layer(TableKind::Dtw, 0, start))
+        .unwrap();
+    assert_eq!(gt[0].get().unwrap().wdl(), dtw[0].get().unwrap().wdl());
+
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    assert!(report
+        .subspaces
+        .iter()
+        .any(|s| s.kind == TableKind::Dtw && s.placing.is_some()));
+
+    // One altered DTW in the moving phase, then one in the last placing layer.
+    for id in [
+        TableId::moving(TableKind::Dtw, Subspace::new(3, 3)),
+        TableId::layer(TableKind::Dtw, 5, Subspace::new(2, 3)),
+    ] {
+        let before = std::fs::read(store.table_path(id)).unwrap();
+        let slot = alter_one_dtw(&store, id);
+        let report = verify(dir.path(), &rules, &no_progress).unwrap();
+        assert!(!report.is_ok(), "{id}: an altered DTW passed");
+        let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
+        assert!(bad.iter().all(|s| s.kind == TableKind::Dtw), "{bad:?}");
+        let own = bad
+            .iter()
+            .find(|s| s.subspace == id.subspace && s.placing == id.placing)
+            .unwrap_or_else(|| panic!("{id} not reported: {bad:?}"));
+        assert!(own.error.is_none(), "{:?}", own.error);
+        assert!(
+            own.examples
+                .iter()
+                .any(|m| m.slot == slot && !m.wdl_section),
+            "{:?}",
+            own.examples
+        );
+        // Put back, listed again: verify passes again.
+        std::fs::write(store.table_path(id), before).unwrap();
+        store.update_manifest(&[id], &[]).unwrap();
+        assert!(verify(dir.path(), &rules, &no_progress).unwrap().is_ok());
+    }
+}
+
+#[test]
+fn dtw_is_added_to_a_solved_directory_and_resumes_to_the_same_bytes() {
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules, false);
+    let rdir = TablebaseDir::new(dir.path(), &rules).path().to_path_buf();
+    let before = files(&rdir);
+    assert!(before.keys().all(|n| !n.ends_with(".tgdw")));
+    solve_all(dir.path(), &rules, true);
+    let after = files(&rdir);
+    for (name, bytes) in &before {
+        assert_eq!(after.get(name), Some(bytes), "{name} changed");
+    }
+    let added: Vec<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
+    assert!(added.iter().all(|n| n.ends_with(".tgdw")), "{added:?}");
+    assert_eq!(added.len(), before.len(), "one DTW table per table");
+
+    // A run stopped after some DTW tables: the next one ends with the same bytes.
+    for name in ["3v3.tgdw", "p5-2v3.tgdw", "p0-0v0.tgdw"] {
+        std::fs::remove_file(rdir.join(name)).unwrap();
+    }
+    solve_all(dir.path(), &rules, true);
+    assert_eq!(files(&rdir), after);
+    assert!(verify(dir.path(), &rules, &no_progress).unwrap().is_ok());
+}
