@@ -219,9 +219,18 @@ fn load_targets(
     kind: TableKind,
     pair: Pair,
 ) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
-    pair.capture_targets()
+    load_moving(tables, kind, pair.capture_targets())
+}
+
+/// The moving-phase tables of kind `kind` of `subspaces`, in their order.
+fn load_moving(
+    tables: &TablebaseDir,
+    kind: TableKind,
+    subspaces: Vec<Subspace>,
+) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
+    subspaces
         .into_iter()
-        .map(|t| tables.load(TableId::moving(kind, t)).map(|v| (t, v)))
+        .map(|s| tables.load(TableId::moving(kind, s)).map(|v| (s, v)))
         .collect()
 }
 
@@ -271,10 +280,12 @@ fn solve_one<O: JobObserver>(
 }
 
 /// Solves the values under the 100-turn rule of `pair` and writes its horizon
-/// tables. Reads the capture targets' horizon tables, and after the pass the
-/// pair's game-theoretic tables (already written) one at a time, for the
-/// categories. Memory: the horizon pass's 4 bytes per slot of the pair and 2 for
-/// its result, besides the targets (2 per slot), as the game-theoretic solve.
+/// tables. Reads the capture targets' horizon tables, and for the check below
+/// the pair's and the targets' game-theoretic tables (already written); writing
+/// a horizon table reads its game-theoretic table again, for the categories.
+/// Memory: during the check, the pair's and the targets' two tables (2 bytes a
+/// slot each); then the horizon pass's 4 bytes per slot of the pair and 2 for
+/// its result, besides the targets' horizon tables, as the game-theoretic solve.
 ///
 /// Where the pass would only find the game-theoretic values again
 /// ([`horizon_is_game_theoretic`]: the targets' two tables agree on win, draw
@@ -291,16 +302,7 @@ fn solve_one_horizon<O: JobObserver>(
     let rules = tables.rules();
     let targets = load_targets(tables, TableKind::Horizon, pair)?;
     let shortcut = {
-        let game: Vec<(Subspace, Vec<Packed>)> = pair
-            .subspaces()
-            .into_iter()
-            .map(|s| {
-                Ok((
-                    s,
-                    tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
-                ))
-            })
-            .collect::<Result<_, TablebaseError>>()?;
+        let game = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
         let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
         let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
         let both: Vec<(&[Packed], &[Packed])> = targets
@@ -372,15 +374,7 @@ fn solve_one_dtw<O: JobObserver>(
 ) -> Result<DtwReport, JobError> {
     let t0 = Instant::now();
     let targets = load_targets(tables, TableKind::Dtw, pair)?;
-    let own: Vec<(Subspace, Vec<Packed>)> = pair
-        .subspaces()
-        .into_iter()
-        .map(|s| {
-            tables
-                .load(TableId::moving(TableKind::GameTheoretic, s))
-                .map(|v| (s, v))
-        })
-        .collect::<Result<_, _>>()?;
+    let own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
     let solved = solve_pair_dtw(
         tables.rules(),
         pair,

@@ -302,16 +302,13 @@ fn keeping_turns(answer: &ProbeReport) -> Vec<ReportTurn> {
         Some(Value::Win(d)) => Some(d),
         _ => None,
     };
-    match keeping.iter().map(dtw).collect::<Option<Vec<u16>>>() {
-        Some(depths) => {
-            let least = depths.iter().copied().min();
-            keeping
-                .into_iter()
-                .zip(depths)
-                .filter(|(_, d)| Some(*d) == least)
-                .map(|(t, _)| t)
-                .collect()
-        }
+    // The least DTW, where every keeping turn has one (the DTW tables exist).
+    let depths: Option<Vec<u16>> = keeping.iter().map(dtw).collect();
+    match depths.and_then(|d| d.into_iter().min()) {
+        Some(least) => keeping
+            .into_iter()
+            .filter(|t| dtw(t) == Some(least))
+            .collect(),
         None => best_turns(answer),
     }
 }
