@@ -148,6 +148,9 @@ pub struct SolveProgress<'a> {
     pair: Mutex<Option<String>>,
     /// The process's CPU seconds when the current pair (or pass) started.
     cpu_mark: Mutex<f64>,
+    /// Random words of memory the current pair's solve touched so far
+    /// ([`Observer::touched`]).
+    touched: std::sync::atomic::AtomicU64,
     /// What the placing layers being solved hold: `""` game-theoretic values, or
     /// the values under the 100-turn rule.
     placing_kind: Mutex<&'static str>,
@@ -159,6 +162,7 @@ impl<'a> SolveProgress<'a> {
             progress,
             pair: Mutex::new(None),
             cpu_mark: Mutex::new(0.0),
+            touched: Default::default(),
             placing_kind: Mutex::new(""),
         }
     }
@@ -169,6 +173,7 @@ impl SolveProgress<'_> {
     fn mark_usage(&self) {
         crate::usage::reset_peak();
         *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner()) = crate::usage::cpu_seconds();
+        self.touched.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// ` (C CPU s, peak M GB)` since [`mark_usage`](Self::mark_usage): the
@@ -191,6 +196,10 @@ impl Observer for SolveProgress<'_> {
     }
     fn advance(&self, amount: u64) {
         self.progress.advance(amount);
+    }
+    fn touched(&self, words: u64) {
+        self.touched
+            .fetch_add(words, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -230,7 +239,8 @@ impl JobObserver for SolveProgress<'_> {
     fn solved(&self, r: &PairReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
-            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes)",
+            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes), \
+             {} random words touched",
             r.pair,
             r.slots,
             r.seconds,
@@ -238,7 +248,8 @@ impl JobObserver for SolveProgress<'_> {
             r.rounds,
             r.wins,
             r.draws,
-            r.losses
+            r.losses,
+            self.touched.load(std::sync::atomic::Ordering::Relaxed)
         ));
     }
     fn warning(&self, message: &str) {

@@ -1,7 +1,10 @@
 //! Where a solve's time goes: solves every pair up to N gotis in memory and prints,
 //! per pair, the CPU seconds (user + system, all threads: stable on a busy machine,
 //! unlike wall time) of its initial pass, its backward and its forward rounds, and
-//! the wall time.
+//! the wall time, and the random words of memory each touched (the initial pass's
+//! capture-target reads, the backward rounds' predecessor updates, the forward
+//! rounds' successor reads: [`Observer::touched`]), with their totals at the end,
+//! for the model of the solver's memory floor (`benches/benches/updates.rs`).
 //!
 //! `cargo run --release -p tigadi-solve --example phase_times -- N [THREADS] [RULES]`
 
@@ -26,6 +29,12 @@ struct Split {
     init: f64,
     backward: (u32, f64),
     forward: (u32, f64),
+    /// Words touched: by the initial pass (once it is over), and by the round
+    /// running now (reported just before it ends).
+    init_words: Option<u64>,
+    round_words: u64,
+    /// Words touched by the backward and by the forward rounds.
+    words: (u64, u64),
 }
 
 /// An observer that splits a pair's CPU time into its initial pass and rounds.
@@ -33,13 +42,16 @@ struct Split {
 pub struct Timer(Mutex<Split>);
 
 impl Timer {
-    /// The split of the pair solved since the last call, as text; starts afresh.
-    pub fn take(&self) -> String {
+    /// The split of the pair solved since the last call, as text, and the words
+    /// its initial pass, backward and forward rounds touched; starts afresh.
+    pub fn take(&self) -> (String, [u64; 3]) {
         let s = std::mem::take(&mut *self.0.lock().unwrap());
-        format!(
-            "init {:.2}, {} backward rounds {:.2}, {} forward rounds {:.2}",
-            s.init, s.backward.0, s.backward.1, s.forward.0, s.forward.1
-        )
+        let words = [s.init_words.unwrap_or(0), s.words.0, s.words.1];
+        let text = format!(
+            "init {:.2} ({} reads), {} backward rounds {:.2} ({} updates), {} forward rounds {:.2} ({} reads)",
+            s.init, words[0], s.backward.0, s.backward.1, words[1], s.forward.0, s.forward.1, words[2]
+        );
+        (text, words)
     }
 }
 
@@ -56,17 +68,28 @@ impl Observer for Timer {
         }
     }
     fn round_done(&self, _k: u16, forward: bool, _decided: u64) {
-        let mut s = self.0.lock().unwrap();
+        let mut guard = self.0.lock().unwrap();
+        let s = &mut *guard;
         let now = cpu_seconds();
         let spent = now - s.mark;
-        let r = if forward {
-            &mut s.forward
+        let words = std::mem::take(&mut s.round_words);
+        let (r, w) = if forward {
+            (&mut s.forward, &mut s.words.1)
         } else {
-            &mut s.backward
+            (&mut s.backward, &mut s.words.0)
         };
         r.0 += 1;
         r.1 += spent;
+        *w += words;
         s.mark = now;
+    }
+    fn touched(&self, words: u64) {
+        let mut s = self.0.lock().unwrap();
+        if s.init_words.is_none() {
+            s.init_words = Some(words);
+        } else {
+            s.round_words = words;
+        }
     }
 }
 
@@ -112,21 +135,28 @@ fn main() {
     let timer = Timer::default();
     let started = (Instant::now(), cpu_seconds());
     let mut pair_cpu = cpu_seconds();
+    let mut words = [0u64; 3];
     pool.install(|| {
         solve_up_to(&rules, max, &timer, |pair, solved, seconds| {
             let now = cpu_seconds();
             let slots: usize = solved.iter().map(|s| s.values.len()).sum();
+            let (split, touched) = timer.take();
+            for (total, w) in words.iter_mut().zip(touched) {
+                *total += w;
+            }
             println!(
-                "{pair}: {slots} slots, wall {seconds:.2} s, cpu {:.2} s: {}",
+                "{pair}: {slots} slots, wall {seconds:.2} s, cpu {:.2} s: {split}",
                 now - pair_cpu,
-                timer.take()
             );
             pair_cpu = now;
         })
     });
     println!(
-        "total: wall {:.2} s, cpu {:.2} s",
+        "total: wall {:.2} s, cpu {:.2} s; words touched: {} initial-pass reads, {} backward updates, {} forward reads",
         started.0.elapsed().as_secs_f64(),
-        cpu_seconds() - started.1
+        cpu_seconds() - started.1,
+        words[0],
+        words[1],
+        words[2]
     );
 }

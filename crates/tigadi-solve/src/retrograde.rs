@@ -107,6 +107,11 @@ pub trait Observer: Sync {
     /// Round `k` has ended: it ran forwards or backwards and decided `decided`
     /// positions (for measurements; the values never depend on the direction).
     fn round_done(&self, _k: u16, _forward: bool, _decided: u64) {}
+    /// The initial pass or round that just ended touched `words` random words of
+    /// memory: the capture targets' values the initial pass read, a backward
+    /// round's predecessor updates, a forward round's successor reads (for the
+    /// model of the solver's memory floor, `benches/benches/updates.rs`).
+    fn touched(&self, _words: u64) {}
 }
 
 /// An [`Observer`] that ignores everything.
@@ -184,20 +189,20 @@ impl PairSpace {
     fn sweep_runs(
         &self,
         observer: &dyn Observer,
-        task: impl Fn(usize, std::ops::Range<u64>) -> (u64, u64) + Sync,
-    ) -> (u64, u64) {
-        let mut total = (0, 0);
+        task: impl Fn(usize, std::ops::Range<u64>) -> (u64, u64, u64) + Sync,
+    ) -> (u64, u64, u64) {
+        let mut total = (0, 0, 0);
         for (p, (idx, _)) in self.parts.iter().enumerate() {
             let run = idx.run_length();
-            let (a, b) = run_tasks(idx)
+            let (a, b, c) = run_tasks(idx)
                 .into_par_iter()
                 .map(|runs| {
                     let out = task(p, runs.clone());
                     observer.advance((runs.end - runs.start) * run);
                     out
                 })
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-            total = (total.0 + a, total.1 + b);
+                .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            total = (total.0 + a, total.1 + b, total.2 + c);
         }
         total
     }
@@ -427,7 +432,9 @@ pub(crate) fn solve_pair_capped(
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
-    let (mut undecided, first_level) = initial_pass(rules, &space, words, &target_idx, observer);
+    let (mut undecided, first_level, touched) =
+        initial_pass(rules, &space, words, &target_idx, observer);
+    observer.touched(touched);
 
     // 2. Rounds: level k from level k - 1.
     let mut level: u16 = 1;
@@ -448,7 +455,7 @@ pub(crate) fn solve_pair_capped(
             Rounds::Forward => true,
         };
         marked.clear();
-        let decided = if forward {
+        let (decided, touched) = if forward {
             forward_round(rules, &space, words, at, &marked, observer)
         } else {
             // Levels 0 and 1 come from the initial pass too: rounds 1 and 2 sweep
@@ -457,6 +464,7 @@ pub(crate) fn solve_pair_capped(
             backward_round(rules, &space, words, at, only, &marked, observer)
         };
         std::mem::swap(&mut read, &mut marked);
+        observer.touched(touched);
         observer.round_done(level, forward, decided);
         // Level k holds what round k decided, and at level 1 also what the initial
         // pass did; nothing else writes it. Counted exactly (not by looking at the
@@ -619,14 +627,14 @@ const MEMO_LAG: usize = 16;
 impl RunMoves {
     /// Prepares the run whose canonical mover set is `mover`, on boards with
     /// `opponent` gotis; `target` is the capture targets' table, `None` when
-    /// captures end the game.
+    /// captures end the game. Returns how many capture targets' values it read.
     fn prepare(
         &mut self,
         rules: &RuleSet,
         mover: Bits,
         opponent: u32,
         target: Option<(SubspaceIndex, &[Packed])>,
-    ) {
+    ) -> u64 {
         self.mover = mover;
         self.quiet.clear();
         self.closing.clear();
@@ -652,7 +660,7 @@ impl RunMoves {
             }
         });
         let Some((tidx, tvalues)) = target else {
-            return;
+            return 0;
         };
         // Every target of every capturing slide, its value read MEMO_LAG targets
         // after its word was prefetched.
@@ -678,6 +686,7 @@ impl RunMoves {
             let r = ring[i % MEMO_LAG];
             memo[r.0] = capture_code(tvalues[r.1]);
         }
+        n as u64
     }
 
     /// The initial value and counter of the board `(M, opponent)` of the
@@ -779,15 +788,15 @@ impl RunMoves {
 
 /// The initial pass (step 1 of the module docs): every position's value where
 /// its captures or a block decide it at once, and otherwise its counter.
-/// Returns the positions left undecided and those decided at level 1 (`Win(1)`,
-/// `Loss(1)`).
+/// Returns the positions left undecided, those decided at level 1 (`Win(1)`,
+/// `Loss(1)`) and the capture targets' values read.
 fn initial_pass(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     target_idx: &[(SubspaceIndex, &[Packed])],
     observer: &dyn Observer,
-) -> (u64, u64) {
+) -> (u64, u64, u64) {
     let level_one = (Packed::new(Value::Win(1)), Packed::new(Value::Loss(1)));
     space.sweep_runs(observer, |p, runs| {
         let (idx, start) = space.parts[p];
@@ -807,12 +816,12 @@ fn initial_pass(
             "capture targets were checked"
         );
         let run = idx.run_length();
-        let (mut open, mut at_one) = (0u64, 0u64);
+        let (mut open, mut at_one, mut read) = (0u64, 0u64, 0u64);
         let mut moves = RunMoves::default();
         let mut keys = SlotSet::new();
         for r in runs {
             let (mover, _) = idx.run_mover(r);
-            moves.prepare(rules, mover, sub.opponent as u32, target);
+            read += moves.prepare(rules, mover, sub.opponent as u32, target);
             for (slot, board) in idx.boards(r * run..(r + 1) * run) {
                 let (value, count) =
                     moves.initial(rules, &next_idx, board.opponent, ends_game, &mut keys);
@@ -821,7 +830,7 @@ fn initial_pass(
                 words[(start + slot) as usize].store(word(value, count), Relaxed);
             }
         }
-        (open, at_one)
+        (open, at_one, read)
     })
 }
 
@@ -853,7 +862,8 @@ impl Level {
 const NONE: u16 = Packed::NONE.0;
 
 /// One round run backwards: every position at level `k - 1` updates its quiet
-/// predecessor classes (see the module docs). Returns the positions decided.
+/// predecessor classes (see the module docs). Returns the positions decided and
+/// the predecessor words updated.
 ///
 /// With `only`, the chunks not marked there hold no position of level `k - 1` and
 /// are skipped. Every chunk in which this round decides a position is marked in
@@ -877,84 +887,83 @@ fn backward_round(
     only: Option<&Touched>,
     marked: &Touched,
     observer: &dyn Observer,
-) -> u64 {
-    space
-        .sweep_runs(observer, |p, runs| {
-            let (idx, start) = space.parts[p];
-            // The predecessors, with the other player to move, are in the other part.
-            let (prev_idx, prev_start) = space.other(p);
-            let run = idx.run_length();
-            let opponent = idx.subspace().opponent as u32;
-            let mut decided = 0u64;
-            let mut apply = Applier::new(words, at, marked);
-            let mut gathered = Gathered::default();
-            for r in runs {
-                let first = (start + r * run) as usize;
-                let slots = &words[first..first + run as usize];
-                // The level's positions of the run, by their number in it.
-                let mut level = Vec::new();
-                for c in (first / CHUNK)..(first + slots.len()).div_ceil(CHUNK) {
-                    if only.is_some_and(|t| !t.has(c)) {
-                        continue;
-                    }
-                    let lo = (c * CHUNK).max(first) - first;
-                    let hi = ((c + 1) * CHUNK).min(first + slots.len()) - first;
-                    for (i, w) in slots[lo..hi].iter().enumerate() {
-                        let v = word_value(w.load(Relaxed));
-                        if v == at.prev_loss || Some(v) == at.prev_win {
-                            level.push(((lo + i) as u32, v == at.prev_loss));
-                        }
-                    }
-                }
-                if level.is_empty() {
+) -> (u64, u64) {
+    let (decided, _, touched) = space.sweep_runs(observer, |p, runs| {
+        let (idx, start) = space.parts[p];
+        // The predecessors, with the other player to move, are in the other part.
+        let (prev_idx, prev_start) = space.other(p);
+        let run = idx.run_length();
+        let opponent = idx.subspace().opponent as u32;
+        let mut decided = 0u64;
+        let mut apply = Applier::new(words, at, marked);
+        let mut gathered = Gathered::default();
+        for r in runs {
+            let first = (start + r * run) as usize;
+            let slots = &words[first..first + run as usize];
+            // The level's positions of the run, by their number in it.
+            let mut level = Vec::new();
+            for c in (first / CHUNK)..(first + slots.len()).div_ceil(CHUNK) {
+                if only.is_some_and(|t| !t.has(c)) {
                     continue;
                 }
-                let (mover, symmetric) = idx.run_mover(r);
-                if symmetric {
-                    decided += update_edges(rules, space, &mut apply, &level, |i| {
-                        idx.board(r * run + i as u64)
-                            .expect("decided slots hold positions")
-                    });
-                    continue;
-                }
-                let free = FreeSets::new(mover);
-                gathered.start(run as usize, mover);
-                if level.len() * SPARSE < run as usize {
-                    for &(i, was_loss) in &level {
-                        let board = idx
-                            .board(r * run + i as u64)
-                            .expect("decided slots hold positions");
-                        gathered.add(rules, board, free.compress(board.opponent), was_loss);
+                let lo = (c * CHUNK).max(first) - first;
+                let hi = ((c + 1) * CHUNK).min(first + slots.len()) - first;
+                for (i, w) in slots[lo..hi].iter().enumerate() {
+                    let v = word_value(w.load(Relaxed));
+                    if v == at.prev_loss || Some(v) == at.prev_win {
+                        level.push(((lo + i) as u32, v == at.prev_loss));
                     }
-                } else {
-                    // Dense: walk the run's opponent sets in order instead.
-                    let mut next = level.iter().peekable();
-                    let mut i = 0u32;
-                    free.for_each_compressed(opponent, |o, set| {
-                        if let Some(&(_, was_loss)) = next.next_if(|l| l.0 == i) {
-                            let board = Board {
-                                mover,
-                                opponent: set,
-                            };
-                            gathered.add(rules, board, o, was_loss);
-                        }
-                        i += 1;
-                    });
-                }
-                // Each predecessor once, its word prefetched APPLY_LAG ahead.
-                let images = Images::of(mover);
-                for &(number, o) in &gathered.touched {
-                    let o = free.expand(o);
-                    let class = prev_idx.mover_class_of(&Images::of(o));
-                    let slot = prev_start + prev_idx.index_with_images(class, &images);
-                    let tally = gathered.tally[number as usize];
-                    decided += apply.push(slot as usize, tally);
                 }
             }
-            decided += apply.finish();
-            (decided, 0)
-        })
-        .0
+            if level.is_empty() {
+                continue;
+            }
+            let (mover, symmetric) = idx.run_mover(r);
+            if symmetric {
+                decided += update_edges(rules, space, &mut apply, &level, |i| {
+                    idx.board(r * run + i as u64)
+                        .expect("decided slots hold positions")
+                });
+                continue;
+            }
+            let free = FreeSets::new(mover);
+            gathered.start(run as usize, mover);
+            if level.len() * SPARSE < run as usize {
+                for &(i, was_loss) in &level {
+                    let board = idx
+                        .board(r * run + i as u64)
+                        .expect("decided slots hold positions");
+                    gathered.add(rules, board, free.compress(board.opponent), was_loss);
+                }
+            } else {
+                // Dense: walk the run's opponent sets in order instead.
+                let mut next = level.iter().peekable();
+                let mut i = 0u32;
+                free.for_each_compressed(opponent, |o, set| {
+                    if let Some(&(_, was_loss)) = next.next_if(|l| l.0 == i) {
+                        let board = Board {
+                            mover,
+                            opponent: set,
+                        };
+                        gathered.add(rules, board, o, was_loss);
+                    }
+                    i += 1;
+                });
+            }
+            // Each predecessor once, its word prefetched APPLY_LAG ahead.
+            let images = Images::of(mover);
+            for &(number, o) in &gathered.touched {
+                let o = free.expand(o);
+                let class = prev_idx.mover_class_of(&Images::of(o));
+                let slot = prev_start + prev_idx.index_with_images(class, &images);
+                let tally = gathered.tally[number as usize];
+                decided += apply.push(slot as usize, tally);
+            }
+        }
+        decided += apply.finish();
+        (decided, 0, apply.pushed)
+    });
+    (decided, touched)
 }
 
 /// A backward round's updates of predecessor words, each prefetched
@@ -967,6 +976,8 @@ struct Applier<'a> {
     marked: &'a Touched,
     ring: [(usize, u8); APPLY_LAG],
     n: usize,
+    /// Updates queued so far.
+    pushed: u64,
 }
 
 /// Predecessor updates in flight (prefetched, not yet made).
@@ -983,6 +994,7 @@ impl<'a> Applier<'a> {
             marked,
             ring: [(0, 0); APPLY_LAG],
             n: 0,
+            pushed: 0,
         }
     }
 
@@ -991,6 +1003,7 @@ impl<'a> Applier<'a> {
     #[inline]
     fn push(&mut self, p: usize, tally: u8) -> u64 {
         prefetch(&self.words[p]);
+        self.pushed += 1;
         let r = std::mem::replace(&mut self.ring[self.n % APPLY_LAG], (p, tally));
         self.n += 1;
         if self.n > APPLY_LAG {
@@ -1153,7 +1166,8 @@ fn forward_step(words: &[AtomicU32], at: Level, own: usize, quiet: &[u64]) -> bo
 /// becomes `Loss(level)` when the counter reaches zero. This is exactly what the
 /// backward round does to the same position, so either may run any round. Only a
 /// position's own word is written, and only values of level `level - 1` are read,
-/// which no one writes in this round. Returns the positions decided.
+/// which no one writes in this round. Returns the positions decided and the
+/// successor words read.
 ///
 /// Positions are taken a run at a time: the slides of the run's mover set are
 /// listed once, and where no symmetry fixes a position's opponent set (the
@@ -1166,100 +1180,98 @@ fn forward_round(
     at: Level,
     marked: &Touched,
     observer: &dyn Observer,
-) -> u64 {
-    space
-        .sweep_runs(observer, |p, runs| {
-            let (idx, start) = space.parts[p];
-            let (next_idx, next_start) = space.other(p);
-            let run = idx.run_length();
-            let opponent = idx.subspace().opponent as u32;
-            let mut decided = 0u64;
-            let mut moves = RunMoves::default();
-            // A two-stage pipeline, as in the backward rounds: the successor
-            // words of one undecided position are prefetched while those of
-            // the undecided position before it are read. Positions of a
-            // forward round are independent of each other (each writes only
-            // its own word and reads only level k - 1), so the order is free.
-            let mut sets = [SlotSet::new(), SlotSet::new()];
-            let mut owners: [Option<usize>; 2] = [None, None];
-            let mut cur = 0;
-            for r in runs {
-                let first = (start + r * run) as usize;
-                let chunk = &words[first..first + run as usize];
-                // Which positions of the run are undecided, from the words alone.
-                let mut open = 0usize;
-                for w in chunk {
-                    let w = w.load(Relaxed);
-                    open += (word_value(w) == NONE && word_count(w) != PADDING) as usize;
-                }
-                if open == 0 {
-                    continue;
-                }
-                let (mover, _) = idx.run_mover(r);
-                moves.prepare(rules, mover, opponent, None);
-                let mut visit = |own: usize, board: Board| {
-                    let class = next_idx.mover_class(board.opponent);
-                    let quiet = &mut sets[cur];
-                    quiet.clear();
-                    if let Some(near) = class.near(board.mover) {
-                        // Distinct slides, distinct classes.
-                        for &(from, to) in &moves.quiet {
-                            if board.opponent & 1 << to == 0 {
-                                quiet.push_new(
-                                    next_start + near.toggled(from as usize, to as usize),
-                                );
-                            }
-                        }
-                        if moves.reach & !board.opponent == 0 && !rules.blocked_loses {
-                            // Blocked: the pass.
-                            quiet.push_new(next_start + near.slot());
-                        }
-                    } else {
-                        board.for_each_successor(rules, |s| {
-                            if let Successor::Quiet(next) | Successor::Pass(next) = s {
-                                quiet.push(next_start + next_idx.index_with(class, next.opponent));
-                            }
-                        });
-                    }
-                    for &q in quiet.distinct() {
-                        prefetch(&words[q as usize]);
-                    }
-                    owners[cur] = Some(own);
-                    cur ^= 1;
-                    if let Some(own) = owners[cur].take() {
-                        if forward_step(words, at, own, sets[cur].distinct()) {
-                            marked.mark(own);
-                            decided += 1;
+) -> (u64, u64) {
+    let (decided, _, touched) = space.sweep_runs(observer, |p, runs| {
+        let (idx, start) = space.parts[p];
+        let (next_idx, next_start) = space.other(p);
+        let run = idx.run_length();
+        let opponent = idx.subspace().opponent as u32;
+        let (mut decided, mut read) = (0u64, 0u64);
+        let mut moves = RunMoves::default();
+        // A two-stage pipeline, as in the backward rounds: the successor
+        // words of one undecided position are prefetched while those of
+        // the undecided position before it are read. Positions of a
+        // forward round are independent of each other (each writes only
+        // its own word and reads only level k - 1), so the order is free.
+        let mut sets = [SlotSet::new(), SlotSet::new()];
+        let mut owners: [Option<usize>; 2] = [None, None];
+        let mut cur = 0;
+        for r in runs {
+            let first = (start + r * run) as usize;
+            let chunk = &words[first..first + run as usize];
+            // Which positions of the run are undecided, from the words alone.
+            let mut open = 0usize;
+            for w in chunk {
+                let w = w.load(Relaxed);
+                open += (word_value(w) == NONE && word_count(w) != PADDING) as usize;
+            }
+            if open == 0 {
+                continue;
+            }
+            let (mover, _) = idx.run_mover(r);
+            moves.prepare(rules, mover, opponent, None);
+            let mut visit = |own: usize, board: Board| {
+                let class = next_idx.mover_class(board.opponent);
+                let quiet = &mut sets[cur];
+                quiet.clear();
+                if let Some(near) = class.near(board.mover) {
+                    // Distinct slides, distinct classes.
+                    for &(from, to) in &moves.quiet {
+                        if board.opponent & 1 << to == 0 {
+                            quiet.push_new(next_start + near.toggled(from as usize, to as usize));
                         }
                     }
-                };
-                if open * SPARSE < chunk.len() {
-                    // Few undecided: decode just those boards, not the whole run.
-                    for (i, w) in chunk.iter().enumerate() {
-                        let w = w.load(Relaxed);
-                        if word_value(w) == NONE && word_count(w) != PADDING {
-                            let board = idx
-                                .board(r * run + i as u64)
-                                .expect("a slot with a counter holds a position");
-                            visit(first + i, board);
-                        }
+                    if moves.reach & !board.opponent == 0 && !rules.blocked_loses {
+                        // Blocked: the pass.
+                        quiet.push_new(next_start + near.slot());
                     }
                 } else {
-                    for (slot, board) in idx.boards(r * run..(r + 1) * run) {
-                        let own = (start + slot) as usize;
-                        if word_value(words[own].load(Relaxed)) == NONE {
-                            visit(own, board);
+                    board.for_each_successor(rules, |s| {
+                        if let Successor::Quiet(next) | Successor::Pass(next) = s {
+                            quiet.push(next_start + next_idx.index_with(class, next.opponent));
                         }
+                    });
+                }
+                for &q in quiet.distinct() {
+                    prefetch(&words[q as usize]);
+                }
+                read += quiet.distinct().len() as u64;
+                owners[cur] = Some(own);
+                cur ^= 1;
+                if let Some(own) = owners[cur].take() {
+                    if forward_step(words, at, own, sets[cur].distinct()) {
+                        marked.mark(own);
+                        decided += 1;
+                    }
+                }
+            };
+            if open * SPARSE < chunk.len() {
+                // Few undecided: decode just those boards, not the whole run.
+                for (i, w) in chunk.iter().enumerate() {
+                    let w = w.load(Relaxed);
+                    if word_value(w) == NONE && word_count(w) != PADDING {
+                        let board = idx
+                            .board(r * run + i as u64)
+                            .expect("a slot with a counter holds a position");
+                        visit(first + i, board);
+                    }
+                }
+            } else {
+                for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+                    let own = (start + slot) as usize;
+                    if word_value(words[own].load(Relaxed)) == NONE {
+                        visit(own, board);
                     }
                 }
             }
-            if let Some(own) = owners[cur ^ 1].take() {
-                if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
-                    marked.mark(own);
-                    decided += 1;
-                }
+        }
+        if let Some(own) = owners[cur ^ 1].take() {
+            if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
+                marked.mark(own);
+                decided += 1;
             }
-            (decided, 0)
-        })
-        .0
+        }
+        (decided, 0, read)
+    });
+    (decided, touched)
 }
