@@ -5,7 +5,8 @@
 # each requested once in turn, with wrk (Debian package `wrk`).
 # Usage: benches/serve_random.sh DIR [N] [SECONDS] [CONNECTIONS] [RULES]
 # DIR holds solved tables, e.g. `tigadi solve --max-pieces 10 --dir DIR`.
-# TIGADI_BIN=PATH serves with another build (for A/B runs) instead of building this one.
+# TIGADI_BIN=PATH serves with another build (for A/B runs) instead of building this one;
+# SERVE_ARGS="--cache-mib 128" passes options to `tigadi serve`.
 # Prints wrk's requests/s and latency percentiles, and the server's CPU per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +49,7 @@ for i in range(n):
     text = "/".join("".join("B" if p in bone else "S" if p in seed else "." for p in r) for r in ranks)
     print(f"/api/v1/{urllib.parse.quote(rules, safe='')}?position={urllib.parse.quote(text + ' ' + side, safe='/')}")
 PY
-"$bin" serve --dir "$dir" --bind 127.0.0.1:0 2>"$log" &
+"$bin" serve --dir "$dir" --bind 127.0.0.1:0 ${SERVE_ARGS:-} 2>"$log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log" "$paths"' EXIT
 for _ in $(seq 100); do grep -q 'http://' "$log" && break; sleep 0.1; done

@@ -196,6 +196,11 @@ pub struct ServeArgs {
     /// Address and port to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub bind: std::net::SocketAddr,
+    /// Memory for decompressed table blocks, per rule set served, in MiB (filled
+    /// as positions are asked for; a larger cache decompresses less often).
+    #[arg(long, default_value_t = tigadi_server::DEFAULT_CACHE_MIB,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
+    pub cache_mib: usize,
 }
 
 /// Arguments of `analyze`.

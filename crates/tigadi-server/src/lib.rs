@@ -56,10 +56,22 @@ pub const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// mistake or an attack).
 pub const REQUEST_BODY_LIMIT: usize = 16 * 1024;
 
-/// Decompressed blocks each rule set's tablebase keeps (8 KiB WDL, 16 KiB DTC:
-/// at most 128 MiB when full), four times a prober's default: a server answers
-/// many positions, each reading the blocks of all its successors.
-const CACHE_BLOCKS: usize = 8192;
+/// Memory for decompressed blocks each rule set's tablebase keeps, by default
+/// (`tigadi serve --cache-mib`), in MiB: a server answers many positions, each
+/// reading the blocks of all its successors, and a block it has to decompress
+/// again costs it more than anything else (docs/PERFORMANCE.md, "A stream of
+/// random positions the cache has not seen").
+pub const DEFAULT_CACHE_MIB: usize = 1024;
+
+/// Bytes of the largest decompressed block (DTC, DTC₁₀₀ and DTW blocks; WDL and
+/// category blocks are half as large): a cache of `mib` MiB has room for
+/// `mib * 1024 * 1024 / CACHE_BLOCK_BYTES` blocks at least.
+const CACHE_BLOCK_BYTES: usize = 16 * 1024;
+
+/// The number of blocks a cache of `mib` MiB holds (at least one).
+pub fn cache_blocks(mib: usize) -> usize {
+    (mib.saturating_mul(1024 * 1024) / CACHE_BLOCK_BYTES).max(1)
+}
 
 /// Most rule sets whose tablebases are kept open at once; requests for further
 /// rule sets are answered from a tablebase opened for them alone.
@@ -70,14 +82,24 @@ const MAX_OPEN_RULE_SETS: usize = 32;
 pub struct Tablebases {
     dir: PathBuf,
     open: RwLock<HashMap<RuleSet, Arc<Tablebase>>>,
+    /// Decompressed blocks each rule set's tablebase keeps.
+    cache_blocks: usize,
 }
 
 impl Tablebases {
-    /// The tablebases in directory `dir` (files in `dir/<rules>/`).
+    /// The tablebases in directory `dir` (files in `dir/<rules>/`), each rule
+    /// set's with a cache of [`DEFAULT_CACHE_MIB`].
     pub fn new(dir: &Path) -> Tablebases {
+        Tablebases::with_cache_blocks(dir, cache_blocks(DEFAULT_CACHE_MIB))
+    }
+
+    /// [`Tablebases::new`], each rule set's tablebase keeping `blocks`
+    /// decompressed blocks ([`cache_blocks`]).
+    pub fn with_cache_blocks(dir: &Path, blocks: usize) -> Tablebases {
         Tablebases {
             dir: dir.to_path_buf(),
             open: RwLock::new(HashMap::new()),
+            cache_blocks: blocks,
         }
     }
 
@@ -124,14 +146,17 @@ impl Tablebases {
             return tb.clone();
         }
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
+        let open_one = || {
+            Arc::new(Tablebase::with_cache_blocks(
+                &self.dir,
+                rules,
+                self.cache_blocks,
+            ))
+        };
         if open.len() >= MAX_OPEN_RULE_SETS && !open.contains_key(rules) {
-            return Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS));
+            return open_one();
         }
-        open.entry(*rules)
-            .or_insert_with(|| {
-                Arc::new(Tablebase::with_cache_blocks(&self.dir, rules, CACHE_BLOCKS))
-            })
-            .clone()
+        open.entry(*rules).or_insert_with(open_one).clone()
     }
 }
 
@@ -139,12 +164,17 @@ impl Tablebases {
 pub type AppState = Arc<Tablebases>;
 
 /// The whole service: API, page, health, limits, cache headers and the request
-/// log, answering from the tables in `dir`.
+/// log, answering from the tables in `dir` with the default cache.
 pub fn app(dir: &Path) -> Router {
+    app_with(Tablebases::new(dir))
+}
+
+/// [`app`], answering from `tables`.
+pub fn app_with(tables: Tablebases) -> Router {
     use axum::http::StatusCode;
     use tower_http::limit::RequestBodyLimitLayer;
     use tower_http::timeout::TimeoutLayer;
-    let state: AppState = Arc::new(Tablebases::new(dir));
+    let state: AppState = Arc::new(tables);
     Router::new()
         .nest("/api/v1", api::routes())
         .merge(web::routes())
@@ -184,7 +214,7 @@ async fn log_request(
 /// calling `listening` with the address actually bound (port 0 picks a free one)
 /// once connections are accepted.
 pub fn run(
-    dir: &Path,
+    tables: Tablebases,
     bind: SocketAddr,
     listening: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
@@ -194,7 +224,7 @@ pub fn run(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(bind).await?;
         listening(listener.local_addr()?);
-        conn::serve(listener, app(dir), shutdown_signal()).await
+        conn::serve(listener, app_with(tables), shutdown_signal()).await
     })
 }
 

@@ -14,7 +14,11 @@ pub fn run(args: &ServeArgs) -> CmdResult {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     let dir = &args.dir.dir;
-    tigadi_server::run(dir, args.bind, |addr| {
+    let tables = tigadi_server::Tablebases::with_cache_blocks(
+        dir,
+        tigadi_server::cache_blocks(args.cache_mib),
+    );
+    tigadi_server::run(tables, args.bind, |addr| {
         eprintln!(
             "tigadi: serving {} on http://{addr}/ (Ctrl-C to stop)",
             dir.display()

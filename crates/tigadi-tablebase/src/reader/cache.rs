@@ -60,14 +60,15 @@ impl BlockCache {
 
     /// Calls `read` on block `block` of section `section` of the table of kind
     /// `kind` numbered `table` (a number per phase and subspace), decompressing it
-    /// with `load` unless it is cached.
+    /// with `load` unless it is cached. `load` fills the buffer it is given (the
+    /// evicted block's, reused: no allocation per miss once the cache is full).
     pub fn with_block<R>(
         &self,
         kind: TableKind,
         table: u32,
         section: Section,
         block: u64,
-        load: impl FnOnce() -> Result<Vec<u8>, TablebaseError>,
+        load: impl FnOnce(&mut Vec<u8>) -> Result<(), TablebaseError>,
         read: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, TablebaseError> {
         let key = Key {
@@ -77,13 +78,15 @@ impl BlockCache {
             block,
         };
         let entry = &self.entries[self.slot(key)];
-        {
-            let guard = entry.lock().unwrap_or_else(|p| p.into_inner());
+        let mut raw = {
+            let mut guard = entry.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = guard.as_ref().filter(|e| e.key == key) {
                 return Ok(read(&e.raw));
             }
-        }
-        let raw = load()?;
+            // Evicted now rather than after the load, so that its buffer is reused.
+            guard.take().map_or_else(Vec::new, |e| e.raw)
+        };
+        load(&mut raw)?;
         let r = read(&raw);
         *entry.lock().unwrap_or_else(|p| p.into_inner()) = Some(Entry { key, raw });
         Ok(r)
@@ -120,7 +123,10 @@ mod tests {
                                         t,
                                         s,
                                         b,
-                                        || Ok(id(kind, t, s, b)),
+                                        |raw| {
+                                            *raw = id(kind, t, s, b);
+                                            Ok(())
+                                        },
                                         |raw| raw.to_vec(),
                                     )
                                     .unwrap();

@@ -355,6 +355,20 @@ impl Table {
     /// checksum come from the block table checked at opening; the block's bytes are
     /// read from the file now and checked against that checksum.
     pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TablebaseError> {
+        let mut raw = Vec::new();
+        self.read_block_into(section, block, &mut raw)?;
+        Ok(raw)
+    }
+
+    /// [`Table::read_block`] into `raw`, whose earlier contents are dropped and
+    /// whose allocation is reused (no allocation, and no zeroing, when it is large
+    /// enough: the block cache recycles the blocks it evicts this way).
+    pub fn read_block_into(
+        &self,
+        section: Section,
+        block: u64,
+        raw: &mut Vec<u8>,
+    ) -> Result<(), TablebaseError> {
         let i = self.section_number(section)?;
         let desc = self.desc(i);
         if block >= desc.block_count {
@@ -364,25 +378,26 @@ impl Table {
         let b = block as usize;
         let (start, end) = (blocks.offsets[b], blocks.offsets[b + 1]);
         let raw_len = section.raw_len(block_slots(self.header.slots, desc.slots_per_block, block));
-        let mut raw = vec![0u8; raw_len as usize];
+        raw.clear();
+        raw.reserve_exact(raw_len as usize);
         self.with_bytes(start, end - start, |data| {
             if checksum(data) != blocks.checksums[b] {
                 return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
             }
+            // Into the spare capacity: at most its size (a frame that claims more
+            // fails), and every byte of the result written by zstd.
             let result = DECOMPRESSOR.with(|d| match &mut *d.borrow_mut() {
-                Some(d) => d.decompress_to_buffer(data, &mut raw[..]),
-                None => zstd::bulk::decompress_to_buffer(data, &mut raw[..]),
+                Some(d) => d.decompress_to_buffer(data, raw),
+                None => zstd::bulk::Decompressor::new()?.decompress_to_buffer(data, raw),
             });
             match result {
-                Ok(n) if n == raw.len() => Ok(()),
+                Ok(n) if n as u64 == raw_len && raw.len() as u64 == raw_len => Ok(()),
                 Ok(n) => Err(self.corrupt(format!(
-                    "{section:?} block {block}: {n} bytes decompressed, expected {}",
-                    raw.len()
+                    "{section:?} block {block}: {n} bytes decompressed, expected {raw_len}"
                 ))),
                 Err(e) => Err(self.corrupt(format!("{section:?} block {block}: zstd: {e}"))),
             }
-        })?;
-        Ok(raw)
+        })
     }
 
     /// The entry of field `F` in `slot`, through `cache` (`key` identifies this
@@ -409,7 +424,7 @@ impl Table {
             key,
             section,
             block,
-            || self.read_block(section, block),
+            |raw| self.read_block_into(section, block, raw),
             |raw| section.get(raw, j, n),
         )?;
         match F::entry(&self.header, word) {
