@@ -56,6 +56,6 @@ fn main() {
         "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",
         t0.elapsed().as_secs_f64(),
         cpu_seconds() - c0,
-        timer.take()
+        timer.take().0
     );
 }
