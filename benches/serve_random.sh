@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `tigadi serve` on a stream of random positions that the block
 # cache has mostly not seen (issue 31): N random moving-phase positions spread
-# evenly over every subspace that has a table in DIR (side to move and counter 0),
+# evenly over every moving-phase subspace that has a table in DIR (side to move and counter 0),
 # each requested once in turn, with wrk (Debian package `wrk`).
 # Usage: benches/serve_random.sh DIR [N] [SECONDS] [CONNECTIONS] [RULES]
 # DIR holds solved tables, e.g. `tigadi solve --max-pieces 10 --dir DIR`.
@@ -34,7 +34,7 @@ directory, rules, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rdir = rules.replace("=", "-").replace(",", "_")
 subs = sorted(
     tuple(int(x) for x in f.stem.split("v"))
-    for f in Path(directory, rdir).glob("*v*.tgtb")
+    for f in Path(directory, rdir).glob("[0-9]*v*.tgtb")
 )
 ranks = [["a7","d7","g7"],["b6","d6","f6"],["c5","d5","e5"],["a4","b4","c4","e4","f4","g4"],
          ["c3","d3","e3"],["b2","d2","f2"],["a1","d1","g1"]]
@@ -58,7 +58,7 @@ curl -sf "http://$addr$(head -1 "$paths")" >/dev/null || { echo "no answer from 
 cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 tick=$(getconf CLK_TCK)
 before=$(cpu); n0=$(grep -c ' 200 ' "$log" || true)
-echo "== $n random positions over $(ls "$dir/$rdir"/*.tgtb | wc -l) subspaces, $conns connections, ${secs}s (rules $rules, $bin)"
+echo "== $n random positions over $(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l) subspaces, $conns connections, ${secs}s (rules $rules, $bin)"
 PATHS="$paths" wrk -t2 -c"$conns" -d"${secs}s" --latency -s benches/serve_random.lua "http://$addr"
 after=$(cpu); n1=$(grep -c ' 200 ' "$log" || true)
 errors=$(grep -c '^GET .* [45][0-9][0-9] ' "$log" || true)
