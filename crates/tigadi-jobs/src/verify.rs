@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
     evaluate_placing_with, solve_layer_subspace_with, subspace_successors,
 };
+use tigadi_solve::retrograde::SlotSet;
+use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::SolvedTable;
 use tigadi_solve::{value_at_counter, Best, Category, Metric, Packed, Value};
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
@@ -780,7 +782,11 @@ fn check_placing(
             .get()
             .expect("Table::values rejects NONE")
     };
-    sweep_chunks(own.len() as u64, report, None, |range, record| {
+    let slots = own.len() as u64;
+    let chunks = (0..slots.div_ceil(CHUNK))
+        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(slots))
+        .collect();
+    sweep_chunks(chunks, report, None, |range, record| {
         for slot in range {
             let fast = grouped[slot as usize].get();
             let board = || index.board(slot).expect("checked slots hold positions");
@@ -815,12 +821,12 @@ fn check_placing(
 /// mismatch.
 type Record<'a> = &'a mut dyn FnMut(u64, &dyn Fn() -> Board, Value, Value, bool);
 
-/// Checks every slot of a table in parallel chunks: `chunk(slots, record)` checks
-/// the positions in a range of slots and calls `record` for each. Fills in
+/// Checks the slots of a table in parallel tasks (ranges of slots):
+/// `chunk(slots, record)` checks the positions in one and calls `record` for each. Fills in
 /// `report`'s counts and first mismatches, and reports the slots done to
 /// `observer` if given.
 fn sweep_chunks(
-    slots: u64,
+    tasks: Vec<std::ops::Range<u64>>,
     report: &mut SubspaceReport,
     observer: Option<&dyn VerifyObserver>,
     chunk: impl Fn(std::ops::Range<u64>, Record) + Sync,
@@ -828,8 +834,8 @@ fn sweep_chunks(
     let checked = AtomicU64::new(0);
     let mismatches = AtomicU64::new(0);
     let examples = Mutex::new(Vec::new());
-    (0..slots.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(slots));
+    tasks.into_par_iter().for_each(|range| {
+        let (start, end) = (range.start, range.end);
         let (mut n_checked, mut n_bad) = (0, 0);
         chunk(start..end, &mut |slot,
                                 board,
@@ -871,14 +877,16 @@ fn capture_target(s: Subspace) -> Option<Subspace> {
     (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
 }
 
-/// One successor of a position being verified: a capture that ends the game, or
-/// where to read the successor's value (`table` indexes the loaded tables).
-#[derive(Clone, Copy)]
-enum Succ {
-    Ends,
-    Look { capture: bool, table: u8, slot: u64 },
-}
-
+/// Recomputes every position of `arrays[0]`'s subspace from its successors'
+/// stored values (`arrays` holds it, its flipped subspace and its capture
+/// target) and compares with the stored values and the first section.
+///
+/// Positions are taken a run at a time, as the solver takes them
+/// ([`RunMoves`]): the slides of the run's mover set are listed once, each
+/// capture target's value the run reaches is read once into a memo, and the
+/// quiet successors' slots come from one precomputed form by toggling two
+/// points unless a symmetry fixes their mover set. Every successor of every
+/// position is still looked at.
 fn check_subspace(
     rules: &RuleSet,
     kind: TableKind,
@@ -892,95 +900,80 @@ fn check_subspace(
         .map(|(n, v)| (*n, SubspaceIndex::new(*n), &v[..]))
         .collect();
     let own = &lookups[0];
-    // Quiet moves and passes lead into the flipped subspace, every one of them to a
-    // board whose mover set is this board's opponent set: its mover-set part of the
-    // slot is computed once per board (as the solver does).
-    let quiet_table = lookups
+    let sub = own.0;
+    // Quiet moves and passes lead into the flipped subspace, captures that do not
+    // end the game into the capture target.
+    let quiet = lookups
         .iter()
-        .position(|l| l.0 == own.0.flipped())
+        .find(|l| l.0 == sub.flipped())
         .expect("the flipped subspace is loaded with its twin");
-    let quiet = &lookups[quiet_table];
-    sweep_chunks(
-        own.2.len() as u64,
-        report,
-        Some(observer),
-        |range, record| {
-            // A two-stage pipeline, as in the solver: the successors' values of one
-            // position are prefetched while those of the position before it are read
-            // (they are random reads over tables of up to gigabytes).
-            let mut pending: [Option<(u64, Board)>; 2] = [None, None];
-            let mut succs: [Vec<Succ>; 2] = [Vec::new(), Vec::new()];
-            let mut cur = 0;
-            let mut finish = |slot: u64, board: Board, succ: &[Succ]| {
-                let stored = own.2[slot as usize]
-                    .get()
-                    .expect("Table::values rejects NONE");
-                let mut best = Best::default();
-                for &e in succ {
-                    best.add(match e {
-                        Succ::Ends => Value::Win(1),
-                        Succ::Look {
-                            capture,
-                            table,
-                            slot,
-                        } => kind.metric().before_turn(
-                            lookups[table as usize].2[slot as usize]
-                                .get()
-                                .expect("Table::values rejects NONE"),
-                            capture,
-                        ),
-                    });
-                }
-                let recomputed = match kind {
-                    TableKind::GameTheoretic | TableKind::Dtw => best.value(),
-                    TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
-                        .expect("counter 0 is within every limit"),
-                };
-                record(
-                    slot,
-                    &|| board,
-                    stored,
-                    recomputed,
-                    !summary_agrees(slot as usize, stored),
-                );
+    let target = capture_target(sub).map(|t| {
+        let l = lookups
+            .iter()
+            .find(|l| l.0 == t)
+            .expect("the capture target is loaded");
+        (l.1, l.2)
+    });
+    let value = |v: Packed| v.get().expect("Table::values rejects NONE");
+    let metric = kind.metric();
+    let run = own.1.run_length();
+    let tasks = run_tasks(&own.1, CHUNK)
+        .into_iter()
+        .map(|runs| runs.start * run..runs.end * run)
+        .collect();
+    sweep_chunks(tasks, report, Some(observer), |range, record| {
+        let mut moves = RunMoves::default();
+        // A two-stage pipeline, as in the solver: the quiet successors' values of
+        // one position are prefetched while those of the position before it are
+        // read (the captures' come from the run's memo).
+        let mut sets = [SlotSet::new(), SlotSet::new()];
+        let mut pending: [Option<(u64, Board, Best)>; 2] = [None, None];
+        let mut cur = 0;
+        let mut finish = |slot: u64, board: Board, mut best: Best, succ: &[u64]| {
+            for &q in succ {
+                best.add(metric.before_turn(value(quiet.2[q as usize]), false));
+            }
+            let stored = value(own.2[slot as usize]);
+            let recomputed = match kind {
+                TableKind::GameTheoretic | TableKind::Dtw => best.value(),
+                TableKind::Horizon => value_at_counter(best.value(), 0, rules.quiet)
+                    .expect("counter 0 is within every limit"),
             };
-            for (slot, board) in own.1.boards(range) {
-                let class = quiet.1.mover_class(board.opponent);
-                let succ = &mut succs[cur];
-                succ.clear();
-                board.for_each_successor(rules, |s| {
-                    let (table, at, capture) = match s {
-                        Successor::Capture(next) if next.is_game_over() => {
-                            succ.push(Succ::Ends);
-                            return;
-                        }
-                        Successor::Capture(next) => {
-                            let t = lookups
-                                .iter()
-                                .position(|l| l.0 == Subspace::of(next))
-                                .expect("successors stay in the loaded subspaces");
-                            (t, lookups[t].1.index(next), true)
-                        }
-                        Successor::Quiet(next) | Successor::Pass(next) => {
-                            (quiet_table, quiet.1.index_with(class, next.opponent), false)
-                        }
-                    };
-                    prefetch(&lookups[table].2[at as usize]);
-                    succ.push(Succ::Look {
-                        capture,
-                        table: table as u8,
-                        slot: at,
+            record(
+                slot,
+                &|| board,
+                stored,
+                recomputed,
+                !summary_agrees(slot as usize, stored),
+            );
+        };
+        for r in range.start / run..range.end / run {
+            let (mover, _) = own.1.run_mover(r);
+            moves.prepare(rules, mover, sub.opponent as u32, target);
+            for (slot, board) in own.1.boards(r * run..(r + 1) * run) {
+                debug_assert_eq!(board.mover, mover);
+                let mut best = Best::default();
+                moves.captures(rules, board.opponent, target.is_none(), |next| {
+                    best.add(match next {
+                        None => Value::Win(1),
+                        Some(v) => metric.before_turn(value(v), true),
                     });
+                    true
                 });
-                pending[cur] = Some((slot, board));
+                let set = &mut sets[cur];
+                moves.quiet_successors(rules, &quiet.1, board.opponent, set);
+                for &q in set.distinct() {
+                    prefetch(&quiet.2[q as usize]);
+                }
+                pending[cur] = Some((slot, board, best));
                 cur ^= 1;
-                if let Some((slot, board)) = pending[cur].take() {
-                    finish(slot, board, &succs[cur]);
+                if let Some((slot, board, best)) = pending[cur].take() {
+                    finish(slot, board, best, sets[cur].distinct());
                 }
             }
-            if let Some((slot, board)) = pending[cur ^ 1].take() {
-                finish(slot, board, &succs[cur ^ 1]);
-            }
-        },
-    );
+        }
+        if let Some((slot, board, best)) = pending[cur ^ 1].take() {
+            finish(slot, board, best, sets[cur ^ 1].distinct());
+        }
+    });
 }
