@@ -5,6 +5,8 @@
 //!
 //! - [`plan`]: which pairs of subspaces to solve, in dependency order;
 //! - [`retrograde`]: the solver for one pair;
+//! - [`runs`]: the moves of a run of boards sharing a mover set, listed once
+//!   (the initial pass, the forward rounds, `verify`);
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
 //!   the same solver with the rounds stopped at the turn limit;
 //! - [`dtw`]: depth to win (DTW, the turns to the end of the game) of every
@@ -22,6 +24,7 @@ pub mod horizon;
 pub mod placing;
 pub mod plan;
 pub mod retrograde;
+pub mod runs;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use horizon::{

@@ -38,11 +38,12 @@ use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use tigadi_index::{binomial, FreeSets, Images, Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{FreeSets, Images, Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::geometry::{Bits, POINTS};
-use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_rules::{Board, RuleSet};
 
 use crate::plan::Pair;
+use crate::runs::{run_tasks, RunMoves};
 
 /// Counter value marking a padding slot (no position): never a real count, since a
 /// position has at most 63 quiet successors (three flying gotis, 21 empty points).
@@ -184,7 +185,7 @@ impl PairSpace {
     }
 
     /// Runs `task(p, runs)` in parallel over the runs of every part `p` (in tasks
-    /// of whole runs, [`run_tasks`]), reports each task's slots to `observer` as
+    /// of whole runs, [`run_tasks`](crate::runs::run_tasks)), reports each task's slots to `observer` as
     /// done, and returns the sums of what the tasks return.
     fn sweep_runs(
         &self,
@@ -194,7 +195,7 @@ impl PairSpace {
         let mut total = (0, 0, 0);
         for (p, (idx, _)) in self.parts.iter().enumerate() {
             let run = idx.run_length();
-            let (a, b, c) = run_tasks(idx)
+            let (a, b, c) = run_tasks(idx, CHUNK as u64)
                 .into_par_iter()
                 .map(|runs| {
                     let out = task(p, runs.clone());
@@ -282,14 +283,21 @@ pub(crate) fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
 /// The distinct slots among those pushed, in first-pushed order (a small fixed
 /// buffer). A 64-bit filter of hashed slots makes the common case, a slot not seen
 /// before, cost no search.
-pub(crate) struct SlotSet {
+pub struct SlotSet {
     buf: [u64; MAX_NEIGHBOURS],
     len: usize,
     filter: u64,
 }
 
+impl Default for SlotSet {
+    fn default() -> SlotSet {
+        SlotSet::new()
+    }
+}
+
 impl SlotSet {
-    pub(crate) fn new() -> SlotSet {
+    /// An empty set.
+    pub fn new() -> SlotSet {
         SlotSet {
             buf: [0; MAX_NEIGHBOURS],
             len: 0,
@@ -299,14 +307,14 @@ impl SlotSet {
 
     /// Empties the set.
     #[inline]
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.len = 0;
         self.filter = 0;
     }
 
     /// Adds `s` unless it is already present.
     #[inline]
-    pub(crate) fn push(&mut self, s: u64) {
+    pub fn push(&mut self, s: u64) {
         // Fibonacci hashing: the top 6 bits of the product pick a filter bit.
         let bit = 1u64 << (s.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
         if self.filter & bit != 0 && self.buf[..self.len].contains(&s) {
@@ -319,14 +327,14 @@ impl SlotSet {
 
     /// Adds `s`, known not to be present.
     #[inline]
-    fn push_new(&mut self, s: u64) {
+    pub(crate) fn push_new(&mut self, s: u64) {
         self.buf[self.len] = s;
         self.len += 1;
     }
 
     /// The distinct slots pushed.
     #[inline]
-    pub(crate) fn distinct(&self) -> &[u64] {
+    pub fn distinct(&self) -> &[u64] {
         &self.buf[..self.len]
     }
 }
@@ -556,58 +564,8 @@ pub(crate) fn chain_pairs(
     tables
 }
 
-/// The runs of one subspace of the pair (slots sharing a canonical mover set),
-/// in tasks of whole runs of at least [`CHUNK`] slots: the unit of the parallel
-/// sweeps that share work between the boards of a run.
-fn run_tasks(idx: &SubspaceIndex) -> Vec<std::ops::Range<u64>> {
-    let per_task = (CHUNK as u64).div_ceil(idx.run_length().max(1));
-    let runs = idx.mover_classes();
-    (0..runs.div_ceil(per_task))
-        .map(|t| t * per_task..((t + 1) * per_task).min(runs))
-        .collect()
-}
-
-/// A capturing slide of a run's canonical mover set `M`.
-struct Closing {
-    /// The point reached, as a bit (the slide needs it empty).
-    to: Bits,
-    /// Its number among the points `M` leaves free.
-    at: u32,
-    /// The mover's set after the slide: the opponent set of its capture targets.
-    after: Bits,
-    /// Where the values of its capture targets start in the run's memo.
-    memo: usize,
-}
-
-/// What every board of one run shares in the initial pass: the slides of the
-/// canonical mover set `M` (each legal on the boards whose opponent leaves its
-/// point free), and the win/draw/loss of every capture target the run's
-/// captures reach. A capture from `(M, O)` by slide `s`, taking the goti on
-/// `x`, leads to `(O - x, M_s)`, `M_s` the mover's set after `s`: for one `s`
-/// the targets differ only in `O - x`, a set of `o - 1` of the points `M + to_s`
-/// leaves free, and each is reached from up to `24 - m - o` boards of the run.
-/// So their values are read once per run, in the order of those sets' numbers
-/// ([`FreeSets`]), into the memo, and each capture is one colex rank and one
-/// read of it.
-#[derive(Default)]
-struct RunMoves {
-    /// The run's canonical mover set.
-    mover: Bits,
-    /// Non-capturing slides: the points left and reached.
-    quiet: Vec<(u8, u8)>,
-    /// The points some slide reaches: a board whose opponent holds them all is
-    /// blocked.
-    reach: Bits,
-    /// Capturing slides.
-    closing: Vec<Closing>,
-    /// Per capture target: 1 if it is lost for its player to move (the capture
-    /// wins), 2 if drawn, 0 if won.
-    memo: Vec<u8>,
-    /// The number of each point among the points `M` leaves free.
-    free_number: [u32; POINTS],
-}
-
-/// The memo's code of a capture target's value (see [`RunMoves::memo`]).
+/// The memo's value of a capture target as the initial pass reads it: 1 if it is
+/// lost for its player to move (the capture wins), 2 if drawn, 0 if won.
 #[inline(always)]
 fn capture_code(v: Packed) -> u8 {
     match v
@@ -621,169 +579,45 @@ fn capture_code(v: Packed) -> u8 {
     }
 }
 
-/// Capture targets whose values are being read, prefetched this many ahead.
-const MEMO_LAG: usize = 16;
-
-impl RunMoves {
-    /// Prepares the run whose canonical mover set is `mover`, on boards with
-    /// `opponent` gotis; `target` is the capture targets' table, `None` when
-    /// captures end the game. Returns how many capture targets' values it read.
-    fn prepare(
-        &mut self,
-        rules: &RuleSet,
-        mover: Bits,
-        opponent: u32,
-        target: Option<(SubspaceIndex, &[Packed])>,
-    ) -> u64 {
-        self.mover = mover;
-        self.quiet.clear();
-        self.closing.clear();
-        self.reach = 0;
-        for (p, n) in self.free_number.iter_mut().enumerate() {
-            *n = (!mover & ((1 << p) - 1)).count_ones();
+/// The initial value and counter of the board `(M, opponent)` of the run
+/// prepared in `moves` (see the module docs): a capture is a win at DTC 1 if it
+/// ends the game or leads to a position lost for the opponent; a blocked player
+/// that loses has `Loss(0)`; a position whose every option is a losing capture
+/// has `Loss(1)`. The counter is the number of distinct quiet successor classes
+/// (and pass), plus one that is never taken away when a capture reaches a draw.
+/// `next_idx` indexes the quiet successors, whose mover set is `opponent`;
+/// `ends_game` says captures end the game.
+#[inline]
+fn initial(
+    moves: &RunMoves,
+    rules: &RuleSet,
+    next_idx: &SubspaceIndex,
+    opponent: Bits,
+    ends_game: bool,
+    keys: &mut SlotSet,
+) -> (Packed, u8) {
+    let count = moves.quiet_classes(rules, next_idx, opponent, keys);
+    let (mut win, mut draw) = (false, false);
+    let capturing = moves.captures(rules, opponent, ends_game, |target| {
+        match target.map(capture_code) {
+            None | Some(1) => win = true,
+            Some(2) => draw = true,
+            _ => {}
         }
-        let targets_per_slide = binomial(POINTS as u32 - mover.count_ones() - 1, opponent - 1);
-        let mut memo_len = 0;
-        Board { mover, opponent: 0 }.for_each_step(rules, |from, to, closes| {
-            let after = mover ^ (1 << from) ^ (1 << to);
-            self.reach |= 1 << to;
-            if closes {
-                self.closing.push(Closing {
-                    to: 1 << to,
-                    at: self.free_number[to],
-                    after,
-                    memo: memo_len,
-                });
-                memo_len += targets_per_slide as usize;
-            } else {
-                self.quiet.push((from as u8, to as u8));
-            }
-        });
-        let Some((tidx, tvalues)) = target else {
-            return 0;
-        };
-        // Every target of every capturing slide, its value read MEMO_LAG targets
-        // after its word was prefetched.
-        self.memo.resize(memo_len, 0);
-        let memo = &mut self.memo;
-        let mut ring = [(0usize, 0usize); MEMO_LAG];
-        let mut n = 0usize;
-        for c in &self.closing {
-            let after = Images::of(c.after);
-            FreeSets::new(mover | c.to).for_each(opponent - 1, |rest| {
-                let class = tidx.mover_class_of(&Images::of(rest));
-                let at = tidx.index_with_images(class, &after) as usize;
-                prefetch(&tvalues[at]);
-                let r = &mut ring[n % MEMO_LAG];
-                if n >= MEMO_LAG {
-                    memo[r.0] = capture_code(tvalues[r.1]);
-                }
-                *r = (n, at);
-                n += 1;
-            });
-        }
-        for i in n.saturating_sub(MEMO_LAG)..n {
-            let r = ring[i % MEMO_LAG];
-            memo[r.0] = capture_code(tvalues[r.1]);
-        }
-        n as u64
-    }
-
-    /// The initial value and counter of the board `(M, opponent)` of the
-    /// prepared run (see the module docs): a capture is a win at DTC 1 if it ends
-    /// the game or leads to a position lost for the opponent; a blocked player
-    /// that loses has `Loss(0)`; a position whose every option is a losing
-    /// capture has `Loss(1)`. The counter is the number of distinct quiet
-    /// successor classes (and pass), plus one that is never taken away when a
-    /// capture reaches a draw. `next_idx` indexes the quiet successors, whose
-    /// mover set is `opponent`; `ends_game` says captures end the game.
-    #[inline]
-    fn initial(
-        &self,
-        rules: &RuleSet,
-        next_idx: &SubspaceIndex,
-        opponent: Bits,
-        ends_game: bool,
-        keys: &mut SlotSet,
-    ) -> (Packed, u8) {
-        // The quiet successors all have the mover set `opponent`: only their
-        // number of distinct classes matters here, and the slides tell the
-        // classes apart (distinct slides leave distinct sets) unless a symmetry
-        // fixes that mover set.
-        let mut count = 0usize;
-        let (_, syms) = Images::of(opponent).least();
-        if syms & (syms - 1) == 0 {
-            for &(_, to) in &self.quiet {
-                count += (opponent & 1 << to == 0) as usize;
-            }
-        } else {
-            let class = next_idx.mover_class(opponent);
-            keys.clear();
-            for &(from, to) in &self.quiet {
-                if opponent & 1 << to == 0 {
-                    keys.push(class.opponent_key(self.mover ^ 1 << from ^ 1 << to) as u64);
-                }
-            }
-            count = keys.distinct().len();
-        }
-        let mut any = count > 0;
-        let (mut win, mut draw) = (false, false);
-        let mut capturable = None;
-        let mut packed = None;
-        for c in &self.closing {
-            if opponent & c.to != 0 {
-                continue;
-            }
-            any = true;
-            if ends_game {
-                win = true;
-                break;
-            }
-            let capturable =
-                *capturable.get_or_insert_with(|| rules.geometry().capturable(opponent));
-            // The opponent's set numbered among the points `M` leaves free, then
-            // among those `M + to` leaves free (`to` is not in it).
-            let packed = *packed.get_or_insert_with(|| {
-                let mut p = 0;
-                let mut rest = opponent;
-                while rest != 0 {
-                    p |= 1 << self.free_number[rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-                p
-            });
-            let low = (1u32 << c.at) - 1;
-            let base = (packed & low) | ((packed >> 1) & !low);
-            let mut taken = capturable;
-            while taken != 0 {
-                let x = self.free_number[taken.trailing_zeros() as usize];
-                taken &= taken - 1;
-                let x = x - (x > c.at) as u32;
-                let code = self.memo[c.memo + FreeSets::number(base ^ 1 << x) as usize];
-                win |= code == 1;
-                draw |= code == 2;
-            }
-            if win {
-                break;
-            }
-        }
-        if !any && !rules.blocked_loses {
-            // Blocked, and blocked players pass: one quiet successor.
-            any = true;
-            count = 1;
-        }
-        let count = count + draw as usize;
-        let value = if !any {
-            Packed::new(Value::Loss(0))
-        } else if win {
-            Packed::new(Value::Win(1))
-        } else if count == 0 {
-            Packed::new(Value::Loss(1))
-        } else {
-            Packed::NONE
-        };
-        (value, count as u8)
-    }
+        !win
+    });
+    let any = count > 0 || capturing;
+    let count = count + draw as usize;
+    let value = if !any {
+        Packed::new(Value::Loss(0))
+    } else if win {
+        Packed::new(Value::Win(1))
+    } else if count == 0 {
+        Packed::new(Value::Loss(1))
+    } else {
+        Packed::NONE
+    };
+    (value, count as u8)
 }
 
 /// The initial pass (step 1 of the module docs): every position's value where
@@ -823,8 +657,14 @@ fn initial_pass(
             let (mover, _) = idx.run_mover(r);
             read += moves.prepare(rules, mover, sub.opponent as u32, target);
             for (slot, board) in idx.boards(r * run..(r + 1) * run) {
-                let (value, count) =
-                    moves.initial(rules, &next_idx, board.opponent, ends_game, &mut keys);
+                let (value, count) = initial(
+                    &moves,
+                    rules,
+                    &next_idx,
+                    board.opponent,
+                    ends_game,
+                    &mut keys,
+                );
                 open += (value == Packed::NONE) as u64;
                 at_one += (value == level_one.0 || value == level_one.1) as u64;
                 words[(start + slot) as usize].store(word(value, count), Relaxed);
@@ -1134,13 +974,14 @@ fn update_edges(
 
 /// The forward rule for the undecided position in slot `own`, whose distinct quiet
 /// successor slots are `quiet`: `Win(k)` if one is `Loss(k - 1)`; otherwise its
-/// counter loses those that are `Win(k - 1)`, and it is `Loss(k)` at zero. Returns
+/// counter loses those that are `Win(k - 1)`, and it is `Loss(k)` at zero. The
+/// slots `quiet` count from global slot `next`. Returns
 /// whether the position was decided.
 #[inline(always)]
-fn forward_step(words: &[AtomicU32], at: Level, own: usize, quiet: &[u64]) -> bool {
+fn forward_step(words: &[AtomicU32], at: Level, own: usize, next: u64, quiet: &[u64]) -> bool {
     let (mut lost, mut won) = (false, 0u8);
     for &q in quiet {
-        let v = word_value(words[q as usize].load(Relaxed));
+        let v = word_value(words[(next + q) as usize].load(Relaxed));
         lost |= v == at.prev_loss;
         won += (Some(v) == at.prev_win) as u8;
     }
@@ -1211,35 +1052,17 @@ fn forward_round(
             let (mover, _) = idx.run_mover(r);
             moves.prepare(rules, mover, opponent, None);
             let mut visit = |own: usize, board: Board| {
-                let class = next_idx.mover_class(board.opponent);
                 let quiet = &mut sets[cur];
-                quiet.clear();
-                if let Some(near) = class.near(board.mover) {
-                    // Distinct slides, distinct classes.
-                    for &(from, to) in &moves.quiet {
-                        if board.opponent & 1 << to == 0 {
-                            quiet.push_new(next_start + near.toggled(from as usize, to as usize));
-                        }
-                    }
-                    if moves.reach & !board.opponent == 0 && !rules.blocked_loses {
-                        // Blocked: the pass.
-                        quiet.push_new(next_start + near.slot());
-                    }
-                } else {
-                    board.for_each_successor(rules, |s| {
-                        if let Successor::Quiet(next) | Successor::Pass(next) = s {
-                            quiet.push(next_start + next_idx.index_with(class, next.opponent));
-                        }
-                    });
-                }
+                moves.quiet_successors(rules, &next_idx, board.opponent, quiet);
                 for &q in quiet.distinct() {
+                    let q = next_start + q;
                     prefetch(&words[q as usize]);
                 }
                 read += quiet.distinct().len() as u64;
                 owners[cur] = Some(own);
                 cur ^= 1;
                 if let Some(own) = owners[cur].take() {
-                    if forward_step(words, at, own, sets[cur].distinct()) {
+                    if forward_step(words, at, own, next_start, sets[cur].distinct()) {
                         marked.mark(own);
                         decided += 1;
                     }
@@ -1266,7 +1089,7 @@ fn forward_round(
             }
         }
         if let Some(own) = owners[cur ^ 1].take() {
-            if forward_step(words, at, own, sets[cur ^ 1].distinct()) {
+            if forward_step(words, at, own, next_start, sets[cur ^ 1].distinct()) {
                 marked.mark(own);
                 decided += 1;
             }
