@@ -280,6 +280,16 @@ impl PlacingObserver for SolveProgress<'_> {
     fn layer_started(&self, placed: u32, _subspaces: usize, _slots: u64) {
         *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(self.layer_name(placed));
     }
+    fn subspace_started(&self, _placed: u32, _sub: tigadi_index::Subspace) {
+        self.mark_usage();
+    }
+    fn subspace_solved(&self, placed: u32, sub: tigadi_index::Subspace, slots: u64, seconds: f64) {
+        self.progress.line(&format!(
+            "{}, {sub}: {slots} slots, {seconds:.1} s{}",
+            self.layer_name(placed),
+            self.usage()
+        ));
+    }
     fn layer_solved(&self, placed: u32, subspaces: usize, slots: u64, seconds: f64) {
         self.progress.done(slots);
         self.progress.line(&format!(

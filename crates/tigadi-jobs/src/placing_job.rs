@@ -25,6 +25,13 @@ pub trait PlacingObserver: Observer {
     fn layer_skipped(&self, _placed: u32) {}
     /// Layer `placed` begins: `subspaces` tables to solve, `slots` in all.
     fn layer_started(&self, _placed: u32, _subspaces: usize, _slots: u64) {}
+    /// Subspace `sub` of layer `placed` is about to be solved (its successors'
+    /// tables are loaded next).
+    fn subspace_started(&self, _placed: u32, _sub: Subspace) {}
+    /// Subspace `sub` of layer `placed` is written: `slots` slots, `seconds`
+    /// since [`subspace_started`](Self::subspace_started), loading its
+    /// successors' tables and writing its own included.
+    fn subspace_solved(&self, _placed: u32, _sub: Subspace, _slots: u64, _seconds: f64) {}
     /// Layer `placed` is written.
     fn layer_solved(&self, _placed: u32, _subspaces: usize, _slots: u64, _seconds: f64) {}
     /// Something the caller should show (a removed temporary file).
@@ -114,6 +121,8 @@ fn solve_placing_kind<O: PlacingObserver>(
         // The tables this layer writes, for the manifest.
         let mut written: Vec<TableId> = Vec::new();
         for &sub in &todo {
+            let started = Instant::now();
+            observer.subspace_started(placed, sub);
             let needed: Vec<TableId> = subspace_successors(rules, placed, sub)
                 .into_iter()
                 .map(|s| TableId::new(kind, next, s))
@@ -138,6 +147,12 @@ fn solve_placing_kind<O: PlacingObserver>(
             let id = TableId::layer(kind, layer, sub);
             tables.write_values(id, &solved.values)?;
             written.push(id);
+            observer.subspace_solved(
+                placed,
+                sub,
+                solved.values.len() as u64,
+                started.elapsed().as_secs_f64(),
+            );
         }
         // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
         // written (hashing only those), so a stopped run leaves them listed.
