@@ -15,12 +15,16 @@
 //!   plays so in both phases, from the placing tables while placing. Where the
 //!   tables say nothing (a missing table) it searches four turns ahead with the
 //!   same evaluation, and its [`Choice`] says so.
-//! - **Level 4** (ultra) plays as level 3 but ranks the turns that keep the value
-//!   by the chance that a fallible opponent goes wrong within its next two turns
-//!   ([`error_chance`]), instead of level 3's count of wrong replies one turn ahead:
-//!   among the quickest wins when won, among all value-keeping turns when drawn or
-//!   lost. Equal chances are ordered by the prober (won: the quickest; lost: the
-//!   longest), as for level 3. It never plays a turn that changes the value.
+//! - **Level 4** (ultra) plays as level 3 (among the quickest wins when won,
+//!   among all value-keeping turns when drawn or lost) but ranks those turns for
+//!   short-sighted opponents and by the game's history ([`choose_in_game`]):
+//!   first the repetition rule (it does not let a won or drawn game end by
+//!   repetition while another turn keeps it going; it ends a lost one so), then
+//!   the chance that one of the program's searching levels 1 and 2 goes wrong
+//!   next turn ([`fallible_chance`]), then the fewer earlier occurrences of the
+//!   position (lost: the more), then level 3's count of wrong replies. Equal
+//!   ranks are ordered by the prober (won: the quickest; lost: the longest), as
+//!   for level 3. It never plays a turn that changes the value.
 //!
 //! Ties left after that are broken by the [`Rng`], so a seed replays a game.
 
@@ -29,10 +33,9 @@ use crate::search::search;
 use crate::ser;
 use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::fmt;
 use tigadi_rules::Rng;
-use tigadi_rules::{Move, Position};
+use tigadi_rules::{Game, Move, Position, REPETITION_LIMIT};
 use tigadi_tablebase::{ProbeReport, ReportTurn, RuleValues, Tablebase};
 use tigadi_values::{Category, Value, Wdl};
 
@@ -46,8 +49,9 @@ pub enum Level {
     /// Level 3: the tables (both phases), and four turns of search where they say
     /// nothing.
     Perfect = 3,
-    /// Level 4: level 3's value-keeping turns, the one after which a fallible
-    /// opponent most likely goes wrong first ([`error_chance`]).
+    /// Level 4: level 3's value-keeping turns, minding repetitions, the one
+    /// after which a searching opponent most likely goes wrong
+    /// ([`fallible_chance`]).
     Ultra = 4,
 }
 
@@ -139,7 +143,8 @@ pub enum How {
     },
 }
 
-/// The move `level` plays in `position` (see the module docs). The position must
+/// The move `level` plays in `position` (see the module docs), with no game
+/// history: as [`choose_in_game`] for a game that starts there. The position must
 /// not be decided ([`PlayError::GameOver`]); a damaged table is an error, a missing
 /// one is not (the search plays).
 pub fn choose(
@@ -148,12 +153,33 @@ pub fn choose(
     level: Level,
     rng: &mut Rng,
 ) -> Result<Choice, PlayError> {
+    choose_with(tb, position, None, level, rng)
+}
+
+/// The move `level` plays in the current position of `game` (see the module
+/// docs): level 4 reads the game's history for the repetition rule.
+pub fn choose_in_game(
+    tb: &Tablebase,
+    game: &Game,
+    level: Level,
+    rng: &mut Rng,
+) -> Result<Choice, PlayError> {
+    choose_with(tb, game.position(), Some(game), level, rng)
+}
+
+fn choose_with(
+    tb: &Tablebase,
+    position: &Position,
+    game: Option<&Game>,
+    level: Level,
+    rng: &mut Rng,
+) -> Result<Choice, PlayError> {
     check_not_over(tb, position)?;
     if !level.uses_tables() {
         return by_search(tb, position, level, None, rng);
     }
     match table_answer(tb, position) {
-        Ok(answer) => from_table(tb, position, &answer, level, rng),
+        Ok(answer) => from_table(tb, position, game, &answer, level, rng),
         Err(PlayError::NoTable(why)) => by_search(tb, position, level, Some(why), rng),
         Err(e) => Err(e),
     }
@@ -238,10 +264,11 @@ fn by_search(
 /// of the quickest wins; in a drawn or lost one any turn that keeps the value
 /// ([`keeping_turns`]); among them the one after which the opponent most likely
 /// goes wrong (level 3: the most replies that throw their value, [`mistakes_left`];
-/// level 4: the highest [`error_chance`]), then the prober's order, then `rng`.
+/// level 4: [`ultra_rank`]), then the prober's order, then `rng`.
 fn from_table(
     tb: &Tablebase,
     position: &Position,
+    game: Option<&Game>,
     answer: &ProbeReport,
     level: Level,
     rng: &mut Rng,
@@ -250,20 +277,23 @@ fn from_table(
     if candidates.is_empty() {
         return Err(PlayError::NoLegalMove);
     }
-    let mut memo = HashMap::new();
-    let traps: Vec<u64> = candidates
+    let kept = candidates[0].value.wdl();
+    let ranks: Vec<UltraRank> = candidates
         .iter()
         .map(|t| {
             let after = position.apply(t.turn);
             match level {
-                Level::Ultra => chance_key(error_chance(tb, &after, &mut memo)),
-                _ => mistakes_left(tb, &after) as u64,
+                Level::Ultra => ultra_rank(tb, kept, &after, game),
+                _ => UltraRank {
+                    wrong: mistakes_left(tb, &after),
+                    ..UltraRank::default()
+                },
             }
         })
         .collect();
-    let most = traps.iter().copied().max().unwrap_or(0);
+    let most = ranks.iter().copied().max().unwrap_or_default();
     let trapping: Vec<_> = (0..candidates.len())
-        .filter(|&i| traps[i] == most)
+        .filter(|&i| ranks[i] == most)
         .collect();
     // The prober's order among them: the first and those as good as it.
     let lead = candidates[trapping[0]];
@@ -276,6 +306,41 @@ fn from_table(
         mv: pick.turn,
         how: table_how(pick, equal.len()),
     })
+}
+
+/// How level 4 ranks a value-keeping turn, compared field by field (higher
+/// first); level 3 uses only `wrong`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct UltraRank {
+    /// 1 for a turn whose draw by repetition is wanted (it ends a lost game as
+    /// a draw), or one that does not draw by repetition in a won or drawn game
+    /// (where the draw would end the opponent's chances to go wrong); else 0.
+    repetition: u8,
+    /// [`fallible_chance`] after the turn, as an integer ([`chance_key`]).
+    chance: u64,
+    /// The earlier occurrences of the position after the turn, negated in a won or
+    /// drawn game (fresh positions first: no cycle a repetition ends), as they
+    /// are in a lost one (towards a repetition, a draw).
+    seen: i64,
+    /// The opponent's wrong replies there ([`mistakes_left`], level 3's measure).
+    wrong: usize,
+}
+
+/// Level 4's rank of the turn to `after` in a game whose value for us (kept by
+/// the turn) is `kept`: the repetition rule from `game`'s history, then the
+/// chance a fallible opponent goes wrong ([`fallible_chance`]), then the
+/// position's earlier occurrences, then level 3's count of wrong replies.
+fn ultra_rank(tb: &Tablebase, kept: Wdl, after: &Position, game: Option<&Game>) -> UltraRank {
+    let seen = game.map_or(0, |g| g.occurrences_of(after));
+    let repeats = seen + 1 >= REPETITION_LIMIT && after.ended(tb.rules()).is_none();
+    let lost = kept == Wdl::Loss;
+    let (chance, wrong) = traps(tb, after);
+    UltraRank {
+        repetition: (repeats == lost) as u8,
+        chance: chance_key(chance),
+        seen: if lost { seen as i64 } else { -(seen as i64) },
+        wrong,
+    }
 }
 
 /// The turns levels 3 and 4 choose among, in the prober's order: won, the best
@@ -313,16 +378,16 @@ fn keeping_turns(answer: &ProbeReport) -> Vec<ReportTurn> {
     }
 }
 
-/// Replies in an answer for the player to move, and how many of them are worse
-/// for that player than their best (by win/draw/loss).
-fn wrong_replies(answer: &ProbeReport) -> (usize, usize) {
+/// The turns in an answer worse for the player to move than their best (by
+/// win/draw/loss), in the prober's order.
+fn wrong_turns(answer: &ProbeReport) -> Vec<Move> {
     let best = answer.moves.iter().map(|t| t.value.wdl()).max();
-    let wrong = answer
+    answer
         .moves
         .iter()
         .filter(|t| Some(t.value.wdl()) < best)
-        .count();
-    (answer.moves.len(), wrong)
+        .map(|t| t.turn)
+        .collect()
 }
 
 /// How many legal replies in `position` (either phase) are worse for the player
@@ -330,55 +395,53 @@ fn wrong_replies(answer: &ProbeReport) -> (usize, usize) {
 /// has to go wrong (level 3). 0 where the game is over or the tables do not cover
 /// the position.
 fn mistakes_left(tb: &Tablebase, position: &Position) -> usize {
-    table_answer(tb, position).map_or(0, |a| wrong_replies(&a).1)
+    table_answer(tb, position).map_or(0, |a| wrong_turns(&a).len())
 }
 
-/// The chance that the opponent, to move in `position` (ours after one of our
-/// turns), goes wrong within its next two turns, when it picks each of its turns
-/// uniformly among its legal ones and we answer its first with the keeping turn
-/// ([`keeping_turns`]) that gives the best one-turn chance. "Wrong" means a turn
-/// worse for the opponent than its best by win/draw/loss (from a draw: one that
-/// loses; from a win: one that draws or loses), read from the tables:
+/// The fallible players level 4 sets its traps for: the program's own searching
+/// levels 1 and 2 (one and three turns of search).
+const FALLIBLE: [Level; 2] = [Level::Beginner, Level::Club];
+
+/// The chance that a fallible opponent, to move in `position` (ours after one of
+/// our turns), goes wrong on its next turn: the opponent is one of the program's
+/// searching levels 1 and 2, each as likely, and plays as they do, uniformly
+/// among the turns its search ([`search`], one or three turns deep) scores best.
+/// "Wrong" means a turn worse for the opponent than its best by win/draw/loss
+/// (from a draw: one that loses; from a win: one that draws or loses), read from
+/// the tables. With `B₁` and `B₃` those best turns and `W` the wrong ones:
 ///
-/// `error_chance(q) = (w(q) + Σ over the n(q) − w(q) right replies r of
-/// max over our keeping turns k after r of w(r·k) / n(r·k)) / n(q)`,
+/// `fallible_chance(q) = ( |B₁ ∩ W| / |B₁| + |B₃ ∩ W| / |B₃| ) / 2`.
 ///
-/// where `n(p)` counts the legal turns in `p` and `w(p)` the wrong ones. Counted
-/// alike in both phases. 0 where the game is over or the tables do not cover the
-/// position (a reply that ends the game, or whose position the tables miss, adds
-/// nothing). `memo` holds the one-turn chances already read.
-pub fn error_chance(tb: &Tablebase, position: &Position, memo: &mut HashMap<Position, f64>) -> f64 {
+/// Counted alike in both phases. 0 where the game is over or the tables do not
+/// cover the position.
+pub fn fallible_chance(tb: &Tablebase, position: &Position) -> f64 {
+    traps(tb, position).0
+}
+
+/// [`fallible_chance`] of `position`, and how many of its legal turns are wrong
+/// ([`mistakes_left`]), from one answer.
+fn traps(tb: &Tablebase, position: &Position) -> (f64, usize) {
     let Ok(answer) = table_answer(tb, position) else {
-        return 0.0;
+        return (0.0, 0);
     };
-    let (n, wrong) = wrong_replies(&answer);
-    let best = answer.moves.iter().map(|t| t.value.wdl()).max();
-    let mut total = wrong as f64;
-    for reply in answer.moves.iter().filter(|t| Some(t.value.wdl()) == best) {
-        let after = position.apply(reply.turn);
-        if let Ok(ours) = table_answer(tb, &after) {
-            total += keeping_turns(&ours)
-                .iter()
-                .map(|k| one_turn_chance(tb, &after.apply(k.turn), memo))
-                .fold(0.0, f64::max);
-        }
+    let wrong = wrong_turns(&answer);
+    if wrong.is_empty() {
+        return (0.0, 0);
     }
-    if n == 0 {
-        0.0
-    } else {
-        total / n as f64
-    }
-}
-
-/// The share of the legal turns in `position` that are wrong for the player to
-/// move (see [`error_chance`]), read once per position into `memo`.
-fn one_turn_chance(tb: &Tablebase, position: &Position, memo: &mut HashMap<Position, f64>) -> f64 {
-    *memo.entry(*position).or_insert_with(|| {
-        table_answer(tb, position).map_or(0.0, |a| match wrong_replies(&a) {
-            (0, _) => 0.0,
-            (n, w) => w as f64 / n as f64,
-        })
-    })
+    let chance = FALLIBLE
+        .iter()
+        .map(
+            |level| match search(tb.rules(), position, level.search_depth()) {
+                Some(found) if !found.best.is_empty() => {
+                    let hit = found.best.iter().filter(|m| wrong.contains(m)).count();
+                    hit as f64 / found.best.len() as f64
+                }
+                _ => 0.0,
+            },
+        )
+        .sum::<f64>()
+        / FALLIBLE.len() as f64;
+    (chance, wrong.len())
 }
 
 /// A chance in [0, 1] as an integer to compare: sums of the same shares in a

@@ -31,7 +31,7 @@ mod ser;
 pub mod table;
 
 pub use analyze::{analyze, Analysis, Assessment, PlayerSummary, TurnAnalysis, Verdict};
-pub use choose::{choose, error_chance, hint, Choice, Hint, How, Level};
+pub use choose::{choose, choose_in_game, fallible_chance, hint, Choice, Hint, How, Level};
 pub use error::PlayError;
 pub use line::{line, line_with, Line, LineEnd, Step};
 pub use matches::{lost_start, play_game, play_match, MatchGame, MatchReport, MatchSettings};

@@ -1,6 +1,6 @@
 //! Self-play matches between two levels: the games, their results, and a tally.
 
-use crate::choose::{choose, How, Level};
+use crate::choose::{choose_in_game, How, Level};
 use crate::error::PlayError;
 use crate::ser;
 use crate::table::table_answer;
@@ -89,7 +89,7 @@ pub fn play_game(
             Side::Bone => bone,
             Side::Seed => seed,
         };
-        let choice = choose(tb, &position, level, rng)?;
+        let choice = choose_in_game(tb, &game, level, rng)?;
         if let How::Search {
             no_table: Some(_), ..
         } = choice.how

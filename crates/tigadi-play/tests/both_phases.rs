@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tigadi_jobs::{
@@ -17,8 +17,8 @@ use tigadi_jobs::{
     PlacingObserver,
 };
 use tigadi_play::{
-    analyze, choose, error_chance, hint, line_with, lost_start, play_match, Level, LineEnd,
-    MatchSettings, Rng, Verdict,
+    analyze, choose, fallible_chance, hint, line_with, lost_start, play_match, search, Level,
+    LineEnd, MatchSettings, Rng, Verdict,
 };
 use tigadi_rules::{Game, GameResult, Move, Phase, Position, RuleSet, Side};
 use tigadi_solve::{Metric, Value, Wdl};
@@ -417,46 +417,100 @@ fn naive_keeping(tb: &Tablebase, p: &Position) -> Vec<Move> {
         .collect()
 }
 
-/// The share of the turns in `p` worse for the player to move than the best.
-fn naive_share(tb: &Tablebase, p: &Position) -> f64 {
-    if p.decided(tb.rules()).is_some() {
-        return 0.0;
-    }
-    let wdls: Vec<Wdl> = p
-        .legal_moves(tb.rules())
-        .into_iter()
-        .map(|m| wdl_after(tb, &p.apply(m)))
-        .collect();
-    let best = *wdls.iter().max().unwrap();
-    wdls.iter().filter(|&&w| w < best).count() as f64 / wdls.len() as f64
-}
-
-/// The chance that the opponent to move in `q`, replying uniformly, goes wrong in
-/// one of its next two turns, we answering its right replies with the keeping
-/// turn that gives the highest one-turn share.
-fn naive_chance(tb: &Tablebase, q: &Position) -> f64 {
+/// The chance that the opponent to move in `q` goes wrong on its next turn when
+/// it is level 1 or level 2, each as likely (README, "The computer's levels":
+/// level 1 searches one turn, level 2 three, each playing one of the moves its
+/// search scores best, uniformly), "wrong" being a turn worse for it than its best
+/// by win/draw/loss (direct probes); and how many of its turns are wrong.
+fn naive_fallible(tb: &Tablebase, q: &Position) -> (f64, usize) {
     if q.decided(tb.rules()).is_some() {
-        return 0.0;
+        return (0.0, 0);
     }
     let replies = q.legal_moves(tb.rules());
-    let best = replies
+    let values: Vec<Wdl> = replies
         .iter()
         .map(|&r| wdl_after(tb, &q.apply(r)))
-        .max()
-        .unwrap();
-    let mut total = 0.0;
-    for &r in &replies {
-        let after = q.apply(r);
-        if wdl_after(tb, &after) < best {
-            total += 1.0;
-        } else if after.decided(tb.rules()).is_none() {
-            total += naive_keeping(tb, &after)
-                .into_iter()
-                .map(|k| naive_share(tb, &after.apply(k)))
-                .fold(0.0, f64::max);
-        }
+        .collect();
+    let best = *values.iter().max().unwrap();
+    let wrong: Vec<Move> = (0..replies.len())
+        .filter(|&i| values[i] < best)
+        .map(|i| replies[i])
+        .collect();
+    let mut chance = 0.0;
+    for depth in [1, 3] {
+        let picks = search(tb.rules(), q, depth).unwrap().best;
+        let hits = picks.iter().filter(|m| wrong.contains(m)).count();
+        chance += hits as f64 / picks.len() as f64 / 2.0;
     }
-    total / replies.len() as f64
+    (chance, wrong.len())
+}
+
+/// How often `q` (board and player to move) has occurred in `game`, counted by
+/// replaying its moves from its start (docs/RULES.md §6: moving-phase positions
+/// only, none from before a capture).
+fn naive_occurrences(game: &Game, q: &Position) -> usize {
+    let moving = |p: &Position| p.bone_hand == 0 && p.seed_hand == 0;
+    let same = |p: &Position| (p.bone, p.seed, p.side) == (q.bone, q.seed, q.side);
+    let mut p = *game.start();
+    let mut count = (moving(&p) && same(&p)) as usize;
+    for &m in game.moves() {
+        p = p.apply(m);
+        if m.capture().is_some() {
+            count = 0;
+        }
+        count += (moving(&p) && same(&p)) as usize;
+    }
+    if moving(q) {
+        count
+    } else {
+        0
+    }
+}
+
+/// Level 4's rank of the turn `m` in `game` by the README, from the oracles: a
+/// draw by repetition (the position after `m` occurring for the third time) is
+/// avoided unless the game is lost, where it is wanted; then the higher
+/// [`naive_fallible`] chance; then the fewer earlier occurrences of the position
+/// (lost: the more); then the more wrong replies. Ordered as a tuple.
+fn naive_rank(tb: &Tablebase, game: &Game, m: Move) -> Rank {
+    let p = game.position();
+    let lost = direct(tb, p).wdl() == Wdl::Loss;
+    let q = p.apply(m);
+    let seen = naive_occurrences(game, &q);
+    let draws = seen >= 2 && q.decided(tb.rules()).is_none();
+    let (chance, wrong) = naive_fallible(tb, &q);
+    let seen = seen as i64;
+    (
+        draws == lost,
+        chance,
+        if lost { seen } else { -seen },
+        wrong,
+    )
+}
+
+type Rank = (bool, f64, i64, usize);
+
+/// Two ranks compared field by field, chances to rounding.
+fn cmp_rank(a: &Rank, b: &Rank) -> Ordering {
+    let chance = if (a.1 - b.1).abs() < 1e-9 {
+        Ordering::Equal
+    } else {
+        a.1.total_cmp(&b.1)
+    };
+    a.0.cmp(&b.0)
+        .then(chance)
+        .then(a.2.cmp(&b.2))
+        .then(a.3.cmp(&b.3))
+}
+
+/// Whether two ranks are equal, chances to rounding.
+fn same_rank(a: Rank, b: Rank) -> bool {
+    cmp_rank(&a, &b) == Ordering::Equal
+}
+
+/// The best of `ranks`.
+fn top_rank(ranks: &[Rank]) -> Rank {
+    *ranks.iter().max_by(|a, b| cmp_rank(a, b)).unwrap()
 }
 
 /// In won positions of both phases level 4 ends the game as soon as it can: its
@@ -481,35 +535,110 @@ fn level_four_wins_by_the_least_dtw() {
 }
 
 /// Level 4 keeps the value of positions of both phases (read directly), its move
-/// has the highest chance of the naive oracle among the turns that keep the
-/// value, and `error_chance` equals the oracle for every such turn.
+/// has the best rank of the naive oracle among the turns that keep the value (with
+/// no history: the fallible chance, then the wrong replies), and
+/// `fallible_chance` equals the oracle for every such turn.
 #[test]
 fn level_four_keeps_the_value_and_sets_the_likeliest_trap() {
     for name in GAMES {
         let tb = tables(name);
         let mut rng = Rng::seeded(21);
-        for p in walk_positions(tb.rules(), 10, 4) {
+        let mut trapped = 0;
+        for p in walk_positions(tb.rules(), 40, 4) {
             let mv = kept_choice(&tb, &p, Level::Ultra, &mut rng);
             let keeping = naive_keeping(&tb, &p);
             assert!(keeping.contains(&mv), "{name} {p}: {mv}");
-            let mut memo = HashMap::new();
-            let mut most: f64 = 0.0;
-            for &m in &keeping {
-                let q = p.apply(m);
-                let oracle = naive_chance(&tb, &q);
-                let fast = error_chance(&tb, &q, &mut memo);
-                assert!(
-                    (oracle - fast).abs() < 1e-9,
-                    "{name} {p} {m}: {oracle} {fast}"
-                );
-                most = most.max(oracle);
+            let game = Game::from_position(*tb.rules(), p).unwrap();
+            let ranks: Vec<_> = keeping.iter().map(|&m| naive_rank(&tb, &game, m)).collect();
+            for (&m, r) in keeping.iter().zip(&ranks) {
+                let fast = fallible_chance(&tb, &p.apply(m));
+                assert!((r.1 - fast).abs() < 1e-9, "{name} {p} {m}: {r:?} {fast}");
             }
-            let picked = naive_chance(&tb, &p.apply(mv));
+            let top = top_rank(&ranks);
+            trapped += (top.1 > 0.0) as usize;
+            let picked = naive_rank(&tb, &game, mv);
             assert!(
-                (picked - most).abs() < 1e-9,
-                "{name} {p}: {mv} {picked} < {most}"
+                same_rank(picked, top),
+                "{name} {p}: {mv} {picked:?} < {top:?}"
             );
         }
+        assert!(trapped >= 3, "{name}: {trapped} positions with a trap");
+    }
+}
+
+/// In games where positions recur, level 4 keeps the value and plays the turn of
+/// the best naive rank, the repetition rule read from the game's moves: it does
+/// not end a drawn game by repetition while another turn keeps it going, and it
+/// does end a lost one so.
+#[test]
+fn level_four_minds_repetitions() {
+    for name in GAMES {
+        let tb = tables(name);
+        let rules = *tb.rules();
+        let mut rng = Rng::seeded(5);
+        let (mut recurring, mut drawing) = (0, 0);
+        for start in game_positions(&rules, 300, 9) {
+            if start.phase() != Phase::Moving || recurring >= 40 {
+                continue;
+            }
+            // Random play that often slides the goti just moved back, so
+            // positions recur.
+            let mut game = Game::from_position(rules, start).unwrap();
+            let mut last: [Option<Move>; 2] = [None, None];
+            for turn in 0..24 {
+                if game.result().is_over() {
+                    break;
+                }
+                let p = *game.position();
+                if direct(&tb, &p).wdl() != Wdl::Win {
+                    let keeping = naive_keeping(&tb, &p);
+                    let ranks: Vec<_> =
+                        keeping.iter().map(|&m| naive_rank(&tb, &game, m)).collect();
+                    if keeping
+                        .iter()
+                        .any(|&m| naive_occurrences(&game, &p.apply(m)) > 0)
+                    {
+                        recurring += 1;
+                        drawing += ranks.iter().any(|r| r.2.abs() >= 2) as usize;
+                        let mv = tigadi_play::choose_in_game(&tb, &game, Level::Ultra, &mut rng)
+                            .unwrap()
+                            .mv;
+                        assert!(keeping.contains(&mv), "{name} {p}: {mv}");
+                        let picked = naive_rank(&tb, &game, mv);
+                        let top = top_rank(&ranks);
+                        assert!(
+                            same_rank(picked, top),
+                            "{name} {p}: {mv} {picked:?} < {top:?}"
+                        );
+                    }
+                }
+                let moves = game.legal_moves();
+                let back = last[turn % 2].and_then(|m| match m {
+                    Move::Slide {
+                        from,
+                        to,
+                        capture: None,
+                    } => moves.iter().copied().find(|&b| {
+                        b == Move::Slide {
+                            from: to,
+                            to: from,
+                            capture: None,
+                        }
+                    }),
+                    _ => None,
+                });
+                let mv = match back {
+                    Some(b) if rng.below(4) != 0 => b,
+                    _ => moves[rng.below(moves.len())],
+                };
+                last[turn % 2] = Some(mv);
+                game.play(mv).unwrap();
+            }
+        }
+        assert!(
+            recurring >= 20 && drawing >= 5,
+            "{name}: {recurring} recurring, {drawing} drawing"
+        );
     }
 }
 

@@ -374,10 +374,19 @@ impl Game {
     /// How often the current position (board and player to move) has occurred since
     /// the moving phase began; 0 while placing.
     pub fn occurrences(&self) -> usize {
-        if self.position.bone_hand != 0 || self.position.seed_hand != 0 {
+        self.occurrences_of(&self.position)
+    }
+
+    /// How often `position` (board and player to move) has occurred in this game
+    /// so far, as the repetition rule counts ([`REPETITION_LIMIT`]): since the moving
+    /// phase began and the last capture; 0 for a placing position. Playing a turn
+    /// that reaches a position counted `REPETITION_LIMIT - 1` times draws (unless
+    /// the turn wins).
+    pub fn occurrences_of(&self, position: &Position) -> usize {
+        if position.bone_hand != 0 || position.seed_hand != 0 {
             return 0;
         }
-        let key = key(&self.position);
+        let key = key(position);
         self.seen.iter().filter(|&&k| k == key).count()
     }
 

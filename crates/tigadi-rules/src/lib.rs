@@ -14,7 +14,7 @@ pub mod position;
 pub mod rng;
 pub mod rules;
 
-pub use game::{check_move, DrawReason, Game, GameResult, IllegalMove};
+pub use game::{check_move, DrawReason, Game, GameResult, IllegalMove, REPETITION_LIMIT};
 pub use geometry::{Bits, BoardKind, Geometry, Point, POINTS, SYMMETRIES};
 pub use moving::{Board, Placement, Slide, Successor};
 pub use notation::{

@@ -7,7 +7,7 @@ use super::show::{board, position};
 use super::CmdResult;
 use crate::input::{read_line, Line, MAX_LINE_BYTES};
 use crate::PlayArgs;
-use tigadi_play::{choose, hint, How, Level, Rng};
+use tigadi_play::{choose_in_game, hint, How, Level, Rng};
 use tigadi_rules::{parse_move, Game, GameResult, Move, Position, RuleSet, Side};
 use tigadi_tablebase::Tablebase;
 
@@ -52,7 +52,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         }
         let p = *game.position();
         if p.side != human {
-            let choice = choose(&tb, &p, level, &mut rng).map_err(|e| e.to_string())?;
+            let choice = choose_in_game(&tb, &game, level, &mut rng).map_err(|e| e.to_string())?;
             game.play(choice.mv)
                 .map_err(|e| format!("the computer's move {} was refused: {e}", choice.mv))?;
             let note = match choice.how {
@@ -114,9 +114,11 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                         // Level 4's pick among them (its own generator, so asking
                         // for hints does not change the computer's later choices).
                         let trap = match &h.how {
-                            How::Table { .. } => choose(&tb, &p, Level::Ultra, &mut Rng::seeded(0))
-                                .map(|c| format!("; level 4 would play {}", c.mv))
-                                .unwrap_or_default(),
+                            How::Table { .. } => {
+                                choose_in_game(&tb, &game, Level::Ultra, &mut Rng::seeded(0))
+                                    .map(|c| format!("; level 4 would play {}", c.mv))
+                                    .unwrap_or_default()
+                            }
                             _ => String::new(),
                         };
                         outln!("Hint: {} ({why}{trap}).", moves.join(" or "));
@@ -153,7 +155,7 @@ fn describe(level: Level) -> &'static str {
         Level::Beginner => "it looks one turn ahead",
         Level::Club => "it looks three turns ahead",
         Level::Perfect => "perfect play from the tables",
-        Level::Ultra => "perfect play from the tables, setting the most traps",
+        Level::Ultra => "perfect play from the tables, setting traps for short-sighted players and avoiding repetitions",
     }
 }
 
