@@ -239,8 +239,7 @@ impl JobObserver for SolveProgress<'_> {
     fn solved(&self, r: &PairReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
-            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes), \
-             {} random words touched",
+            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes){}",
             r.pair,
             r.slots,
             r.seconds,
@@ -249,7 +248,15 @@ impl JobObserver for SolveProgress<'_> {
             r.wins,
             r.draws,
             r.losses,
-            self.touched.load(std::sync::atomic::Ordering::Relaxed)
+            // For the log (the model of the limit, docs/PERFORMANCE.md); left out
+            // on a terminal, where the line would no longer fit.
+            match self.progress.visible {
+                true => String::new(),
+                false => format!(
+                    ", {} random words touched",
+                    self.touched.load(std::sync::atomic::Ordering::Relaxed)
+                ),
+            }
         ));
     }
     fn warning(&self, message: &str) {
