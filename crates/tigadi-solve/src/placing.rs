@@ -131,6 +131,38 @@ fn choice_key(v: Value) -> u16 {
     }
 }
 
+/// The [`choice_key`] of every packed successor value, by its bits: the key of
+/// `metric.before_turn(v, capture)` for the placement that leads to `v`, `0` where
+/// that has no key (no value, or a depth out of range: the pass stops there with
+/// the error that [`choice_key`] would give). One table read per successor
+/// instead of decoding, stepping and encoding each one.
+fn successor_keys(metric: Metric, capture: bool) -> Box<[u16]> {
+    (0..=u16::MAX)
+        .map(|bits| match Packed(bits).get() {
+            None => 0,
+            Some(v) => match metric.before_turn(v, capture) {
+                Value::Win(d) | Value::Loss(d) if d > MAX_DTC => 0,
+                Value::Win(0) => 0,
+                v => choice_key(v),
+            },
+        })
+        .collect()
+}
+
+/// `keys[p]` ([`successor_keys`]), which must be a key.
+#[inline]
+fn successor_key(keys: &[u16], p: Packed) -> u16 {
+    let key = keys[p.0 as usize];
+    if key == 0 {
+        // The slow path, for its message.
+        let v = p
+            .get()
+            .expect("a solved table has a value at a canonical slot");
+        unreachable!("successor {v}: its depth after the placement is out of range");
+    }
+    key
+}
+
 /// The value a [`choice_key`] was made from.
 #[inline]
 fn key_value(key: u16) -> Value {
@@ -145,14 +177,15 @@ fn key_value(key: u16) -> Value {
 /// its captures lead into (index and values), where they exist.
 struct GroupTables<'a> {
     rules: &'a RuleSet,
-    /// The depth the values carry (DTC or DTW), for the step through a capture.
-    metric: Metric,
     /// Gotis of the player who places, after placing (`m + 1`).
     placer_gotis: u32,
     /// Gotis the other player holds in hand.
     opponent_hand: u8,
     quiet: Option<(&'a SubspaceIndex, &'a [Packed])>,
     capture: Option<(&'a SubspaceIndex, &'a [Packed])>,
+    /// [`successor_keys`] of a quiet placement and of a capture.
+    quiet_keys: Box<[u16]>,
+    capture_keys: Box<[u16]>,
 }
 
 /// The placements' values for the boards `(M, O)` of one opponent set `O`, by the
@@ -193,12 +226,7 @@ impl Group {
         let size = tables.placer_gotis;
         let sets = binomial(n, size) as usize;
         self.quiet.clear();
-        let quiet = |p: Packed| {
-            let v = p
-                .get()
-                .expect("a solved table has a value at a canonical slot");
-            choice_key(v.before_turn(false))
-        };
+        let quiet = |p: Packed| successor_key(&tables.quiet_keys, p);
         if size == n {
             // The board is full after the placement: a draw (docs/RULES.md §8), not
             // looked up.
@@ -211,11 +239,16 @@ impl Group {
             match class.identity_run() {
                 // The group's canonical `O` is the next table's canonical mover set:
                 // the run holds exactly the group's quiet successors, in order.
-                Some(start) => self.quiet.extend(
-                    values[start as usize..start as usize + sets]
-                        .iter()
-                        .map(|&p| quiet(p)),
-                ),
+                Some(start) => {
+                    let run = start as usize..start as usize + sets;
+                    // The next group's run (the next canonical set's) usually
+                    // follows: fetch it while this group is evaluated.
+                    let ahead = run.end..(run.end + sets).min(values.len());
+                    for p in values[ahead].iter().step_by(32) {
+                        crate::memory::prefetch(p);
+                    }
+                    self.quiet.extend(values[run].iter().map(|&p| quiet(p)))
+                }
                 None => self.free.for_each(size, |set| {
                     self.quiet
                         .push(quiet(values[index.index_with(class, set) as usize]))
@@ -262,10 +295,10 @@ impl Group {
         self.targets
             .iter()
             .map(|&class| {
-                let v = values[index.index_with(class, after) as usize]
-                    .get()
-                    .expect("a solved table has a value at a canonical slot");
-                choice_key(tables.metric.before_turn(v, true))
+                successor_key(
+                    &tables.capture_keys,
+                    values[index.index_with(class, after) as usize],
+                )
             })
             .max()
             .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
@@ -314,7 +347,6 @@ pub fn solve_layer_subspace_with(
     };
     let tables = GroupTables {
         rules,
-        metric,
         placer_gotis: sub.mover as u32 + 1,
         opponent_hand: hands(rules, placed).1,
         quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
@@ -322,6 +354,8 @@ pub fn solve_layer_subspace_with(
             .opponent
             .checked_sub(1)
             .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
+        quiet_keys: successor_keys(metric, false),
+        capture_keys: successor_keys(metric, true),
     };
     let geometry = rules.geometry();
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
@@ -350,9 +384,6 @@ pub fn solve_layer_subspace_with(
             let mut group = Group::default();
             let mut count = 0u64;
             idx.for_each_board_by_opponent(range, |slot, board| {
-                // The result's slot is random: its line is fetched while the value
-                // is computed.
-                crate::memory::prefetch(&out[slot as usize]);
                 if group.opponent != Some(board.opponent) {
                     group.start(&tables, board.opponent);
                 }
@@ -382,6 +413,10 @@ pub fn solve_layer_subspace_with(
                 // Fewer than 24 gotis stand on the board while anyone holds one in
                 // hand, so there is always an empty point.
                 debug_assert_ne!(best, 0, "a placing position with no empty point");
+                // The result's slot is random (one cache miss per position). Not
+                // prefetched: the store waits in the store buffer without
+                // stalling the pass, where a prefetch issued at the board's start
+                // measured ~9% slower (docs/PERFORMANCE.md).
                 out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
                 count += 1;
             });
