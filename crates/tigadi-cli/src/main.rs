@@ -47,7 +47,7 @@ enum Command {
     /// Slot and class counts of the position index, per moving-phase subspace of
     /// the rule set's game.
     IndexStats(JsonArgs),
-    /// Solve the moving phase by retrograde analysis and write tablebases.
+    /// Solve the game by retrograde analysis (the moving phase, then the placing phase) and write tablebases.
     Solve(SolveArgs),
     /// Win/draw/loss counts of the solved subspaces.
     Stats(DirJsonArgs),
