@@ -52,15 +52,17 @@
 use crate::placing::LayerValues;
 use crate::plan::Pair;
 use crate::retrograde::{
-    atomic_u32, chain_pairs, Observer, PairSpace, SlotSet, SolveError, SolvedSubspace, SolvedTable,
-    CHUNK,
+    atomic_u32, chain_pairs, Applier, Gathered, Observer, PairSpace, SlotSet, SolveError,
+    SolvedSubspace, SolvedTable, LOST as LOST_TALLY,
 };
+use crate::runs::RunMoves;
 use crate::value::{Metric, Packed, Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
-use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::geometry::Bits;
+use tigadi_rules::{Board, RuleSet};
 
 use Ordering::{AcqRel, Relaxed};
 
@@ -141,69 +143,89 @@ pub fn solve_pair_dtw(
     let n = space.total as usize;
     let mut words_raw = crate::memory::filled_vec(n, OTHER);
     let words = atomic_u32(&mut words_raw);
-    let bad = AtomicBool::new(false);
+    let blocks = Blocks::new(&space);
+    let due: Vec<AtomicU16> = (0..blocks.total).map(|_| AtomicU16::new(NEVER)).collect();
 
-    // 1. Initialise.
+    // 1. Initialise, run by run; each run's blocks get their `due` level.
     observer.phase("dtw init", n as u64);
-    let mut settling = 0u64;
-    for (p, (idx, start)) in space.parts.iter().enumerate() {
-        let (next_idx, _) = &space.parts[(p + 1) % space.parts.len()];
+    let (settling, bad, _) = space.sweep_runs(observer, |p, runs| {
+        let (idx, start) = space.parts[p];
+        // Quiet moves and passes lead into the other subspace of the pair, all
+        // to boards whose mover set is this board's opponent set.
+        let (next_idx, _) = space.other(p);
+        // Captures that do not end the game all lead into one subspace: the
+        // opponent, one goti fewer, to move.
         let sub = idx.subspace();
+        let ends_game = sub.opponent <= MIN_GOTIS;
         let target = targets
             .iter()
-            .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover));
+            .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover))
+            .copied();
+        assert!(
+            ends_game || target.is_some(),
+            "capture targets were checked"
+        );
         let init = Init {
             rules,
             values: own[p].1,
-            next_idx,
-            target,
+            next_idx: &next_idx,
+            ends_game,
         };
-        let chunks = idx.slots().div_ceil(CHUNK as u64);
-        settling += (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let range = c * CHUNK as u64..((c + 1) * CHUNK as u64).min(idx.slots());
-                let work = range.end - range.start;
-                let mut quiet = SlotSet::new();
-                let mut settling = 0u64;
-                for (slot, board) in idx.boards(range) {
-                    let w = init.word(slot, board, &mut quiet).unwrap_or_else(|| {
-                        bad.store(true, Relaxed);
+        let run = idx.run_length();
+        let (mut settling, mut bad) = (0u64, 0u64);
+        let mut moves = RunMoves::default();
+        let mut keys = SlotSet::new();
+        for r in runs {
+            let (mover, _) = idx.run_mover(r);
+            // Prepared when the run's first won or lost position comes: runs
+            // of draws read no capture targets.
+            let mut prepared = false;
+            for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+                let w = match init.values[slot as usize].get().map(|v| v.wdl()) {
+                    Some(Wdl::Draw) => OTHER,
+                    Some(wdl) => {
+                        if !prepared {
+                            moves.prepare(rules, mover, sub.opponent as u32, target);
+                            prepared = true;
+                        }
+                        init.word(&moves, wdl, board.opponent, &mut keys)
+                            .unwrap_or_else(|| {
+                                bad += 1;
+                                OTHER
+                            })
+                    }
+                    None => {
+                        bad += 1;
                         OTHER
-                    });
-                    settling += (w != OTHER) as u64;
-                    words[(start + slot) as usize].store(w, Relaxed);
-                }
-                observer.advance(work);
-                settling
-            })
-            .sum::<u64>();
-    }
-    if bad.load(Relaxed) {
+                    }
+                };
+                settling += (w != OTHER) as u64;
+                words[(start + slot) as usize].store(w, Relaxed);
+            }
+            let first = (start + r * run) as usize;
+            let run_words = &words[first..first + run as usize];
+            for (d, block) in due[blocks.of_run(p, r)].iter().zip(run_words.chunks(BLOCK)) {
+                let level = block.iter().filter_map(|w| pending(w.load(Relaxed))).min();
+                d.store(level.unwrap_or(NEVER), Relaxed);
+            }
+        }
+        (settling, bad, 0)
+    });
+    if bad > 0 {
         return Err(SolveError::Inconsistent(pair.first));
     }
-    let due: Vec<AtomicU16> = words
-        .par_chunks(BLOCK)
-        .map(|block| {
-            let level = block
-                .iter()
-                .filter_map(|w| pending(w.load(Relaxed)))
-                .min()
-                .unwrap_or(NEVER);
-            AtomicU16::new(level)
-        })
-        .collect();
 
     // 2. Levels, lowest first.
     observer.phase("dtw", settling);
     let lowest = |due: &[AtomicU16]| due.par_iter().map(|d| d.load(Relaxed)).min();
+    let bad = AtomicBool::new(false);
     let mut levels = 0u32;
     let mut level = lowest(&due).unwrap_or(NEVER);
     while level != NEVER {
         if level >= MAX_DTC {
             return Err(SolveError::Inconsistent(pair.first));
         }
-        settle_level(rules, &space, words, &due, level, &bad, observer);
+        settle_level(rules, &space, &blocks, words, &due, level, &bad, observer);
         if bad.load(Relaxed) {
             return Err(SolveError::Inconsistent(pair.first));
         }
@@ -241,6 +263,52 @@ pub fn solve_pair_dtw(
     Ok(out)
 }
 
+/// The blocks of the level schedule: each run of each part of the pair cut into
+/// blocks of [`BLOCK`] slots (the last one of a run shorter), numbered part by
+/// part and run by run, so that a task of whole runs owns its blocks.
+struct Blocks {
+    /// Per part: its first global slot, its run length, its blocks per run and
+    /// the number of its first block.
+    parts: Vec<(u64, u64, u64, usize)>,
+    /// Blocks of the pair.
+    total: usize,
+}
+
+impl Blocks {
+    fn new(space: &PairSpace) -> Blocks {
+        let mut parts = Vec::new();
+        let mut total = 0;
+        for (idx, start) in &space.parts {
+            let run = idx.run_length();
+            let per_run = run.div_ceil(BLOCK as u64);
+            parts.push((*start, run, per_run, total));
+            total += (idx.mover_classes() * per_run) as usize;
+        }
+        Blocks { parts, total }
+    }
+
+    /// The blocks of run `r` of part `p`.
+    #[inline]
+    fn of_run(&self, p: usize, r: u64) -> std::ops::Range<usize> {
+        let (_, _, per_run, base) = self.parts[p];
+        let first = base + (r * per_run) as usize;
+        first..first + per_run as usize
+    }
+
+    /// The block of global slot `slot`.
+    #[inline]
+    fn of(&self, slot: u64) -> usize {
+        let part = if self.parts.len() == 2 && slot >= self.parts[1].0 {
+            &self.parts[1]
+        } else {
+            &self.parts[0]
+        };
+        let (start, run, per_run, base) = *part;
+        let local = slot - start;
+        base + ((local / run) * per_run + (local % run) / BLOCK as u64) as usize
+    }
+}
+
 /// What the initial pass over one subspace of the pair reads.
 struct Init<'a> {
     rules: &'a RuleSet,
@@ -248,66 +316,51 @@ struct Init<'a> {
     values: &'a [Packed],
     /// The index of the subspace quiet moves and passes lead into.
     next_idx: &'a SubspaceIndex,
-    /// The DTW table of the subspace captures lead into, unless every capture ends
-    /// the game.
-    target: Option<&'a (SubspaceIndex, &'a [Packed])>,
+    /// Do captures end the game (the opponent has three gotis)?
+    ends_game: bool,
 }
 
 impl Init<'_> {
-    /// The initial word of the position `board` in slot `slot` (see the module
-    /// docs), `None` when its value and its successors' do not fit together.
+    /// The initial word (see the module docs) of the board `(M, opponent)` of the
+    /// run prepared in `moves` (its capture targets' values are DTW tables), won
+    /// or lost (`wdl`): `None` when its value and its successors' do not fit
+    /// together.
     #[inline]
-    fn word(&self, slot: u64, board: Board, quiet: &mut SlotSet) -> Option<u32> {
-        let value = self.values[slot as usize].get()?;
-        let target_dtw = |next: Board| -> Option<Value> {
-            let (idx, dtw) = self.target?;
-            dtw[idx.index(next) as usize].get()
-        };
-        match value.wdl() {
-            Wdl::Draw => Some(OTHER),
-            Wdl::Win => {
-                // The quickest winning capture; quiet moves come in with the levels.
-                let mut best = NO_DEPTH;
-                let mut ok = true;
-                board.for_each_successor(self.rules, |s| match s {
-                    Successor::Capture(next) if next.is_game_over() => best = 1,
-                    Successor::Capture(next) => match target_dtw(next) {
-                        Some(Value::Loss(d)) => match step(d) {
-                            Some(d) => best = best.min(d),
-                            None => ok = false,
-                        },
-                        Some(_) => {}
+    fn word(&self, moves: &RunMoves, wdl: Wdl, opponent: Bits, keys: &mut SlotSet) -> Option<u32> {
+        let mut ok = true;
+        if wdl == Wdl::Win {
+            // The quickest winning capture; quiet moves come in with the levels.
+            let mut best = NO_DEPTH;
+            moves.captures(self.rules, opponent, self.ends_game, |target| {
+                match target.map(|t| t.get()) {
+                    None => best = 1,
+                    Some(Some(Value::Loss(d))) => match step(d) {
+                        Some(d) => best = best.min(d),
                         None => ok = false,
                     },
-                    Successor::Quiet(_) | Successor::Pass(_) => {}
-                });
-                ok.then_some(WON | best as u32)
-            }
-            Wdl::Loss => {
-                // The slowest capture (every one must lose), and the distinct
-                // quiet successor classes, all in the other subspace of the pair
-                // with the mover set `board.opponent`.
-                let class = self.next_idx.mover_class(board.opponent);
-                quiet.clear();
-                let mut bound = 0u16;
-                let mut ok = true;
-                board.for_each_successor(self.rules, |s| match s {
-                    Successor::Capture(next) => {
-                        match (!next.is_game_over()).then(|| target_dtw(next)).flatten() {
-                            Some(Value::Win(d)) => match step(d) {
-                                Some(d) => bound = bound.max(d),
-                                None => ok = false,
-                            },
-                            _ => ok = false,
-                        }
-                    }
-                    Successor::Quiet(next) | Successor::Pass(next) => {
-                        quiet.push(self.next_idx.index_with(class, next.opponent))
-                    }
-                });
-                let classes = quiet.distinct().len() as u32;
-                ok.then_some(LOST | classes << COUNT_SHIFT | bound as u32)
-            }
+                    Some(Some(_)) => {}
+                    Some(None) => ok = false,
+                }
+                ok
+            });
+            ok.then_some(WON | best as u32)
+        } else {
+            // The slowest capture (every one must lose), and the distinct quiet
+            // successor classes, all in the other subspace of the pair with the
+            // mover set `opponent`.
+            let classes = moves.quiet_classes(self.rules, self.next_idx, opponent, keys) as u32;
+            let mut bound = 0u16;
+            moves.captures(self.rules, opponent, self.ends_game, |target| {
+                match target.and_then(|t| t.get()) {
+                    Some(Value::Win(d)) => match step(d) {
+                        Some(d) => bound = bound.max(d),
+                        None => ok = false,
+                    },
+                    _ => ok = false,
+                }
+                ok
+            });
+            ok.then_some(LOST | classes << COUNT_SHIFT | bound as u32)
         }
     }
 }
@@ -315,9 +368,16 @@ impl Init<'_> {
 /// Settles level `k`: every position of depth `k` in a block due at `k` updates its
 /// quiet predecessors, and each such block's `due` is recomputed. Sets `bad` on an
 /// update that the game-theoretic values rule out.
+///
+/// The positions are taken a run at a time, as the retrograde rounds take theirs
+/// ([`PairSpace::run_predecessors`]): the run's positions of depth `k` gather their
+/// predecessors, and each distinct predecessor is updated once with the tally of
+/// its successors among them.
+#[allow(clippy::too_many_arguments)]
 fn settle_level(
     rules: &RuleSet,
     space: &PairSpace,
+    blocks: &Blocks,
     words: &[AtomicU32],
     due: &[AtomicU16],
     k: u16,
@@ -325,94 +385,89 @@ fn settle_level(
     observer: &dyn Observer,
 ) {
     let next = k + 1;
-    words.par_chunks(CHUNK).enumerate().for_each(|(c, chunk)| {
-        let first_block = c * CHUNK / BLOCK;
-        let blocks = &due[first_block..first_block + chunk.len().div_ceil(BLOCK)];
-        if blocks.iter().all(|d| d.load(Relaxed) != k) {
-            return;
+    // Updates predecessor word `p` by the tally of its successors of depth k.
+    let update = |p: usize, tally: u8| -> u64 {
+        let w = &words[p];
+        let old = w.load(Relaxed);
+        match (old & KIND_MASK, tally & LOST_TALLY != 0) {
+            // A lost successor: the predecessor wins in k + 1 at most.
+            (WON, true) => {
+                if depth(old) > next {
+                    let old = w.fetch_min(WON | next as u32, Relaxed);
+                    if depth(old) > next {
+                        due[blocks.of(p as u64)].fetch_min(next, AcqRel);
+                    }
+                }
+            }
+            // Won successors: fewer to wait for; the last one settles the
+            // position in the same atomic step (a counter at zero with the
+            // bound still in place would look settled at the bound to a thread
+            // reading the block).
+            (LOST, false) => {
+                let t = tally as u32;
+                let old = w
+                    .fetch_update(Relaxed, Relaxed, |w| match count(w) {
+                        c if c < t => None,
+                        c if c == t => Some(LOST | depth(w).max(next) as u32),
+                        _ => Some(w - t * COUNT_ONE),
+                    })
+                    .unwrap_or_else(|w| {
+                        bad.store(true, Relaxed);
+                        w
+                    });
+                if count(old) == t {
+                    due[blocks.of(p as u64)].fetch_min(depth(old).max(next), AcqRel);
+                }
+            }
+            (WON, false) | (OTHER, false) => {}
+            // A lost or drawn position with a lost successor.
+            _ => bad.store(true, Relaxed),
         }
+        0
+    };
+    space.sweep_runs(&crate::retrograde::Quiet, |p, runs| {
+        let (idx, start) = space.parts[p];
+        let run = idx.run_length();
+        let mut apply = Applier::new(words, update);
+        let mut gathered = Gathered::default();
+        let mut level = Vec::new();
         let mut settled = 0u64;
-        // Updates the predecessors of one position of depth k.
-        let update = |preds: &[u64], was_loss: bool| {
-            for &p in preds {
-                let w = &words[p as usize];
-                let old = w.load(Relaxed);
-                match (old & KIND_MASK, was_loss) {
-                    // A lost successor: the predecessor wins in k + 1 at most.
-                    (WON, true) => {
-                        if depth(old) > next {
-                            let old = w.fetch_min(WON | next as u32, Relaxed);
-                            if depth(old) > next {
-                                due[p as usize / BLOCK].fetch_min(next, AcqRel);
-                            }
+        for r in runs {
+            let first = (start + r * run) as usize;
+            let run_words = &words[first..first + run as usize];
+            level.clear();
+            for (d, (b, block)) in due[blocks.of_run(p, r)]
+                .iter()
+                .zip(run_words.chunks(BLOCK).enumerate())
+            {
+                if d.load(Relaxed) != k {
+                    continue;
+                }
+                // Claim the block: from here on, updates of this level lower
+                // `due` from `NEVER`; those that came before are in the words
+                // read below.
+                d.swap(NEVER, AcqRel);
+                let mut later = NEVER;
+                for (i, w) in block.iter().enumerate() {
+                    let w = w.load(Relaxed);
+                    match pending(w) {
+                        Some(d) if d == k => {
+                            level.push(((b * BLOCK + i) as u32, w & KIND_MASK == LOST))
                         }
+                        Some(d) if d > k => later = later.min(d),
+                        _ => {}
                     }
-                    // A won successor: one fewer to wait for; the last one settles
-                    // the position in the same atomic step (a counter at zero with
-                    // the bound still in place would look settled at the bound to a
-                    // thread reading the block).
-                    (LOST, false) => {
-                        let old = w
-                            .fetch_update(Relaxed, Relaxed, |w| match count(w) {
-                                0 => None,
-                                1 => Some(LOST | depth(w).max(next) as u32),
-                                _ => Some(w - COUNT_ONE),
-                            })
-                            .unwrap_or_else(|w| {
-                                bad.store(true, Relaxed);
-                                w
-                            });
-                        if count(old) == 1 {
-                            due[p as usize / BLOCK].fetch_min(depth(old).max(next), AcqRel);
-                        }
-                    }
-                    (WON, false) | (OTHER, false) => {}
-                    // A lost or drawn position with a lost successor.
-                    _ => bad.store(true, Relaxed),
+                }
+                if later != NEVER {
+                    d.fetch_min(later, AcqRel);
                 }
             }
-        };
-        // A two-stage pipeline as in the retrograde rounds: the predecessors of
-        // one position are prefetched while those of the one before are updated.
-        let mut sets = [SlotSet::new(), SlotSet::new()];
-        let mut kinds = [false; 2];
-        let mut cur = 0;
-        for (b, d) in blocks.iter().enumerate() {
-            if d.load(Relaxed) != k {
-                continue;
-            }
-            // Claim the block: from here on, updates of this level lower `due`
-            // from `NEVER`; those that came before are in the words read below.
-            d.swap(NEVER, AcqRel);
-            let base = c * CHUNK + b * BLOCK;
-            let block = &chunk[b * BLOCK..((b + 1) * BLOCK).min(chunk.len())];
-            let mut later = NEVER;
-            for (i, w) in block.iter().enumerate() {
-                let w = w.load(Relaxed);
-                match pending(w) {
-                    Some(d) if d == k => {}
-                    Some(d) if d > k => {
-                        later = later.min(d);
-                        continue;
-                    }
-                    _ => continue,
-                }
-                settled += 1;
-                let board = space
-                    .board((base + i) as u64)
-                    .expect("a settled slot holds a position");
-                kinds[cur] = w & KIND_MASK == LOST;
-                space.predecessors(rules, board, words, &mut sets[cur]);
-                cur ^= 1;
-                update(sets[cur].distinct(), kinds[cur]);
-                sets[cur].clear();
-            }
-            if later != NEVER {
-                d.fetch_min(later, AcqRel);
-            }
+            settled += level.len() as u64;
+            space.run_predecessors(rules, p, r, &level, &mut gathered, &mut apply);
         }
-        update(sets[cur ^ 1].distinct(), kinds[cur ^ 1]);
+        apply.finish();
         observer.advance(settled);
+        (0, 0, 0)
     });
 }
 

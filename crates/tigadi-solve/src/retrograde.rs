@@ -180,14 +180,14 @@ impl PairSpace {
     /// The other part of the pair (the part itself when the pair is one
     /// subspace), where part `p`'s quiet successors and predecessors lie: its
     /// index and first global slot.
-    fn other(&self, p: usize) -> (SubspaceIndex, u64) {
+    pub(crate) fn other(&self, p: usize) -> (SubspaceIndex, u64) {
         self.parts[(p + 1) % self.parts.len()]
     }
 
     /// Runs `task(p, runs)` in parallel over the runs of every part `p` (in tasks
     /// of whole runs, [`run_tasks`](crate::runs::run_tasks)), reports each task's slots to `observer` as
     /// done, and returns the sums of what the tasks return.
-    fn sweep_runs(
+    pub(crate) fn sweep_runs(
         &self,
         observer: &dyn Observer,
         task: impl Fn(usize, std::ops::Range<u64>) -> (u64, u64, u64) + Sync,
@@ -219,35 +219,6 @@ impl PairSpace {
             &self.parts[0]
         };
         part.1 + part.0.index(b)
-    }
-
-    /// Puts the distinct slots of the quiet predecessors of `board` in `set` (a
-    /// class edge counts once) and prefetches their words, for the pipelined
-    /// backward steps (the retrograde rounds, the DTW levels).
-    #[inline(always)]
-    pub(crate) fn predecessors(
-        &self,
-        rules: &RuleSet,
-        board: Board,
-        words: &[AtomicU32],
-        set: &mut SlotSet,
-    ) {
-        set.clear();
-        board.for_each_quiet_predecessor(rules, |p| set.push(self.slot(p)));
-        for &p in set.distinct() {
-            prefetch(&words[p as usize]);
-        }
-    }
-
-    /// The canonical board at a global slot, `None` for padding.
-    #[inline]
-    pub(crate) fn board(&self, slot: u64) -> Option<Board> {
-        let part = if self.parts.len() == 2 && slot >= self.parts[1].1 {
-            &self.parts[1]
-        } else {
-            &self.parts[0]
-        };
-        part.0.board(slot - part.1)
     }
 }
 
@@ -730,18 +701,15 @@ fn backward_round(
 ) -> (u64, u64) {
     let (decided, _, touched) = space.sweep_runs(observer, |p, runs| {
         let (idx, start) = space.parts[p];
-        // The predecessors, with the other player to move, are in the other part.
-        let (prev_idx, prev_start) = space.other(p);
         let run = idx.run_length();
-        let opponent = idx.subspace().opponent as u32;
-        let mut decided = 0u64;
-        let mut apply = Applier::new(words, at, marked);
+        let mut apply = Applier::new(words, |q, tally| update_value(words, at, marked, q, tally));
         let mut gathered = Gathered::default();
+        let mut level = Vec::new();
         for r in runs {
             let first = (start + r * run) as usize;
             let slots = &words[first..first + run as usize];
             // The level's positions of the run, by their number in it.
-            let mut level = Vec::new();
+            level.clear();
             for c in (first / CHUNK)..(first + slots.len()).div_ceil(CHUNK) {
                 if only.is_some_and(|t| !t.has(c)) {
                     continue;
@@ -755,155 +723,178 @@ fn backward_round(
                     }
                 }
             }
-            if level.is_empty() {
-                continue;
-            }
-            let (mover, symmetric) = idx.run_mover(r);
-            if symmetric {
-                decided += update_edges(rules, space, &mut apply, &level, |i| {
-                    idx.board(r * run + i as u64)
-                        .expect("decided slots hold positions")
-                });
-                continue;
-            }
-            let free = FreeSets::new(mover);
-            gathered.start(run as usize, mover);
-            if level.len() * SPARSE < run as usize {
-                for &(i, was_loss) in &level {
-                    let board = idx
-                        .board(r * run + i as u64)
-                        .expect("decided slots hold positions");
-                    gathered.add(rules, board, free.compress(board.opponent), was_loss);
-                }
-            } else {
-                // Dense: walk the run's opponent sets in order instead.
-                let mut next = level.iter().peekable();
-                let mut i = 0u32;
-                free.for_each_compressed(opponent, |o, set| {
-                    if let Some(&(_, was_loss)) = next.next_if(|l| l.0 == i) {
-                        let board = Board {
-                            mover,
-                            opponent: set,
-                        };
-                        gathered.add(rules, board, o, was_loss);
-                    }
-                    i += 1;
-                });
-            }
-            // Each predecessor once, its word prefetched APPLY_LAG ahead.
-            let images = Images::of(mover);
-            for &(number, o) in &gathered.touched {
-                let o = free.expand(o);
-                let class = prev_idx.mover_class_of(&Images::of(o));
-                let slot = prev_start + prev_idx.index_with_images(class, &images);
-                let tally = gathered.tally[number as usize];
-                decided += apply.push(slot as usize, tally);
-            }
+            space.run_predecessors(rules, p, r, &level, &mut gathered, &mut apply);
         }
-        decided += apply.finish();
-        (decided, 0, apply.pushed)
+        apply.finish();
+        (apply.done, 0, apply.pushed)
     });
     (decided, touched)
 }
 
-/// A backward round's updates of predecessor words, each prefetched
-/// [`APPLY_LAG`] updates before it is made. An update is a tally: bit 7 set
-/// when a successor is `Loss(k - 1)`, otherwise the number of successors that
-/// are `Win(k - 1)`.
-struct Applier<'a> {
+impl PairSpace {
+    /// The backward step of the positions `level` of run `r` of part `p` (their
+    /// numbers in the run, each with whether it is lost): each distinct quiet
+    /// predecessor class of theirs (a slot of the other part) is pushed to `apply`
+    /// once per run with its tally, bit [`LOST`] set when one of its successors
+    /// among them is lost, otherwise the number of its successor classes among
+    /// them (see [`backward_round`]). The retrograde rounds and the DTW levels
+    /// ([`crate::dtw`]) both take their positions this way.
+    pub(crate) fn run_predecessors<U: FnMut(usize, u8) -> u64>(
+        &self,
+        rules: &RuleSet,
+        p: usize,
+        r: u64,
+        level: &[(u32, bool)],
+        gathered: &mut Gathered,
+        apply: &mut Applier<'_, U>,
+    ) {
+        if level.is_empty() {
+            return;
+        }
+        let (idx, _) = self.parts[p];
+        // The predecessors, with the other player to move, are in the other part.
+        let (prev_idx, prev_start) = self.other(p);
+        let run = idx.run_length();
+        let opponent = idx.subspace().opponent as u32;
+        let (mover, symmetric) = idx.run_mover(r);
+        if symmetric {
+            update_edges(rules, self, apply, level, |i| {
+                idx.board(r * run + i as u64)
+                    .expect("settled slots hold positions")
+            });
+            return;
+        }
+        let free = FreeSets::new(mover);
+        gathered.start(run as usize, mover);
+        if level.len() * SPARSE < run as usize {
+            for &(i, was_loss) in level {
+                let board = idx
+                    .board(r * run + i as u64)
+                    .expect("settled slots hold positions");
+                gathered.add(rules, board, free.compress(board.opponent), was_loss);
+            }
+        } else {
+            // Dense: walk the run's opponent sets in order instead.
+            let mut next = level.iter().peekable();
+            let mut i = 0u32;
+            free.for_each_compressed(opponent, |o, set| {
+                if let Some(&(_, was_loss)) = next.next_if(|l| l.0 == i) {
+                    let board = Board {
+                        mover,
+                        opponent: set,
+                    };
+                    gathered.add(rules, board, o, was_loss);
+                }
+                i += 1;
+            });
+        }
+        // Each predecessor once, its word prefetched APPLY_LAG ahead.
+        let images = Images::of(mover);
+        for &(number, o) in &gathered.touched {
+            let o = free.expand(o);
+            let class = prev_idx.mover_class_of(&Images::of(o));
+            let slot = prev_start + prev_idx.index_with_images(class, &images);
+            apply.push(slot as usize, gathered.tally[number as usize]);
+        }
+    }
+}
+
+/// Updates of predecessor words, each prefetched [`APPLY_LAG`] updates before
+/// `update(word, tally)` makes it. An update is a tally: bit 7 ([`LOST`]) set
+/// when a successor is lost, otherwise the number of successors that are won
+/// (at the level being taken: `k - 1` in a retrograde round, `k` in a DTW
+/// level). `update` returns the positions it decided.
+pub(crate) struct Applier<'a, U> {
     words: &'a [AtomicU32],
-    at: Level,
-    marked: &'a Touched,
+    update: U,
     ring: [(usize, u8); APPLY_LAG],
     n: usize,
     /// Updates queued so far.
-    pushed: u64,
+    pub(crate) pushed: u64,
+    /// Positions decided by the updates made so far.
+    pub(crate) done: u64,
 }
 
 /// Predecessor updates in flight (prefetched, not yet made).
 const APPLY_LAG: usize = 16;
 
 /// The [`Applier`] tally of a lost successor.
-const LOST: u8 = 0x80;
+pub(crate) const LOST: u8 = 0x80;
 
-impl<'a> Applier<'a> {
-    fn new(words: &'a [AtomicU32], at: Level, marked: &'a Touched) -> Applier<'a> {
+impl<'a, U: FnMut(usize, u8) -> u64> Applier<'a, U> {
+    pub(crate) fn new(words: &'a [AtomicU32], update: U) -> Applier<'a, U> {
         Applier {
             words,
-            at,
-            marked,
+            update,
             ring: [(0, 0); APPLY_LAG],
             n: 0,
             pushed: 0,
+            done: 0,
         }
     }
 
-    /// Queues the update of word `p`; returns the positions decided by the one it
-    /// makes now (the one queued `APPLY_LAG` before).
+    /// Queues the update of word `p` and makes the one queued `APPLY_LAG` before.
     #[inline]
-    fn push(&mut self, p: usize, tally: u8) -> u64 {
+    fn push(&mut self, p: usize, tally: u8) {
         prefetch(&self.words[p]);
         self.pushed += 1;
         let r = std::mem::replace(&mut self.ring[self.n % APPLY_LAG], (p, tally));
         self.n += 1;
         if self.n > APPLY_LAG {
-            self.update(r.0, r.1)
-        } else {
-            0
+            self.done += (self.update)(r.0, r.1);
         }
     }
 
-    /// Makes the updates still queued; returns the positions they decided.
-    fn finish(&mut self) -> u64 {
-        let mut decided = 0;
+    /// Makes the updates still queued.
+    pub(crate) fn finish(&mut self) {
         for i in self.n.saturating_sub(APPLY_LAG)..self.n {
             let (p, tally) = self.ring[i % APPLY_LAG];
-            decided += self.update(p, tally);
+            self.done += (self.update)(p, tally);
         }
         self.n = 0;
-        decided
-    }
-
-    /// Updates predecessor word `p` with `tally`: returns 1 if that decided it.
-    #[inline(always)]
-    fn update(&self, p: usize, tally: u8) -> u64 {
-        let w = &self.words[p];
-        // A decided word never becomes undecided again, and its counter no
-        // longer matters: skip the locked update.
-        if word_value(w.load(Relaxed)) != NONE {
-            return 0;
-        }
-        if tally & LOST != 0 {
-            // Only a win can be written here concurrently: a position with a lost
-            // successor never runs out of successors. Clearing the bits of `NONE`
-            // (all ones) that `Win(k)` lacks writes it atomically, counters
-            // untouched, and exactly one thread finds `NONE` there first: the
-            // count of decided positions is exact.
-            let old = w.fetch_and(!VALUE_MASK | self.at.win_now as u32, Relaxed);
-            if word_value(old) == NONE {
-                self.marked.mark(p);
-                return 1;
-            }
-        } else {
-            let old = w.fetch_sub(tally as u32 * COUNT_ONE, Relaxed);
-            if word_value(old) == NONE && word_count(old) == tally {
-                // The last quiet successors turned out won for the opponent;
-                // nothing else writes this word any more.
-                w.store(word(Packed(self.at.loss_now), 0), Relaxed);
-                self.marked.mark(p);
-                return 1;
-            }
-        }
-        0
     }
 }
 
-/// A run's predecessors gathered by [`backward_round`]: per opponent-set number
-/// of the run, the tally of its board's successors at level `k - 1` (see
-/// [`Applier`]), and the numbers touched, with their compressed sets, in the
-/// order first touched.
+/// A retrograde round's update of predecessor word `p` with `tally` (see
+/// [`Applier`]): returns 1 if that decided it, and marks its chunk in `marked`.
+#[inline(always)]
+fn update_value(words: &[AtomicU32], at: Level, marked: &Touched, p: usize, tally: u8) -> u64 {
+    let w = &words[p];
+    // A decided word never becomes undecided again, and its counter no
+    // longer matters: skip the locked update.
+    if word_value(w.load(Relaxed)) != NONE {
+        return 0;
+    }
+    if tally & LOST != 0 {
+        // Only a win can be written here concurrently: a position with a lost
+        // successor never runs out of successors. Clearing the bits of `NONE`
+        // (all ones) that `Win(k)` lacks writes it atomically, counters
+        // untouched, and exactly one thread finds `NONE` there first: the
+        // count of decided positions is exact.
+        let old = w.fetch_and(!VALUE_MASK | at.win_now as u32, Relaxed);
+        if word_value(old) == NONE {
+            marked.mark(p);
+            return 1;
+        }
+    } else {
+        let old = w.fetch_sub(tally as u32 * COUNT_ONE, Relaxed);
+        if word_value(old) == NONE && word_count(old) == tally {
+            // The last quiet successors turned out won for the opponent;
+            // nothing else writes this word any more.
+            w.store(word(Packed(at.loss_now), 0), Relaxed);
+            marked.mark(p);
+            return 1;
+        }
+    }
+    0
+}
+
+/// A run's predecessors gathered by [`PairSpace::run_predecessors`]: per
+/// opponent-set number of the run, the tally of its board's successors at the
+/// level taken (see [`Applier`]), and the numbers touched, with their
+/// compressed sets, in the order first touched.
 #[derive(Default)]
-struct Gathered {
+pub(crate) struct Gathered {
     tally: Vec<u8>,
     touched: Vec<(u32, Bits)>,
     /// The number of each point among the points the run's mover set leaves
@@ -931,8 +922,8 @@ impl Gathered {
     }
 
     /// Adds the predecessors of `board`, a board of the run whose opponent set
-    /// has the compressed form `o`, at level `k - 1` and lost (`was_loss`) or won
-    /// for its player to move.
+    /// has the compressed form `o`, lost (`was_loss`) or won for its player to
+    /// move.
     #[inline]
     fn add(&mut self, rules: &RuleSet, board: Board, o: Bits, was_loss: bool) {
         let (tally, touched, bit) = (&mut self.tally, &mut self.touched, &self.bit);
@@ -950,26 +941,23 @@ impl Gathered {
 
 /// The edge-by-edge backward update of the positions `level` (numbers in a run,
 /// with whether each is lost) whose boards `board(number)` gives: every position's
-/// distinct predecessor classes, each updated once per position. Returns the
-/// positions decided.
-fn update_edges(
+/// distinct predecessor classes, each updated once per position.
+fn update_edges<U: FnMut(usize, u8) -> u64>(
     rules: &RuleSet,
     space: &PairSpace,
-    apply: &mut Applier<'_>,
+    apply: &mut Applier<'_, U>,
     level: &[(u32, bool)],
     board: impl Fn(u32) -> Board,
-) -> u64 {
-    let mut decided = 0;
+) {
     let mut preds = SlotSet::new();
     for &(i, was_loss) in level {
         preds.clear();
         board(i).for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
         let tally = if was_loss { LOST } else { 1 };
         for &p in preds.distinct() {
-            decided += apply.push(p as usize, tally);
+            apply.push(p as usize, tally);
         }
     }
-    decided
 }
 
 /// The forward rule for the undecided position in slot `own`, whose distinct quiet
