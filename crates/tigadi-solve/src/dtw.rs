@@ -29,7 +29,14 @@
 //! 3. A won or lost position left without a depth means the values given were not
 //!    the game-theoretic ones: [`SolveError::Inconsistent`].
 //!
-//! **Which blocks hold level `k`.** The slots are cut into blocks of 64. Each block
+//! **Run by run.** Both steps take the positions a run at a time (the slots of
+//! one canonical mover set), as the retrograde solver does: the initial pass
+//! lists the run's slides once and reads its capture targets' DTWs once into a
+//! memo ([`RunMoves`]); a level gathers the predecessors of the run's positions
+//! of depth `k` and updates each distinct one once with the tally of its
+//! successors among them (`PairSpace::run_predecessors`).
+//!
+//! **Which blocks hold level `k`.** Each run is cut into blocks of 64 slots. Each block
 //! keeps the lowest level at which it holds a position not yet settled (`due`, one
 //! `u16`): set by the initial pass, lowered (`fetch_min`) by every update that gives
 //! a position a depth, and recomputed from the block's words by the one thread that
