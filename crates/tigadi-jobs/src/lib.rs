@@ -2,7 +2,7 @@
 //! the resumable solve of pairs of moving-phase subspaces ([`solve_pairs`]), of the
 //! placing layers ([`solve_placing`], [`solve_placing_horizon`]), and the
 //! consistency scan that recomputes every stored value from its successors'
-//! ([`verify`]).
+//! ([`verify()`]).
 //!
 //! This is the one crate that joins the solver (`tigadi-solve`) and the file
 //! format (`tigadi-tablebase`); programs that only read tables depend on the

@@ -125,7 +125,7 @@ impl VerifyReport {
 /// and DTC sections, and `evaluate(board) == stored(board)` for every position
 /// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
 /// present, are checked the same way: DTC₁₀₀ recomputed from the successors'
-/// DTC₁₀₀ ([`evaluate_horizon`]), and every category against the DTC₁₀₀ and the
+/// DTC₁₀₀ ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)), and every category against the DTC₁₀₀ and the
 /// game-theoretic value; their reports follow the game-theoretic ones. `progress(done, total)` is called from worker threads
 /// as slots are recomputed (`total` is the slot count of all tables).
 ///

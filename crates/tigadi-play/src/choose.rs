@@ -131,11 +131,11 @@ pub enum How {
         /// chance).
         equally_good: usize,
     },
-    /// The depth-limited search ([`crate::search`]).
+    /// The depth-limited search ([`crate::search()`]).
     Search {
         /// Turns searched.
         depth: u32,
-        /// The move's score (see [`crate::search`]).
+        /// The move's score (see [`crate::search()`]).
         score: i32,
         /// Why the tables were not used: `None` for levels 1 and 2, which never use
         /// them.

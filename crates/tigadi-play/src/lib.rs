@@ -1,6 +1,6 @@
 //! Playing and analysing games from the tablebases: the principal variation of a
-//! position ([`line`]), a move chooser at four strengths ([`choose`]), the
-//! analysis of a game record turn by turn ([`analyze`]), and self-play matches
+//! position ([`line()`]), a move chooser at four strengths ([`choose()`]), the
+//! analysis of a game record turn by turn ([`analyze()`]), and self-play matches
 //! between the levels ([`play_match`]).
 //!
 //! Every value comes from the one answer door of `tigadi-tablebase`
@@ -9,7 +9,7 @@
 //! only picks among the turns the prober ranks first. Where the tables say nothing
 //! (a subspace or placing layer whose table is missing) the answer says so
 //! ([`NoTable`]); only the move chooser then plays by a small depth-limited search
-//! ([`search`]), and its [`Choice`] says that it did.
+//! ([`search()`]), and its [`Choice`] says that it did.
 //!
 //! Results are plain data that serialise with serde, so the CLI, a server or a
 //! binding print them as they like. Randomness (ties between equally good moves,

@@ -84,8 +84,8 @@ pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, 
     line_with(tb, start, max_turns, Metric::Dtc)
 }
 
-/// [`line`] with both sides playing by the depth `metric`: [`Metric::Dtc`] as
-/// [`line`]; [`Metric::Dtw`] by the depth to win from the DTW tables (each turn
+/// [`line()`] with both sides playing by the depth `metric`: [`Metric::Dtc`] as
+/// [`line()`]; [`Metric::Dtw`] by the depth to win from the DTW tables (each turn
 /// the first, in the prober's generation order, of the turns of the best value
 /// with its DTW; the values of the steps and of the start carry the DTW). A
 /// missing DTW table is [`PlayError::NoTable`] at the start and ends the line

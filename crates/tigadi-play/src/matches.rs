@@ -71,7 +71,7 @@ pub struct MatchReport {
 }
 
 /// Plays one game from `start` with `bone` and `seed` choosing the moves (see
-/// [`choose`]), refereed to its end (a win, or a draw by repetition or the turn
+/// [`choose()`](crate::choose())), refereed to its end (a win, or a draw by repetition or the turn
 /// limit). Returns the moves, the result and how many turns a level-3 or level-4
 /// player chose by search.
 pub fn play_game(
@@ -112,7 +112,7 @@ const WALK_TURNS: usize = 200;
 /// and, where the horizon tables exist, under the 100-turn rule at its counter):
 /// the first such position of a walk from `from` (itself included) that plays
 /// turns drawn uniformly by `rng` among the legal ones. A walk that ends the game
-/// or reaches [`WALK_TURNS`] turns begins again from `from`. Fails when no lost
+/// or reaches `WALK_TURNS` turns begins again from `from`. Fails when no lost
 /// position is found after many walks (e.g. tables that say nothing), or a table
 /// is damaged.
 pub fn lost_start(tb: &Tablebase, from: &Position, rng: &mut Rng) -> Result<Position, PlayError> {

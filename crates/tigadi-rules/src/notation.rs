@@ -81,7 +81,7 @@ impl From<InvalidPosition> for NotationError {
 const MAX_SHOWN: usize = 40;
 
 /// `text` as an error message quotes it: whole when short, else its first
-/// [`MAX_SHOWN`] characters and how long it was, so a huge bad input does not
+/// `MAX_SHOWN` characters and how long it was, so a huge bad input does not
 /// make a huge message.
 pub fn shown(text: &str) -> String {
     match text.char_indices().nth(MAX_SHOWN) {

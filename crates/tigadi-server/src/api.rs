@@ -259,7 +259,7 @@ async fn board(rules: Result<Path<String>, PathRejection>) -> Result<Response, A
     Ok(answer(board_json(rules.geometry())))
 }
 
-/// See [`board`].
+/// See `board`.
 pub fn board_json(g: &Geometry) -> Json {
     let points: Vec<Json> = Point::all()
         .map(|p| {

@@ -123,8 +123,8 @@ impl Observer for Quiet {}
 pub struct SolvedSubspace {
     /// The subspace.
     pub subspace: Subspace,
-    /// One value per slot of [`SubspaceIndex::new(subspace)`], [`Packed::NONE`] for
-    /// padding slots.
+    /// One value per slot of the subspace's index ([`SubspaceIndex::new`]),
+    /// [`Packed::NONE`] for padding slots.
     pub values: Vec<Packed>,
     /// Rounds of retrograde analysis the pair needed.
     pub rounds: u32,

@@ -231,8 +231,8 @@ impl TablebaseDir {
         Ok(table)
     }
 
-    /// Every value of table `id` (the entries of its kind's value section,
-    /// [`TableKind::value_section`]: game-theoretic values or DTC₁₀₀ values), one
+    /// Every value of table `id` (the entries of its kind's value section, the
+    /// second of [`TableKind::sections`]: values with their DTC, DTC₁₀₀ or DTW), one
     /// [`Packed`] per slot of the subspace index, with every checksum checked; so
     /// "present and readable" means "solved". Padding slots hold a filler value (a
     /// copy of a neighbour's), not [`Packed::NONE`]: read only slots that the index

@@ -1,5 +1,5 @@
 //! `tigadi analyze RECORD`: every turn of a game judged from the tables (the
-//! library's [`tigadi_play::analyze`]), one line per turn and a summary per player.
+//! library's [`tigadi_play::analyze()`]), one line per turn and a summary per player.
 
 use super::replay::read_moves;
 use super::CmdResult;

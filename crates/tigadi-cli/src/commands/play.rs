@@ -1,7 +1,7 @@
 //! `tigadi play`: a game against the computer in the terminal. The board is drawn
 //! after every turn; the player types moves in the notation of docs/RULES.md §9, or
 //! `hint`, `undo`, `help`, `quit`. The computer's moves come from the library's
-//! [`tigadi_play::choose`]; it says when the tables could not help and it searched.
+//! [`tigadi_play::choose()`]; it says when the tables could not help and it searched.
 
 use super::show::{board, position};
 use super::CmdResult;

@@ -462,8 +462,8 @@ impl Table {
         Ok(out)
     }
 
-    /// Every value of the table ([`crate::TableKind::decode_values`]: game-theoretic
-    /// values, or DTC₁₀₀ values), one [`Packed`] per slot (padding slots hold the
+    /// Every value of the table ([`crate::TableKind::decode_values`]: values with
+    /// their DTC, DTC₁₀₀ or DTW), one [`Packed`] per slot (padding slots hold the
     /// filler value the writer chose, not [`Packed::NONE`]). Checks the whole-file
     /// checksum and every block's.
     pub fn values(&self) -> Result<Vec<Packed>, TablebaseError> {
@@ -501,7 +501,7 @@ pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
 }
 
 /// Is there nothing at all under `path` (not even a dangling symbolic link)? Anything
-/// else, readable or not, is reported by [`open_regular_file`] for what it is.
+/// else, readable or not, is reported by `open_regular_file` for what it is.
 pub fn is_missing(path: &Path) -> bool {
     matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
 }
