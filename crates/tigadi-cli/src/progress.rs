@@ -250,12 +250,13 @@ impl JobObserver for SolveProgress<'_> {
             r.losses,
             // For the log (the model of the limit, docs/PERFORMANCE.md); left out
             // on a terminal, where the line would no longer fit.
-            match self.progress.visible {
-                true => String::new(),
-                false => format!(
+            if self.progress.visible {
+                String::new()
+            } else {
+                format!(
                     ", {} random words touched",
                     self.touched.load(std::sync::atomic::Ordering::Relaxed)
-                ),
+                )
             }
         ));
     }
