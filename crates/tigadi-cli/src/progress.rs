@@ -154,6 +154,9 @@ pub struct SolveProgress<'a> {
     /// What the placing layers being solved hold: `""` game-theoretic values, or
     /// the values under the 100-turn rule.
     placing_kind: Mutex<&'static str>,
+    /// The placing subspace being written takes its game-theoretic values as its
+    /// values under the rule ([`PlacingObserver::subspace_from_game_values`]).
+    from_game: std::sync::atomic::AtomicBool,
 }
 
 impl<'a> SolveProgress<'a> {
@@ -164,6 +167,7 @@ impl<'a> SolveProgress<'a> {
             cpu_mark: Mutex::new(0.0),
             touched: Default::default(),
             placing_kind: Mutex::new(""),
+            from_game: Default::default(),
         }
     }
 }
@@ -291,11 +295,23 @@ impl PlacingObserver for SolveProgress<'_> {
     fn subspace_started(&self, _placed: u32, _sub: tigadi_index::Subspace) {
         self.mark_usage();
     }
+    fn subspace_from_game_values(&self, _placed: u32, _sub: tigadi_index::Subspace) {
+        self.from_game
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     fn subspace_solved(&self, placed: u32, sub: tigadi_index::Subspace, slots: u64, seconds: f64) {
+        let from_game = self
+            .from_game
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
         self.progress.line(&format!(
-            "{}, {sub}: {slots} slots, {seconds:.1} s{}",
+            "{}, {sub}: {slots} slots, {seconds:.1} s{}{}",
             self.layer_name(placed),
-            self.usage()
+            self.usage(),
+            if from_game {
+                " (the game-theoretic values: the rule changes nothing it leads to)"
+            } else {
+                ""
+            }
         ));
     }
     fn layer_solved(&self, placed: u32, subspaces: usize, slots: u64, seconds: f64) {

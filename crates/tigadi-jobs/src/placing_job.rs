@@ -8,6 +8,7 @@
 //! or a binding can all run this one loop after the moving phase.
 
 use crate::job::JobError;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -16,7 +17,9 @@ use tigadi_solve::placing::{
     layer_count, layer_subspaces, solve_layer_subspace_with, subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
-use tigadi_tablebase::{TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{
+    mark_padding, same_values, TableId, TableKind, TablebaseDir, TablebaseError,
+};
 
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
@@ -34,6 +37,11 @@ pub trait PlacingObserver: Observer {
     fn subspace_solved(&self, _placed: u32, _sub: Subspace, _slots: u64, _seconds: f64) {}
     /// Layer `placed` is written.
     fn layer_solved(&self, _placed: u32, _subspaces: usize, _slots: u64, _seconds: f64) {}
+    /// Subspace `sub` of layer `placed` is about to be written from its
+    /// game-theoretic table, without the pass: a horizon table whose successors'
+    /// values under the rule are their game-theoretic values (see
+    /// [`solve_placing_horizon`]). [`subspace_solved`](Self::subspace_solved) follows.
+    fn subspace_from_game_values(&self, _placed: u32, _sub: Subspace) {}
     /// Something the caller should show (a removed temporary file).
     fn placing_warning(&self, _message: &str) {}
     /// A pass over the layers begins: game-theoretic values, or values under the
@@ -64,6 +72,15 @@ pub fn solve_placing<O: PlacingObserver>(
 /// that and its game-theoretic value. Needs every moving-phase horizon table and
 /// the game-theoretic placing tables ([`solve_placing`] first); resumable in the
 /// same way. Returns the empty board's value under the rule for Bone.
+///
+/// Where every table a subspace's placements lead into holds its game-theoretic
+/// values under the rule too (at every real board; [`same_values`]), the pass
+/// could only find that subspace's game-theoretic values again (it reads nothing
+/// else, and no counter runs while placing), so they are written as its horizon
+/// table without running it: the same bytes, at the cost of decoding the tables
+/// compared. So it is for every subspace of Tigadi under the default limit (no
+/// DTC of its moving phase reaches 100); in Navakankari and nine men's morris,
+/// only where no placing leads to a position whose value the rule changes.
 pub fn solve_placing_horizon<O: PlacingObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -104,6 +121,8 @@ fn solve_placing_kind<O: PlacingObserver>(
     let layers = layer_count(rules);
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableId, Vec<Packed>)> = Vec::new();
+    // Horizon pass: does a successor's horizon table hold its game-theoretic values?
+    let mut as_game: HashMap<TableId, bool> = HashMap::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
         let todo: Vec<Subspace> = layer_subspaces(rules, placed)
@@ -134,23 +153,34 @@ fn solve_placing_kind<O: PlacingObserver>(
                 }
                 cache.push((id, tables.load(id)?));
             }
-            let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
-            let solved = solve_layer_subspace_with(
-                rules,
-                kind.metric(),
-                placed,
-                sub,
-                &next_tables,
-                observer,
-            )
-            .map_err(|e| JobError::Placing(layer, sub, e))?;
             let id = TableId::layer(kind, layer, sub);
-            tables.write_values(id, &solved.values)?;
+            if kind == TableKind::Horizon && successors_as_game(&tables, &cache, &mut as_game)? {
+                observer.subspace_from_game_values(placed, sub);
+                let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
+                let mut values = game.clone();
+                mark_padding(sub, &mut values);
+                let data = kind
+                    .data(&values, Some(&game))
+                    .expect("a horizon table's base");
+                tables.write(id, data)?;
+            } else {
+                let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+                let solved = solve_layer_subspace_with(
+                    rules,
+                    kind.metric(),
+                    placed,
+                    sub,
+                    &next_tables,
+                    observer,
+                )
+                .map_err(|e| JobError::Placing(layer, sub, e))?;
+                tables.write_values(id, &solved.values)?;
+            }
             written.push(id);
             observer.subspace_solved(
                 placed,
                 sub,
-                solved.values.len() as u64,
+                SubspaceIndex::new(sub).slots(),
                 started.elapsed().as_secs_f64(),
             );
         }
@@ -166,6 +196,31 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     let start = tables.load(TableId::layer(kind, 0, Subspace::new(0, 0)))?;
     Ok(start.first().and_then(|p| p.get()))
+}
+
+/// Does every horizon table in `cache` (a subspace's successors) hold its
+/// game-theoretic values at every real board? Each table is compared once, with
+/// its game-theoretic table loaded beside it; `memo` keeps the answers.
+fn successors_as_game(
+    tables: &TablebaseDir,
+    cache: &[(TableId, Vec<Packed>)],
+    memo: &mut HashMap<TableId, bool>,
+) -> Result<bool, TablebaseError> {
+    for (id, rule) in cache {
+        let same = match memo.get(id) {
+            Some(&same) => same,
+            None => {
+                let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
+                let same = same_values(id.subspace, rule, &game);
+                memo.insert(*id, same);
+                same
+            }
+        };
+        if !same {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Does the directory's `SHA256SUMS` name every placing table present?

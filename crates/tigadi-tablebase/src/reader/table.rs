@@ -500,6 +500,30 @@ pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
         });
 }
 
+/// Do two whole tables of `subspace` (as [`crate::TablebaseDir::load`] returns them)
+/// hold the same value at every slot that is a real board? Padding slots, whose
+/// fillers each writer chooses, are ignored (one `SubspaceIndex::board` call for
+/// each slot where the two differ, in parallel).
+///
+/// # Panics
+///
+/// If `a` is not a whole table of `subspace`.
+pub fn same_values(subspace: Subspace, a: &[Packed], b: &[Packed]) -> bool {
+    let index = tigadi_index::SubspaceIndex::new(subspace);
+    assert_eq!(a.len() as u64, index.slots(), "a whole table of {subspace}");
+    const CHUNK: usize = 1 << 14;
+    a.len() == b.len()
+        && a.par_chunks(CHUNK)
+            .zip(b.par_chunks(CHUNK))
+            .enumerate()
+            .all(|(c, (x, y))| {
+                x.iter()
+                    .zip(y)
+                    .enumerate()
+                    .all(|(j, (u, v))| u == v || index.board((c * CHUNK + j) as u64).is_none())
+            })
+}
+
 /// Is there nothing at all under `path` (not even a dangling symbolic link)? Anything
 /// else, readable or not, is reported by `open_regular_file` for what it is.
 pub fn is_missing(path: &Path) -> bool {
