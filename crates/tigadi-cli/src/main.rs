@@ -169,6 +169,32 @@ pub struct VerifyArgs {
     /// (recorded in verified.json beside the tables).
     #[arg(long)]
     pub again: bool,
+    /// Verify only the tables of this kind, both phases (repeatable; default: every
+    /// kind present): game (win/draw/loss and DTC), horizon (the 100-turn rule), dtw
+    #[arg(long = "kind", value_enum, value_name = "KIND")]
+    pub kinds: Vec<KindArg>,
+}
+
+/// A kind of table, as `verify --kind` names it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KindArg {
+    /// Game-theoretic tables (`.tgtb`).
+    Game,
+    /// Tables of values under the 100-turn rule (`.tghz`).
+    Horizon,
+    /// Depth-to-win tables (`.tgdw`).
+    Dtw,
+}
+
+impl KindArg {
+    /// The kind of table it names.
+    pub fn kind(self) -> tigadi_tablebase::TableKind {
+        match self {
+            KindArg::Game => tigadi_tablebase::TableKind::GameTheoretic,
+            KindArg::Horizon => tigadi_tablebase::TableKind::Horizon,
+            KindArg::Dtw => tigadi_tablebase::TableKind::Dtw,
+        }
+    }
 }
 
 /// Arguments of `probe`.

@@ -21,5 +21,6 @@ pub mod verify;
 pub use job::{solve_pairs, DtwReport, HorizonReport, JobError, JobObserver, PairReport};
 pub use placing_job::{solve_placing, solve_placing_dtw, solve_placing_horizon, PlacingObserver};
 pub use verify::{
-    verify, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver, VerifyReport,
+    verify, verify_kinds, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver,
+    VerifyReport,
 };

@@ -202,14 +202,39 @@ pub fn verify_with(
     resume: bool,
     observer: &dyn VerifyObserver,
 ) -> Result<VerifyReport, TablebaseError> {
+    verify_kinds(dir, rules, resume, &TableKind::ALL, observer)
+}
+
+/// Like [`verify_with`], for the tables of the kinds in `kinds` only (both
+/// phases): `SHA256SUMS` is checked for their files, and the others are neither
+/// checked nor recomputed (a horizon or DTW table's check still reads its
+/// game-theoretic table, whose checksums are then checked as it is read). An
+/// empty `kinds` is an error.
+pub fn verify_kinds(
+    dir: &Path,
+    rules: &RuleSet,
+    resume: bool,
+    kinds: &[TableKind],
+    observer: &dyn VerifyObserver,
+) -> Result<VerifyReport, TablebaseError> {
     let store = TablebaseDir::new(dir, rules);
+    if kinds.is_empty() {
+        let e = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no kind of table to verify",
+        );
+        return Err(TablebaseError::io(store.path(), e));
+    }
     let all = store.list()?;
     let mut subs: Vec<Subspace> = all
         .iter()
         .filter(|id| id.kind == TableKind::GameTheoretic && id.placing.is_none())
         .map(|id| id.subspace)
         .collect();
-    let mut placing: Vec<TableId> = all.into_iter().filter(|id| id.placing.is_some()).collect();
+    let mut placing: Vec<TableId> = all
+        .into_iter()
+        .filter(|id| id.placing.is_some() && kinds.contains(&id.kind))
+        .collect();
     // Game-theoretic tables first (horizon tables read them for the classes), each
     // kind's layers last first: each needs only the one after it.
     placing.sort_by_key(|id| (id.kind, std::cmp::Reverse(id.placing), id.subspace));
@@ -227,7 +252,13 @@ pub fn verify_with(
     let mut sha: HashMap<TableId, String> = HashMap::new();
     let mut opened = Vec::new();
     let mut total = 0u64;
-    for kind in TableKind::ALL {
+    // The game-theoretic tables are opened (and their SHA-256 taken) even when not
+    // verified: the other kinds' checks read them, and the journal records them.
+    let selected = |k: &TableKind| kinds.contains(k);
+    for kind in TableKind::ALL
+        .into_iter()
+        .filter(|k| selected(k) || *k == TableKind::GameTheoretic)
+    {
         let present: Vec<Subspace> = subs
             .iter()
             .copied()
@@ -237,18 +268,26 @@ pub fn verify_with(
             })
             .collect();
         let tables = open_checked(&store, kind, &present, &listed, &mut sha);
-        total += tables
-            .values()
-            .flatten()
-            .map(|t| t.header().slots)
-            .sum::<u64>();
+        if selected(&kind) {
+            total += tables
+                .values()
+                .flatten()
+                .map(|t| t.header().slots)
+                .sum::<u64>();
+        }
         opened.push((kind, present, tables));
     }
     let sums = match &listed {
         Ok(listed) => {
             let mut problems = Vec::new();
+            let mut count = 0;
             for name in listed.keys() {
-                let here = TableId::parse(name).is_some_and(|id| match id.placing {
+                let id = TableId::parse(name);
+                if id.is_some_and(|id| !kinds.contains(&id.kind)) {
+                    continue;
+                }
+                count += 1;
+                let here = id.is_some_and(|id| match id.placing {
                     None => opened
                         .iter()
                         .any(|(k, present, _)| *k == id.kind && present.contains(&id.subspace)),
@@ -259,7 +298,7 @@ pub fn verify_with(
                 }
             }
             Some(SumsReport {
-                listed: listed.len(),
+                listed: count,
                 problems,
             })
         }
@@ -278,6 +317,7 @@ pub fn verify_with(
         .sum();
     let tables: usize = opened
         .iter()
+        .filter(|(k, _, _)| selected(k))
         .map(|(_, present, _)| present.len())
         .sum::<usize>()
         + placing.len();
@@ -296,7 +336,7 @@ pub fn verify_with(
         },
     };
     let mut reports = Vec::new();
-    for (kind, present, tables) in opened {
+    for (kind, present, tables) in opened.into_iter().filter(|(k, _, _)| selected(k)) {
         let context = KindContext {
             store: &store,
             kind,
@@ -618,7 +658,13 @@ fn verify_placing(
             // and for a horizon or DTW table the game-theoretic table of its subspace.
             let mut reads = needed.clone();
             if kind != TableKind::GameTheoretic {
-                reads.push(id.with_kind(TableKind::GameTheoretic));
+                let game = id.with_kind(TableKind::GameTheoretic);
+                reads.push(game);
+                // Not checked in this run (`verify_kinds` without it): hashed here
+                // for the journal.
+                if !sha.contains_key(&game) && !is_missing(&store.table_path(game)) {
+                    sha.insert(game, sha256_file(&store.table_path(game))?);
+                }
             }
             let mut files: BTreeMap<String, String> = reads
                 .iter()

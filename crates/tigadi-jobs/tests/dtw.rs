@@ -162,3 +162,59 @@ fn dtw_is_added_to_a_solved_directory_and_resumes_to_the_same_bytes() {
     assert_eq!(files(&rdir), after);
     assert!(verify(dir.path(), &rules, &no_progress).unwrap().is_ok());
 }
+
+/// Counts nothing: `verify_kinds`' observer.
+struct Nothing;
+impl tigadi_jobs::VerifyObserver for Nothing {}
+
+/// `verify_kinds` checks the tables of the kinds asked for, both phases, and no
+/// other: an altered DTW fails a DTW-only run and is not seen by a game-only run;
+/// a DTW-only run that passes is recorded in the journal, so that a later run of
+/// every kind does not recompute those tables (their check's game-theoretic
+/// tables are hashed for the journal though not verified).
+#[test]
+fn verify_of_one_kind_checks_that_kind_only() {
+    use tigadi_jobs::verify_kinds;
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules, true);
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let count = |kind: TableKind| {
+        store
+            .list()
+            .unwrap()
+            .into_iter()
+            .filter(|id| id.kind == kind)
+            .count()
+    };
+    for (kinds, resume) in [
+        (&[TableKind::Dtw][..], true),
+        (&[TableKind::GameTheoretic][..], false),
+    ] {
+        let report = verify_kinds(dir.path(), &rules, resume, kinds, &Nothing).unwrap();
+        assert!(report.is_ok(), "{kinds:?}: {report:?}");
+        assert_eq!(report.subspaces.len(), count(kinds[0]), "{kinds:?}");
+        assert!(report.subspaces.iter().all(|s| s.kind == kinds[0]));
+        assert_eq!(report.sums.unwrap().listed, count(kinds[0]));
+    }
+    // Every DTW table passed the DTW-only run and is not recomputed now.
+    let all = verify_kinds(dir.path(), &rules, true, &TableKind::ALL, &Nothing).unwrap();
+    assert!(all.is_ok());
+    for s in &all.subspaces {
+        assert_eq!(s.earlier, s.kind == TableKind::Dtw, "{s:?}");
+    }
+    let id = TableId::layer(TableKind::Dtw, 5, Subspace::new(2, 3));
+    alter_one_dtw(&store, id);
+    let dtw = verify_kinds(dir.path(), &rules, true, &[TableKind::Dtw], &Nothing).unwrap();
+    assert!(!dtw.is_ok(), "an altered DTW passed a DTW-only run");
+    let game = verify_kinds(
+        dir.path(),
+        &rules,
+        false,
+        &[TableKind::GameTheoretic],
+        &Nothing,
+    )
+    .unwrap();
+    assert!(game.is_ok(), "{game:?}");
+    assert!(verify_kinds(dir.path(), &rules, false, &[], &Nothing).is_err());
+}

@@ -64,7 +64,11 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
         progress: &progress,
         report: report_lines,
     };
-    let report = tigadi_jobs::verify_with(&args.dir.dir, &rules, !args.again, &observer);
+    let kinds: Vec<tigadi_tablebase::TableKind> = match args.kinds.is_empty() {
+        true => tigadi_tablebase::TableKind::ALL.to_vec(),
+        false => args.kinds.iter().map(|k| k.kind()).collect(),
+    };
+    let report = tigadi_jobs::verify_kinds(&args.dir.dir, &rules, !args.again, &kinds, &observer);
     progress.finish();
     let report = report.map_err(|e| e.to_string())?;
     if let Some(sums) = &report.sums {
