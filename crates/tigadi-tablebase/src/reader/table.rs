@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use tigadi_index::Subspace;
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_values::Packed;
 
@@ -474,53 +474,71 @@ impl Table {
 
 /// Puts [`Packed::NONE`] back into the padding slots of `values` (a whole table of
 /// `subspace`, as [`crate::TablebaseDir::load`] returns it), so that it looks exactly like the
-/// solver's output again. Costs one `SubspaceIndex::board` call per slot (in
-/// parallel); callers that only look values up through the index do not need it.
+/// solver's output again. Sweeps the index's classes ([`SubspaceIndex::boards`]:
+/// padding only where a symmetry fixes a run's mover set), in parallel; callers
+/// that only look values up through the index do not need it.
 ///
 /// # Panics
 ///
 /// If `values` does not have one entry per slot of the subspace.
 pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
-    let index = tigadi_index::SubspaceIndex::new(subspace);
+    let index = SubspaceIndex::new(subspace);
     assert_eq!(
         values.len() as u64,
         index.slots(),
         "a whole table of {subspace}"
     );
-    const CHUNK: usize = 1 << 14;
     values
-        .par_chunks_mut(CHUNK)
+        .par_chunks_mut(PADDING_CHUNK)
         .enumerate()
-        .for_each(|(c, chunk)| {
-            for (j, v) in chunk.iter_mut().enumerate() {
-                if index.board((c * CHUNK + j) as u64).is_none() {
-                    *v = Packed::NONE;
-                }
-            }
-        });
+        .for_each(|(c, chunk)| empty_padding(&index, (c * PADDING_CHUNK) as u64, chunk));
 }
+
+/// Puts [`Packed::NONE`] into the padding slots of `chunk`, the slots from
+/// `start` on. Only runs whose canonical mover set a symmetry fixes have padding;
+/// their real boards are found by sweeping them.
+fn empty_padding(index: &SubspaceIndex, start: u64, chunk: &mut [Packed]) {
+    let run = index.run_length();
+    let end = start + chunk.len() as u64;
+    for r in (start / run..end.div_ceil(run)).filter(|&r| index.run_mover(r).1) {
+        let range = (r * run).max(start)..((r + 1) * run).min(end);
+        let mut next = range.start;
+        for (slot, _) in index.boards(range.clone()) {
+            chunk[(next - start) as usize..(slot - start) as usize].fill(Packed::NONE);
+            next = slot + 1;
+        }
+        chunk[(next - start) as usize..(range.end - start) as usize].fill(Packed::NONE);
+    }
+}
+
+/// Slots per parallel task of [`mark_padding`] and [`same_values`].
+const PADDING_CHUNK: usize = 1 << 14;
 
 /// Do two whole tables of `subspace` (as [`crate::TablebaseDir::load`] returns them)
 /// hold the same value at every slot that is a real board? Padding slots, whose
-/// fillers each writer chooses, are ignored (one `SubspaceIndex::board` call for
-/// each slot where the two differ, in parallel).
+/// fillers each writer chooses, are ignored: where a stretch of slots differs, it
+/// is compared again with its padding emptied as [`mark_padding`] does, in
+/// parallel.
 ///
 /// # Panics
 ///
 /// If `a` is not a whole table of `subspace`.
 pub fn same_values(subspace: Subspace, a: &[Packed], b: &[Packed]) -> bool {
-    let index = tigadi_index::SubspaceIndex::new(subspace);
+    let index = SubspaceIndex::new(subspace);
     assert_eq!(a.len() as u64, index.slots(), "a whole table of {subspace}");
-    const CHUNK: usize = 1 << 14;
     a.len() == b.len()
-        && a.par_chunks(CHUNK)
-            .zip(b.par_chunks(CHUNK))
+        && a.par_chunks(PADDING_CHUNK)
+            .zip(b.par_chunks(PADDING_CHUNK))
             .enumerate()
             .all(|(c, (x, y))| {
-                x.iter()
-                    .zip(y)
-                    .enumerate()
-                    .all(|(j, (u, v))| u == v || index.board((c * CHUNK + j) as u64).is_none())
+                x == y || {
+                    // Compared again with the padding emptied in both.
+                    let start = (c * PADDING_CHUNK) as u64;
+                    let (mut x, mut y) = (x.to_vec(), y.to_vec());
+                    empty_padding(&index, start, &mut x);
+                    empty_padding(&index, start, &mut y);
+                    x == y
+                }
             })
 }
 
@@ -635,4 +653,52 @@ fn section_blocks(
         offsets: offsets.into(),
         checksums: checksums.into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_values::Value;
+
+    /// `mark_padding` empties exactly the slots that hold no board
+    /// (`SubspaceIndex::board` slot by slot, the plain definition), and
+    /// `same_values` ignores exactly those: subspaces with symmetric mover sets
+    /// (padding) and without, one of them over several parallel chunks.
+    #[test]
+    fn padding_is_what_the_index_decodes_no_board_at() {
+        for (m, o) in [(3, 3), (4, 4), (0, 0), (1, 0), (5, 3), (4, 5)] {
+            let sub = Subspace::new(m, o);
+            let index = SubspaceIndex::new(sub);
+            let n = index.slots() as usize;
+            let filler = Packed::new(Value::Win(3));
+            let mut values = vec![filler; n];
+            mark_padding(sub, &mut values);
+            let mut padding = 0;
+            for (slot, v) in values.iter().enumerate() {
+                let real = index.board(slot as u64).is_some();
+                assert_eq!(*v == filler, real, "{sub} slot {slot}");
+                padding += usize::from(!real);
+            }
+            // Another filler in the padding only: still the same values.
+            let other: Vec<Packed> = values
+                .iter()
+                .map(|v| {
+                    if v.is_some() {
+                        *v
+                    } else {
+                        Packed::new(Value::Draw)
+                    }
+                })
+                .collect();
+            assert!(same_values(sub, &values, &other), "{sub}");
+            if padding > 0 {
+                assert_ne!(values, other);
+            }
+            // One real board's value changed: no longer the same.
+            let mut changed = other.clone();
+            let last_real = (0..n).rev().find(|&s| values[s].is_some()).unwrap();
+            changed[last_real] = Packed::new(Value::Loss(2));
+            assert!(!same_values(sub, &values, &changed), "{sub}");
+        }
+    }
 }
