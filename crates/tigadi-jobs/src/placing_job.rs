@@ -163,6 +163,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                     .data(&values, Some(&game))
                     .expect("a horizon table's base");
                 tables.write(id, data)?;
+                observer.advance(values.len() as u64);
             } else {
                 let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
                 let solved = solve_layer_subspace_with(
