@@ -163,6 +163,9 @@ fn solve_placing_kind<O: PlacingObserver>(
                     .data(&values, Some(&game))
                     .expect("a horizon table's base");
                 tables.write(id, data)?;
+                // Its horizon table is its game-theoretic one: the layer before
+                // need not compare them again.
+                as_game.insert(id, true);
                 observer.advance(values.len() as u64);
             } else {
                 let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));

@@ -225,6 +225,7 @@ pub fn verify_kinds(
         );
         return Err(TablebaseError::io(store.path(), e));
     }
+    let selected = |k: &TableKind| kinds.contains(k);
     let all = store.list()?;
     let mut subs: Vec<Subspace> = all
         .iter()
@@ -233,7 +234,7 @@ pub fn verify_kinds(
         .collect();
     let mut placing: Vec<TableId> = all
         .into_iter()
-        .filter(|id| id.placing.is_some() && kinds.contains(&id.kind))
+        .filter(|id| id.placing.is_some() && selected(&id.kind))
         .collect();
     // Game-theoretic tables first (horizon tables read them for the classes), each
     // kind's layers last first: each needs only the one after it.
@@ -254,7 +255,6 @@ pub fn verify_kinds(
     let mut total = 0u64;
     // The game-theoretic tables are opened (and their SHA-256 taken) even when not
     // verified: the other kinds' checks read them, and the journal records them.
-    let selected = |k: &TableKind| kinds.contains(k);
     for kind in TableKind::ALL
         .into_iter()
         .filter(|k| selected(k) || *k == TableKind::GameTheoretic)
@@ -283,7 +283,7 @@ pub fn verify_kinds(
             let mut count = 0;
             for name in listed.keys() {
                 let id = TableId::parse(name);
-                if id.is_some_and(|id| !kinds.contains(&id.kind)) {
+                if id.is_some_and(|id| !selected(&id.kind)) {
                     continue;
                 }
                 count += 1;

@@ -64,9 +64,10 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
         progress: &progress,
         report: report_lines,
     };
-    let kinds: Vec<tigadi_tablebase::TableKind> = match args.kinds.is_empty() {
-        true => tigadi_tablebase::TableKind::ALL.to_vec(),
-        false => args.kinds.iter().map(|k| k.kind()).collect(),
+    let kinds: Vec<tigadi_tablebase::TableKind> = if args.kinds.is_empty() {
+        tigadi_tablebase::TableKind::ALL.to_vec()
+    } else {
+        args.kinds.iter().map(|k| k.kind()).collect()
     };
     let report = tigadi_jobs::verify_kinds(&args.dir.dir, &rules, !args.again, &kinds, &observer);
     progress.finish();
