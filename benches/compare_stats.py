@@ -14,8 +14,10 @@ rows; data/GAME-moving-stats.jsonl is their reference). Every field is compared
 except the timing fields in IGNORED, so classes, win, draw, loss, the longest
 DTCs, tables, the 100-turn fields and the empty board's value all count. The
 depth-to-win fields in OPTIONAL (written only when the DTW tables were computed,
-`tigadi solve --dtw`) are compared when the committed row has them; a re-run
-with DTW tables may then be compared with a file published without them.
+`tigadi solve --dtw`), and a placing layer's counts under the 100-turn rule
+(written only when its horizon tables were computed), are compared when the
+committed row has them; a re-run with those tables may then be compared with a
+file published without them.
 
 With --partial (a run limited by --max-pieces), committed rows the run did not
 compute are listed as not compared instead of missing.
@@ -30,7 +32,9 @@ import json
 import sys
 
 IGNORED = {"seconds"}  # wall-clock time: differs from run to run and machine to machine
-OPTIONAL = {"longest_dtw", "dtw"}  # only with DTW tables: compared when committed
+OPTIONAL = {"longest_dtw", "dtw",  # only with DTW tables: compared when committed
+            # a placing layer's counts under the 100-turn rule: only with its horizon tables
+            "cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss"}
 
 
 def row_key(row):

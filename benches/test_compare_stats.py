@@ -128,6 +128,19 @@ class CompareStats(Files):
         self.assertEqual(status, 1, out)
         self.assertIn("DIFFERS  3v4: longest_dtw: committed 30, recomputed 31", out)
 
+    def test_placing_horizon_fields_compared_only_when_committed(self):
+        rule = {"cursed_win": 1, "blessed_loss": 0, "max_dtc100_win": 9, "max_dtc100_loss": 4}
+        with_rule = [dict(PLACING[0], **rule), PLACING[1]]
+        status, out = self.compare(PLACING, with_rule)
+        self.assertEqual(status, 0, out)
+        status, out = self.compare(with_rule, PLACING)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  placed 1: cursed_win: committed 1", out)
+        changed = [dict(with_rule[0], blessed_loss=2), PLACING[1]]
+        status, out = self.compare(with_rule, changed)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  placed 1: blessed_loss: committed 0, recomputed 2", out)
+
     def test_placing_file_ignores_the_moving_rows_of_the_run(self):
         status, out = self.compare(PLACING, MOVING + PLACING)
         self.assertEqual(status, 0, out)

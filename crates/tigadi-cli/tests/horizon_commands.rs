@@ -96,3 +96,80 @@ fn solve_probe_and_stats_report_values_under_the_rule() {
     let j: Json = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert!(j["value"].is_string() && j["category"].is_null(), "{j}");
 }
+
+/// `stats` gives each placing layer's counts under the rule when its horizon tables
+/// are there: recounted here slot by slot from the tables themselves (not their
+/// headers, which `stats` reads), on a whole small game whose short limit changes
+/// values while placing; without horizon tables the fields are absent.
+#[test]
+fn stats_gives_each_placing_layers_counts_under_the_rule() {
+    use tigadi_rules::RuleSet;
+    use tigadi_tablebase::{mark_padding, TableKind, TablebaseDir};
+    use tigadi_solve::Value;
+    let spec = "tigadi,pieces=3,quiet=10";
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = tigadi(&["solve", "--rules", spec, "--dir", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tigadi(&["stats", "--json", "--rules", spec, "--dir", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<Json> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Json| r.get("placed").is_some())
+        .collect();
+    let rules = RuleSet::parse(spec).unwrap();
+    let store = TablebaseDir::new(dir.path(), &rules);
+    // Per layer: cursed wins, blessed losses, longest DTC₁₀₀ of a win and a loss.
+    let mut expected = std::collections::BTreeMap::<u64, [u64; 4]>::new();
+    for id in store.list().unwrap() {
+        let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
+            continue;
+        };
+        // Counted over symmetry classes: padding slots (repeats of a class in the
+        // runs a symmetry fixes) hold no position.
+        let mut game = store.load(id).unwrap();
+        mark_padding(id.subspace, &mut game);
+        let rule = store.load(id.with_kind(TableKind::Horizon)).unwrap();
+        let e = expected.entry(placed as u64).or_default();
+        for (g, r) in game.iter().zip(&rule) {
+            let (Some(g), Some(r)) = (g.get(), r.get()) else {
+                continue;
+            };
+            match (g, r) {
+                (Value::Win(_), Value::Win(_)) | (Value::Loss(_), Value::Loss(_)) => {}
+                (Value::Win(_), _) => e[0] += 1,
+                (Value::Loss(_), _) => e[1] += 1,
+                _ => {}
+            }
+            match r {
+                Value::Win(h) => e[2] = e[2].max(h as u64),
+                Value::Loss(h) => e[3] = e[3].max(h as u64),
+                Value::Draw => {}
+            }
+        }
+    }
+    assert_eq!(rows.len(), expected.len(), "one row per layer");
+    for row in &rows {
+        let e = expected[&row["placed"].as_u64().unwrap()];
+        let got = ["cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss"]
+            .map(|k| row[k].as_u64().unwrap_or_else(|| panic!("{k} missing: {row}")));
+        assert_eq!(got, e, "{row}");
+    }
+    assert!(
+        expected.values().any(|e| e[0] > 0) && expected.values().any(|e| e[1] > 0),
+        "the limit changes some placing values: {expected:?}"
+    );
+
+    // Without horizon tables, no such fields in the layers' rows.
+    let plain = tempfile::tempdir().unwrap();
+    let p = plain.path().to_str().unwrap();
+    let o = tigadi(&["solve", "--rules", spec, "--no-horizon", "--dir", p]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tigadi(&["stats", "--json", "--rules", spec, "--dir", p]);
+    for row in stdout(&o).lines().map(|l| serde_json::from_str::<Json>(l).unwrap()) {
+        if row.get("placed").is_some() {
+            assert!(row.get("cursed_win").is_none(), "{row}");
+        }
+    }
+}

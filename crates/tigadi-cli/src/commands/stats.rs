@@ -49,11 +49,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
         // Counts under the 100-turn rule from the horizon table's header, if solved:
         // a win under the rule is a win ignoring it, so the cursed wins are the
         // wins that are not wins under the rule (verify checks the categories).
-        let rule = match tables.open(id.with_kind(TableKind::Horizon)) {
-            Ok(t) => Some(t.header().counts),
-            Err(TablebaseError::MissingSubspace { .. }) => None,
-            Err(e) => return Err(e.to_string()),
-        };
+        let rule = rule_counts(&tables, id)?;
         let dtw = longest_dtw(&tables, id)?;
         let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
         let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
@@ -146,12 +142,17 @@ fn with_dtw(row: &mut serde_json::Value, dtw: Option<u16>) {
 
 /// One row per solved placing layer, summed over its tables' headers: classes,
 /// wins, draws and losses for the player to place, the longest win and loss (DTC
-/// counting placements as turns).
+/// counting placements as turns); under the 100-turn rule, when every table of the
+/// layer has its horizon table, the cursed wins, blessed losses and longest DTC₁₀₀
+/// as in the moving-phase rows (absent otherwise, as `longest_dtw` is).
 fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
     let mut layers: std::collections::BTreeMap<u8, (usize, ClassCounts)> = Default::default();
     // The longest DTW of each layer, `None` once a table of it has no DTW table.
     let mut dtws: std::collections::BTreeMap<u8, Option<u16>> = Default::default();
+    // The counts under the rule of each layer, `None` once a table of it has no
+    // horizon table.
+    let mut under_rule: std::collections::BTreeMap<u8, Option<ClassCounts>> = Default::default();
     for id in tables.list().map_err(|e| e.to_string())? {
         let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
             continue;
@@ -160,17 +161,16 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
         let dtw = longest_dtw(tables, id)?;
         let longest = dtws.entry(placed).or_insert(Some(0));
         *longest = longest.zip(dtw).map(|(a, b)| a.max(b));
+        let rule = rule_counts(tables, id)?;
+        let rule_sum = under_rule.entry(placed).or_insert(Some(ClassCounts::default()));
+        *rule_sum = rule_sum.zip(rule).map(|(s, r)| add_counts(s, &r));
         let (n, sum) = layers.entry(placed).or_default();
         *n += 1;
-        sum.wins += c.wins;
-        sum.draws += c.draws;
-        sum.losses += c.losses;
-        sum.max_dtc_win = sum.max_dtc_win.max(c.max_dtc_win);
-        sum.max_dtc_loss = sum.max_dtc_loss.max(c.max_dtc_loss);
+        *sum = add_counts(*sum, &c);
     }
     if !layers.is_empty() && !args.json {
         outln!(
-            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>6}",
+            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
             "placed",
             "tables",
             "classes",
@@ -179,18 +179,32 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
             "loss",
             "dtc+",
             "dtc-",
+            "cursed-win",
+            "blessed-loss",
+            "dtc100+",
+            "dtc100-",
             "dtw"
         );
     }
     for (placed, (n, c)) in layers {
         let dtw = dtws[&placed];
+        let rule = under_rule[&placed];
+        let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
+        let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
         if args.json {
             let mut row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
+            if let (Some(obj), Some(r)) = (row.as_object_mut(), rule) {
+                obj.insert("cursed_win".into(), cursed.into());
+                obj.insert("blessed_loss".into(), blessed.into());
+                obj.insert("max_dtc100_win".into(), r.max_dtc_win.into());
+                obj.insert("max_dtc100_loss".into(), r.max_dtc_loss.into());
+            }
             with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
+            let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".into());
             outln!(
-                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>6}",
+                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
                 placed,
                 n,
                 c.classes(),
@@ -199,11 +213,38 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
                 c.losses,
                 c.max_dtc_win,
                 c.max_dtc_loss,
+                or_dash(cursed.map(|x| x.to_string())),
+                or_dash(blessed.map(|x| x.to_string())),
+                or_dash(rule.map(|r| r.max_dtc_win.to_string())),
+                or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
                 dtw.map_or("-".to_string(), |d| d.to_string())
             );
         }
     }
     Ok(0)
+}
+
+/// The counts under the 100-turn rule of table `id`'s phase and subspace, from its
+/// horizon table's header (win, draw and loss at counter 0, the longest DTC₁₀₀);
+/// `None` without a horizon table.
+fn rule_counts(tables: &TablebaseDir, id: TableId) -> Result<Option<ClassCounts>, String> {
+    match tables.open(id.with_kind(TableKind::Horizon)) {
+        Ok(t) => Ok(Some(t.header().counts)),
+        Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The counts of two sets of positions together: the sums, and the longer of the
+/// longest win and loss.
+fn add_counts(a: ClassCounts, b: &ClassCounts) -> ClassCounts {
+    ClassCounts {
+        wins: a.wins + b.wins,
+        draws: a.draws + b.draws,
+        losses: a.losses + b.losses,
+        max_dtc_win: a.max_dtc_win.max(b.max_dtc_win),
+        max_dtc_loss: a.max_dtc_loss.max(b.max_dtc_loss),
+    }
 }
 
 /// The empty board's value for Bone, who places first, when the first placing
