@@ -104,8 +104,8 @@ fn solve_probe_and_stats_report_values_under_the_rule() {
 #[test]
 fn stats_gives_each_placing_layers_counts_under_the_rule() {
     use tigadi_rules::RuleSet;
-    use tigadi_tablebase::{mark_padding, TableKind, TablebaseDir};
     use tigadi_solve::Value;
+    use tigadi_tablebase::{mark_padding, TableKind, TablebaseDir};
     let spec = "tigadi,pieces=3,quiet=10";
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
@@ -152,8 +152,17 @@ fn stats_gives_each_placing_layers_counts_under_the_rule() {
     assert_eq!(rows.len(), expected.len(), "one row per layer");
     for row in &rows {
         let e = expected[&row["placed"].as_u64().unwrap()];
-        let got = ["cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss"]
-            .map(|k| row[k].as_u64().unwrap_or_else(|| panic!("{k} missing: {row}")));
+        let got = [
+            "cursed_win",
+            "blessed_loss",
+            "max_dtc100_win",
+            "max_dtc100_loss",
+        ]
+        .map(|k| {
+            row[k]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{k} missing: {row}"))
+        });
         assert_eq!(got, e, "{row}");
     }
     assert!(
@@ -167,7 +176,10 @@ fn stats_gives_each_placing_layers_counts_under_the_rule() {
     let o = tigadi(&["solve", "--rules", spec, "--no-horizon", "--dir", p]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = tigadi(&["stats", "--json", "--rules", spec, "--dir", p]);
-    for row in stdout(&o).lines().map(|l| serde_json::from_str::<Json>(l).unwrap()) {
+    for row in stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
+    {
         if row.get("placed").is_some() {
             assert!(row.get("cursed_win").is_none(), "{row}");
         }

@@ -162,7 +162,9 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
         let longest = dtws.entry(placed).or_insert(Some(0));
         *longest = longest.zip(dtw).map(|(a, b)| a.max(b));
         let rule = rule_counts(tables, id)?;
-        let rule_sum = under_rule.entry(placed).or_insert(Some(ClassCounts::default()));
+        let rule_sum = under_rule
+            .entry(placed)
+            .or_insert(Some(ClassCounts::default()));
         *rule_sum = rule_sum.zip(rule).map(|(s, r)| add_counts(s, &r));
         let (n, sum) = layers.entry(placed).or_default();
         *n += 1;
