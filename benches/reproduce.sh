@@ -5,21 +5,24 @@
 #                        [--data FILE] [--figures]
 #
 # GAME is tigadi, navakankari, morris or morabaraba (once its rows are in data/:
-# benches/morabaraba.sh); PHASE is moving or placing. The script
+# benches/morabaraba.sh); PHASE is moving, placing, horizon or dtw. The script
 # runs
 #   tigadi --rules GAME solve --dir DIR --no-horizon [--no-placing] [--max-pieces N]
 # (--no-placing for the moving phase; the placing phase needs the whole moving
-# phase and solves it first), then
+# phase and solves it first; horizon: both phases with their 100-turn tables,
+# without --no-horizon; dtw: both phases and their DTW tables, --dtw), then
 #   tigadi --rules GAME stats --json --dir DIR  >  DIR/reproduce-GAME-PHASE-stats.jsonl
 # and compares those rows with data/GAME-PHASE-stats.jsonl through
 # benches/compare_stats.py: every field but the wall time (`seconds`), row by row.
 #
-#   --max-pieces N  solve only the subspaces with at most N gotis (moving phase
-#                   only); only the subspaces present in the run are compared
+#   --max-pieces N  solve only the subspaces with at most N gotis (not with
+#                   placing: its moving rows are those of a partial run of the
+#                   other phases); only the subspaces present in the run are compared
 #   --dir DIR       tablebase directory (default: tablebases/reproduce, which git
 #                   ignores); an existing one is reused: the solve resumes and skips
-#                   what is already solved. Use a directory solved with
-#                   --no-horizon: the committed rows have no 100-turn values (null)
+#                   what is already solved. For moving, placing and dtw use a
+#                   directory solved with --no-horizon: their committed rows have
+#                   no 100-turn values (null)
 #   --bin PATH      the tigadi binary (default: $TIGADI_BIN, else
 #                   target/release/tigadi, else tigadi on PATH)
 #   --data FILE     compare with FILE instead of data/GAME-PHASE-stats.jsonl
@@ -59,8 +62,8 @@ done
 case "$game" in tigadi|navakankari|morris|morabaraba) ;; *)
     echo "reproduce.sh: GAME must be tigadi, navakankari, morris or morabaraba${game:+, not $game}" >&2; usage ;;
 esac
-case "$phase" in moving|placing) ;; *)
-    echo "reproduce.sh: PHASE must be moving or placing${phase:+, not $phase}" >&2; usage ;;
+case "$phase" in moving|placing|horizon|dtw) ;; *)
+    echo "reproduce.sh: PHASE must be moving, placing, horizon or dtw${phase:+, not $phase}" >&2; usage ;;
 esac
 if [ -n "$max_pieces" ]; then
     if ! [[ "$max_pieces" =~ ^[0-9]+$ ]]; then
@@ -78,8 +81,12 @@ dir="${dir:-$repo/tablebases/reproduce}"
 . "$repo/benches/tigadi_bin.sh"
 tigadi_bin reproduce.sh
 
-solve=("$bin" --rules "$game" solve --dir "$dir" --no-horizon)
-[ "$phase" = moving ] && solve+=(--no-placing)
+solve=("$bin" --rules "$game" solve --dir "$dir")
+case "$phase" in
+    moving) solve+=(--no-horizon --no-placing) ;;
+    placing) solve+=(--no-horizon) ;;
+    dtw) solve+=(--dtw --no-horizon) ;;
+esac
 [ -n "$max_pieces" ] && solve+=(--max-pieces "$max_pieces")
 mkdir -p "$dir"
 stats="$dir/reproduce-$game-$phase-stats.jsonl"

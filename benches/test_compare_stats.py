@@ -223,6 +223,23 @@ class Reproduce(Files):
         self.assertEqual(status, 0, out)
         self.assertNotIn("--no-placing", log)
 
+    def test_horizon_and_dtw_runs(self):
+        data = self.write("data", PLACING)
+        status, out, log = self.run_reproduce("tigadi", "horizon", "--data", data,
+                                              stats=MOVING + PLACING)
+        self.assertEqual(status, 0, out)
+        solve = [l for l in log.splitlines() if " solve " in l]
+        self.assertEqual(len(solve), 1, log)
+        self.assertNotIn("--no-horizon", solve[0])
+        self.assertNotIn("--no-placing", solve[0])
+        self.assertNotIn("--dtw", solve[0])
+        os.remove(os.path.join(self.tmp.name, "log"))
+        status, out, log = self.run_reproduce("morris", "dtw", "--max-pieces", "8",
+                                              "--data", data, stats=MOVING + PLACING)
+        self.assertEqual(status, 0, out)
+        self.assertIn("--rules morris solve --dir", log)
+        self.assertIn("--dtw --no-horizon --max-pieces 8", log)
+
     def test_bad_usage(self):
         for args in ([], ["tigadi"], ["chess", "moving"], ["tigadi", "endgame"],
                      ["tigadi", "placing", "--max-pieces", "8"],
