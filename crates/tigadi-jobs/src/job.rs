@@ -16,8 +16,8 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    horizon_is_game_theoretic, solve_pair, solve_pair_dtw, solve_pair_horizon, Observer, Packed,
-    Pair, SolveError, SolvedTable, Value,
+    cap_at_limit, horizon_follows_from_game, solve_pair, solve_pair_dtw, solve_pair_horizon,
+    Observer, Packed, Pair, SolveError, SolvedTable, Value,
 };
 use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
@@ -281,18 +281,20 @@ fn solve_one<O: JobObserver>(
 
 /// Solves the values under the 100-turn rule of `pair` and writes its horizon
 /// tables. Reads the capture targets' horizon tables, and for the check below
-/// the pair's and the targets' game-theoretic tables (already written); writing
-/// a horizon table reads its game-theoretic table again, for the categories.
-/// Memory: during the check, the pair's and the targets' two tables (2 bytes a
-/// slot each); then the horizon pass's 4 bytes per slot of the pair and 2 for
-/// its result, besides the targets' horizon tables, as the game-theoretic solve.
+/// the targets' game-theoretic tables (already written), then the pair's when
+/// the check holds; writing a horizon table reads its game-theoretic table
+/// again, for the categories. Memory: during the check, the targets' two tables
+/// (2 bytes a slot each); then the pair's game-theoretic tables, or the horizon
+/// pass's 4 bytes per slot of the pair and 2 for its result besides the targets'
+/// horizon tables, as the game-theoretic solve.
 ///
-/// Where the pass would only find the game-theoretic values again
-/// ([`horizon_is_game_theoretic`]: the targets' two tables agree on win, draw
-/// and loss, and no DTC of the pair exceeds the limit), it does not run: the
-/// game-theoretic tables are the horizon tables (the same bytes), and the rounds
-/// reported are those the pass would have run (the longest DTC, plus the one
-/// that finds nothing).
+/// Where the pass would only find the game-theoretic values again, less the wins
+/// and losses whose DTC exceeds the limit ([`horizon_follows_from_game`]: the
+/// targets' two tables agree on win, draw and loss), it does not run: the
+/// game-theoretic tables with those made draws ([`cap_at_limit`]) are the horizon
+/// tables (the same bytes as the pass's), and the rounds reported are those the
+/// pass would have run (the longest DTC up to the limit, plus the one that finds
+/// nothing).
 fn solve_one_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     pair: Pair,
@@ -301,29 +303,33 @@ fn solve_one_horizon<O: JobObserver>(
     let t0 = Instant::now();
     let rules = tables.rules();
     let targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let shortcut = {
-        let game = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    let follows = {
         let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
-        let own: Vec<&[Packed]> = game.iter().map(|(_, v)| &v[..]).collect();
         let both: Vec<(&[Packed], &[Packed])> = targets
             .iter()
             .zip(&game_targets)
             .map(|(h, g)| (&h.1[..], &g.1[..]))
             .collect();
-        horizon_is_game_theoretic(rules, &own, &both).then_some(game)
+        horizon_follows_from_game(&both)
+    };
+    let shortcut = if follows {
+        Some(load_moving(
+            tables,
+            TableKind::GameTheoretic,
+            pair.subspaces(),
+        )?)
+    } else {
+        None
     };
     let (solved, rounds) = match shortcut {
         Some(mut game) => {
             drop(targets);
-            let longest = game
-                .iter()
-                .flat_map(|(_, v)| v.iter().filter_map(|v| v.get()?.dtc()))
-                .max()
-                .unwrap_or(0);
+            let mut rounds = 1;
             for (s, v) in &mut game {
                 mark_padding(*s, v);
+                rounds = rounds.max(cap_at_limit(rules, v));
             }
-            (game, longest as u32 + 1)
+            (game, rounds)
         }
         None => {
             let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)

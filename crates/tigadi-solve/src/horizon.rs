@@ -56,12 +56,10 @@ pub fn solve_pair_horizon(
 /// the pass. `game` holds the pair's game-theoretic tables and `targets` each
 /// capture target's DTC₁₀₀ table beside its game-theoretic one.
 ///
-/// So it is when every target's two tables agree on win, draw or loss at every
-/// slot (the pass reads nothing else from its targets) and no DTC of the pair
-/// exceeds the turn limit: the pass then runs the game-theoretic solve's rounds
-/// on the same inputs and stops at the limit, at or after the last round that
-/// decides anything, and calls draws what that solve calls draws. (Under the
-/// default limit this holds for every pair of Tigadi, whose longest DTC is 83.)
+/// So it is when the pass follows from them ([`horizon_follows_from_game`]) and
+/// no DTC of the pair exceeds the turn limit, so that [`cap_at_limit`] changes
+/// nothing. (Under the default limit this holds for every pair of Tigadi, whose
+/// longest DTC is 83.)
 pub fn horizon_is_game_theoretic(
     rules: &RuleSet,
     game: &[&[Packed]],
@@ -74,6 +72,23 @@ pub fn horizon_is_game_theoretic(
                 .is_none_or(|d| d <= rules.quiet)
         })
     };
+    game.iter().all(|t| within(t)) && horizon_follows_from_game(targets)
+}
+
+/// Does [`solve_pair_horizon`] give a pair its game-theoretic values with every
+/// win and loss whose DTC exceeds the turn limit made a draw ([`cap_at_limit`])?
+/// Then the pass need not run. `targets` holds each capture target's DTC₁₀₀
+/// table beside its game-theoretic one.
+///
+/// So it is when every target's two tables agree on win, draw or loss at every
+/// slot: the pass reads nothing else from its targets (a capture restarts the
+/// count), so it runs the game-theoretic solve's rounds on the same inputs,
+/// deciding in round `h` what that solve decides in round `h` (a position's DTC
+/// is the round that decides it), and stops after round `N` (the limit), calling
+/// draws what is not decided by then: the game's draws and the wins and losses
+/// whose DTC exceeds `N`. The positions whose value a real limit changes while
+/// every capture target keeps its values are exactly those.
+pub fn horizon_follows_from_game(targets: &[(&[Packed], &[Packed])]) -> bool {
     let same = |(rule, game): &(&[Packed], &[Packed])| {
         rule.len() == game.len()
             && rule
@@ -81,7 +96,27 @@ pub fn horizon_is_game_theoretic(
                 .zip(game.par_iter())
                 .all(|(a, b)| a.get().map(Value::wdl) == b.get().map(Value::wdl))
     };
-    game.iter().all(|t| within(t)) && targets.iter().all(same)
+    targets.iter().all(same)
+}
+
+/// A pair's game-theoretic values made its DTC₁₀₀ values where
+/// [`horizon_follows_from_game`] holds: every win and loss whose DTC exceeds the
+/// turn limit becomes a draw, the rest stays (padding too). Returns the number of
+/// rounds the pass would report: the longest DTC left, capped at the limit, plus
+/// the one that finds nothing.
+pub fn cap_at_limit(rules: &RuleSet, values: &mut [Packed]) -> u32 {
+    values
+        .par_iter_mut()
+        .map(|v| match v.get().and_then(|x| x.dtc()) {
+            Some(d) if d > rules.quiet => {
+                *v = Packed::DRAW;
+                rules.quiet as u32 + 1
+            }
+            Some(d) => d as u32 + 1,
+            None => 1,
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 /// [`solve_pair_horizon`] for every pair with at most `max_gotis` on the board, in
