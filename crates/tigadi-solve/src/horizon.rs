@@ -51,30 +51,6 @@ pub fn solve_pair_horizon(
     )
 }
 
-/// Would [`solve_pair_horizon`] give a pair exactly its game-theoretic values
-/// (padding aside)? Then they can be taken as its DTC₁₀₀ tables without running
-/// the pass. `game` holds the pair's game-theoretic tables and `targets` each
-/// capture target's DTC₁₀₀ table beside its game-theoretic one.
-///
-/// So it is when the pass follows from them ([`horizon_follows_from_game`]) and
-/// no DTC of the pair exceeds the turn limit, so that [`cap_at_limit`] changes
-/// nothing. (Under the default limit this holds for every pair of Tigadi, whose
-/// longest DTC is 83.)
-pub fn horizon_is_game_theoretic(
-    rules: &RuleSet,
-    game: &[&[Packed]],
-    targets: &[(&[Packed], &[Packed])],
-) -> bool {
-    let within = |t: &[Packed]| {
-        t.par_iter().all(|v| {
-            v.get()
-                .and_then(|v| v.dtc())
-                .is_none_or(|d| d <= rules.quiet)
-        })
-    };
-    game.iter().all(|t| within(t)) && horizon_follows_from_game(targets)
-}
-
 /// Does [`solve_pair_horizon`] give a pair its game-theoretic values with every
 /// win and loss whose DTC exceeds the turn limit made a draw ([`cap_at_limit`])?
 /// Then the pass need not run. `targets` holds each capture target's DTC₁₀₀
@@ -87,7 +63,9 @@ pub fn horizon_is_game_theoretic(
 /// is the round that decides it), and stops after round `N` (the limit), calling
 /// draws what is not decided by then: the game's draws and the wins and losses
 /// whose DTC exceeds `N`. The positions whose value a real limit changes while
-/// every capture target keeps its values are exactly those.
+/// every capture target keeps its values are exactly those. (Under the default
+/// limit it holds for every pair of Tigadi, whose longest DTC is 83, so that
+/// nothing is capped.)
 pub fn horizon_follows_from_game(targets: &[(&[Packed], &[Packed])]) -> bool {
     let same = |(rule, game): &(&[Packed], &[Packed])| {
         rule.len() == game.len()

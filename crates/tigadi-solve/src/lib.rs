@@ -28,8 +28,8 @@ pub mod runs;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use horizon::{
-    cap_at_limit, evaluate_horizon, horizon_follows_from_game, horizon_is_game_theoretic,
-    solve_pair_horizon, solve_up_to_horizon,
+    cap_at_limit, evaluate_horizon, horizon_follows_from_game, solve_pair_horizon,
+    solve_up_to_horizon,
 };
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
