@@ -46,13 +46,8 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     for s in subs {
         let id = TableId::moving(TableKind::GameTheoretic, s);
         let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
-        // Counts under the 100-turn rule from the horizon table's header, if solved:
-        // a win under the rule is a win ignoring it, so the cursed wins are the
-        // wins that are not wins under the rule (verify checks the categories).
-        let rule = rule_counts(&tables, id)?;
+        let rule = under_rule(&c, rule_counts(&tables, id)?);
         let dtw = longest_dtw(&tables, id)?;
-        let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
-        let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
         let seconds = manifest
             .as_ref()
             .and_then(|m| m.subspaces.iter().find(|e| e.subspace() == s))
@@ -61,21 +56,15 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             let mut row = counts_row(
                 &rules,
                 &c,
-                json!({
-                    "mover": s.mover,
-                    "opponent": s.opponent,
-                    "seconds": seconds,
-                    "cursed_win": cursed,
-                    "blessed_loss": blessed,
-                    "max_dtc100_win": rule.map(|r| r.max_dtc_win),
-                    "max_dtc100_loss": rule.map(|r| r.max_dtc_loss),
-                }),
+                json!({ "mover": s.mover, "opponent": s.opponent, "seconds": seconds }),
             );
+            // `null` without horizon tables: moving rows always have these fields.
+            with_rule(&mut row, rule.map_or([None; 4], |v| v.map(Some)));
             with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
             let secs = seconds.map_or("-".to_string(), |x| format!("{x:.1}"));
-            let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".into());
+            let [cursed, blessed, win100, loss100] = rule_cells(rule);
             outln!(
                 "{:<8} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>10} {:>12} {:>12} {:>7} {:>7} {:>6}",
                 s.to_string(),
@@ -86,11 +75,11 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 c.max_dtc_win,
                 c.max_dtc_loss,
                 secs,
-                or_dash(cursed.map(|x| x.to_string())),
-                or_dash(blessed.map(|x| x.to_string())),
-                or_dash(rule.map(|r| r.max_dtc_win.to_string())),
-                or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
-                or_dash(dtw.map(|d| d.to_string())),
+                cursed,
+                blessed,
+                win100,
+                loss100,
+                dtw.map_or("-".to_string(), |d| d.to_string()),
             );
         }
     }
@@ -152,7 +141,7 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
     let mut dtws: std::collections::BTreeMap<u8, Option<u16>> = Default::default();
     // The counts under the rule of each layer, `None` once a table of it has no
     // horizon table.
-    let mut under_rule: std::collections::BTreeMap<u8, Option<ClassCounts>> = Default::default();
+    let mut rules_sum: std::collections::BTreeMap<u8, Option<ClassCounts>> = Default::default();
     for id in tables.list().map_err(|e| e.to_string())? {
         let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
             continue;
@@ -162,7 +151,7 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
         let longest = dtws.entry(placed).or_insert(Some(0));
         *longest = longest.zip(dtw).map(|(a, b)| a.max(b));
         let rule = rule_counts(tables, id)?;
-        let rule_sum = under_rule
+        let rule_sum = rules_sum
             .entry(placed)
             .or_insert(Some(ClassCounts::default()));
         *rule_sum = rule_sum.zip(rule).map(|(s, r)| add_counts(s, &r));
@@ -190,21 +179,17 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
     }
     for (placed, (n, c)) in layers {
         let dtw = dtws[&placed];
-        let rule = under_rule[&placed];
-        let cursed = rule.map(|r| c.wins - r.wins.min(c.wins));
-        let blessed = rule.map(|r| c.losses - r.losses.min(c.losses));
+        let rule = under_rule(&c, rules_sum[&placed]);
         if args.json {
             let mut row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
-            if let (Some(obj), Some(r)) = (row.as_object_mut(), rule) {
-                obj.insert("cursed_win".into(), cursed.into());
-                obj.insert("blessed_loss".into(), blessed.into());
-                obj.insert("max_dtc100_win".into(), r.max_dtc_win.into());
-                obj.insert("max_dtc100_loss".into(), r.max_dtc_loss.into());
+            // Absent without horizon tables, as `longest_dtw` is.
+            if let Some(fields) = rule {
+                with_rule(&mut row, fields.map(Some));
             }
             with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
-            let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".into());
+            let [cursed, blessed, win100, loss100] = rule_cells(rule);
             outln!(
                 "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
                 placed,
@@ -215,10 +200,10 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
                 c.losses,
                 c.max_dtc_win,
                 c.max_dtc_loss,
-                or_dash(cursed.map(|x| x.to_string())),
-                or_dash(blessed.map(|x| x.to_string())),
-                or_dash(rule.map(|r| r.max_dtc_win.to_string())),
-                or_dash(rule.map(|r| r.max_dtc_loss.to_string())),
+                cursed,
+                blessed,
+                win100,
+                loss100,
                 dtw.map_or("-".to_string(), |d| d.to_string())
             );
         }
@@ -234,6 +219,51 @@ fn rule_counts(tables: &TablebaseDir, id: TableId) -> Result<Option<ClassCounts>
         Ok(t) => Ok(Some(t.header().counts)),
         Err(TablebaseError::MissingSubspace { .. }) => Ok(None),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The `--json` fields under the 100-turn rule, in the order [`under_rule`] gives
+/// their values.
+const RULE_FIELDS: [&str; 4] = [
+    "cursed_win",
+    "blessed_loss",
+    "max_dtc100_win",
+    "max_dtc100_loss",
+];
+
+/// What a row shows under the 100-turn rule, from its counts ignoring the rule
+/// (`c`) and under it (`rule`, from the horizon tables' headers; `None` without
+/// them): the cursed wins, the blessed losses, the longest DTC₁₀₀ of a win and
+/// of a loss. A win under the rule is a win ignoring it, so the cursed wins are
+/// the wins that are not wins under the rule, and likewise the blessed losses
+/// (verify checks the categories).
+fn under_rule(c: &ClassCounts, rule: Option<ClassCounts>) -> Option<[u64; 4]> {
+    rule.map(|r| {
+        [
+            c.wins - r.wins.min(c.wins),
+            c.losses - r.losses.min(c.losses),
+            r.max_dtc_win as u64,
+            r.max_dtc_loss as u64,
+        ]
+    })
+}
+
+/// Adds the [`RULE_FIELDS`] to a `--json` row with the values given (`null` for
+/// `None`).
+fn with_rule(row: &mut serde_json::Value, values: [Option<u64>; 4]) {
+    if let Some(row) = row.as_object_mut() {
+        for (key, v) in RULE_FIELDS.into_iter().zip(values) {
+            row.insert(key.into(), v.into());
+        }
+    }
+}
+
+/// The text columns of [`under_rule`]'s values, `-` for each without horizon
+/// tables.
+fn rule_cells(rule: Option<[u64; 4]>) -> [String; 4] {
+    match rule {
+        Some(v) => v.map(|x| x.to_string()),
+        None => std::array::from_fn(|_| "-".to_string()),
     }
 }
 
