@@ -59,15 +59,15 @@
 use crate::placing::LayerValues;
 use crate::plan::Pair;
 use crate::retrograde::{
-    atomic_u32, chain_pairs, Applier, Gathered, Observer, PairSpace, SlotSet, SolveError,
-    SolvedSubspace, SolvedTable, LOST as LOST_TALLY,
+    atomic_u32, capture_table, chain_pairs, Applier, Gathered, Observer, PairSpace, SlotSet,
+    SolveError, SolvedSubspace, SolvedTable, LOST as LOST_TALLY,
 };
 use crate::runs::RunMoves;
 use crate::value::{Metric, Packed, Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::Bits;
 use tigadi_rules::{Board, RuleSet};
 
@@ -163,15 +163,8 @@ pub fn solve_pair_dtw(
         // Captures that do not end the game all lead into one subspace: the
         // opponent, one goti fewer, to move.
         let sub = idx.subspace();
-        let ends_game = sub.opponent <= MIN_GOTIS;
-        let target = targets
-            .iter()
-            .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover))
-            .copied();
-        assert!(
-            ends_game || target.is_some(),
-            "capture targets were checked"
-        );
+        let target = capture_table(&targets, sub);
+        let ends_game = target.is_none();
         let init = Init {
             rules,
             values: own[p].1,

@@ -611,15 +611,8 @@ fn initial_pass(
         // Captures that do not end the game all lead into one subspace: the
         // opponent, one goti fewer, to move.
         let sub = idx.subspace();
-        let ends_game = sub.opponent <= MIN_GOTIS;
-        let target = target_idx
-            .iter()
-            .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent.wrapping_sub(1), sub.mover))
-            .copied();
-        assert!(
-            ends_game || target.is_some(),
-            "capture targets were checked"
-        );
+        let target = capture_table(target_idx, sub);
+        let ends_game = target.is_none();
         let run = idx.run_length();
         let (mut open, mut at_one, mut read) = (0u64, 0u64, 0u64);
         let mut moves = RunMoves::default();
@@ -643,6 +636,23 @@ fn initial_pass(
         }
         (open, at_one, read)
     })
+}
+
+/// The table that the captures from subspace `sub` lead into (the opponent, one
+/// goti fewer, to move), among `targets`, the capture targets' tables that
+/// [`LayerValues::new`](crate::placing::LayerValues::new) checked; `None` when
+/// every capture ends the game (the opponent left with fewer than three gotis).
+pub(crate) fn capture_table<'a>(
+    targets: &[(SubspaceIndex, &'a [Packed])],
+    sub: Subspace,
+) -> Option<(SubspaceIndex, &'a [Packed])> {
+    if sub.opponent <= MIN_GOTIS {
+        return None;
+    }
+    let to = Subspace::new(sub.opponent - 1, sub.mover);
+    let table = targets.iter().find(|(i, _)| i.subspace() == to).copied();
+    assert!(table.is_some(), "capture targets were checked");
+    table
 }
 
 /// The packed values a round reads and writes: level `k - 1` (read) and `k` (written).
