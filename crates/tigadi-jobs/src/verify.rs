@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
@@ -931,7 +931,7 @@ fn stored_value(lookups: &Indexed, b: Board) -> Value {
 
 /// Where captures from subspace `s` lead, unless every capture ends the game.
 fn capture_target(s: Subspace) -> Option<Subspace> {
-    (s.opponent > 3).then(|| Subspace::new(s.opponent - 1, s.mover))
+    (s.opponent > MIN_GOTIS).then(|| Subspace::new(s.opponent - 1, s.mover))
 }
 
 /// Recomputes every position of `arrays[0]`'s subspace from its successors'
