@@ -225,9 +225,9 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(0);
         let c = &r.categories;
         self.progress.line(&format!(
-            "{} (100-turn): {:.1} s, {} rounds, {} wins, {} cursed wins, {} draws, \
-             {} blessed losses, {} losses at counter 0 (classes)",
-            r.pair, r.seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
+            "{} (100-turn): {:.1} s ({:.1} s before writing), {} rounds, {} wins, \
+             {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
+            r.pair, r.seconds, r.found_seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
         ));
     }
     fn dtw_started(&self, pair: Pair, _slots: u64) {

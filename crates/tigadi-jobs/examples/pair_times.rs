@@ -6,6 +6,10 @@
 //! where DIR is a `tigadi` tablebase directory holding the pair's capture targets
 //! and SUBSPACE is e.g. `6v5`; with `rounds`, every round is printed as it ends
 //! (direction, positions decided, CPU seconds). Nothing is written.
+//!
+//! `RULES=navakankari,quiet=20` (any `--rules` value; default `tigadi`) names the
+//! rule set, and `PASS=horizon` times the 100-turn pass instead, its capture
+//! targets read from the directory's horizon tables.
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -15,7 +19,8 @@ use phase_times::{cpu_seconds, RoundPrinter, Timer};
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{solve_pair_with, Packed, Pair, Rounds, SolvedTable};
+use tigadi_solve::{solve_pair_horizon, solve_pair_with, Packed, Pair, Rounds, SolvedTable};
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -23,14 +28,21 @@ fn main() {
     let (m, o) = args[2].split_once('v').expect("a subspace such as 6v5");
     let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
     let pair = Pair::of(sub);
+    let rules = std::env::var("RULES").map_or(RuleSet::TIGADI, |r| {
+        RuleSet::parse(&r).expect("RULES names a rule set")
+    });
+    let horizon = std::env::var("PASS").is_ok_and(|p| p == "horizon");
+    let kind = if horizon {
+        TableKind::Horizon
+    } else {
+        TableKind::GameTheoretic
+    };
     let loaded: Vec<(Subspace, Vec<Packed>)> = pair
         .capture_targets()
         .into_iter()
         .map(|t| {
-            let id =
-                tigadi_tablebase::TableId::moving(tigadi_tablebase::TableKind::GameTheoretic, t);
-            let v = tigadi_tablebase::TablebaseDir::new(&dir, &RuleSet::TIGADI)
-                .load(id)
+            let v = TablebaseDir::new(&dir, &rules)
+                .load(TableId::moving(kind, t))
                 .expect("target");
             (t, v)
         })
@@ -50,7 +62,12 @@ fn main() {
         Ok("forward") => Rounds::Forward,
         _ => Rounds::Adaptive,
     };
-    let solved = solve_pair_with(&RuleSet::TIGADI, pair, &targets, observer, mode).unwrap();
+    let solved = if horizon {
+        solve_pair_horizon(&rules, pair, &targets, observer)
+    } else {
+        solve_pair_with(&rules, pair, &targets, observer, mode)
+    }
+    .unwrap();
     let slots: usize = solved.iter().map(|s| s.values.len()).sum();
     println!(
         "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",

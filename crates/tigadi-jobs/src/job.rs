@@ -16,8 +16,8 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    cap_at_limit, horizon_follows_from_game, solve_pair, solve_pair_dtw, solve_pair_horizon,
-    Observer, Packed, Pair, SolveError, SolvedTable, Value,
+    solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, Observer, Packed, Pair, SolveError,
+    SolvedTable, Value,
 };
 use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
@@ -46,9 +46,13 @@ pub struct PairReport {
 pub struct HorizonReport {
     /// The pair.
     pub pair: Pair,
-    /// Wall-clock seconds of the pass and its writing.
+    /// Wall-clock seconds of the whole pair, writing its tables included.
     pub seconds: f64,
-    /// Rounds (at most the turn limit, plus the one that finds nothing).
+    /// Wall-clock seconds until its values were found (reading the tables
+    /// included, writing not: what [`PairReport::seconds`] measures).
+    pub found_seconds: f64,
+    /// Rounds the horizon pass runs (at most the turn limit, plus the one that
+    /// finds nothing).
     pub rounds: u32,
     /// Classes per category, indexed by [`tigadi_solve::Category::code`]: loss, blessed loss,
     /// draw, cursed win, win.
@@ -279,22 +283,14 @@ fn solve_one<O: JobObserver>(
     Ok(report)
 }
 
-/// Solves the values under the 100-turn rule of `pair` and writes its horizon
-/// tables. Reads the capture targets' horizon tables, and for the check below
-/// the targets' game-theoretic tables (already written), then the pair's when
-/// the check holds; writing a horizon table reads its game-theoretic table
-/// again, for the categories. Memory: during the check, the targets' two tables
-/// (2 bytes a slot each); then the pair's game-theoretic tables, or the horizon
-/// pass's 4 bytes per slot of the pair and 2 for its result besides the targets'
-/// horizon tables, as the game-theoretic solve.
-///
-/// Where the pass would only find the game-theoretic values again, less the wins
-/// and losses whose DTC exceeds the limit ([`horizon_follows_from_game`]: the
-/// targets' two tables agree on win, draw and loss), it does not run: the
-/// game-theoretic tables with those made draws ([`cap_at_limit`]) are the horizon
-/// tables (the same bytes as the pass's), and the rounds reported are those the
-/// pass would have run (the longest DTC up to the limit, plus the one that finds
-/// nothing).
+/// Finds the values under the 100-turn rule of `pair` and writes its horizon
+/// tables: from the pair's game-theoretic tables and its capture targets' two
+/// kinds of table ([`solve_pair_horizon_from_game`]: the game values with the
+/// DTCs above the limit made draws, then only the positions whose value the
+/// rule may change recomputed; the same tables as the horizon pass's). Writing
+/// a horizon table reads its game-theoretic table again, for the categories.
+/// Memory: the pair's values and its targets' two tables (2 bytes a slot
+/// each).
 fn solve_one_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     pair: Pair,
@@ -302,49 +298,26 @@ fn solve_one_horizon<O: JobObserver>(
 ) -> Result<HorizonReport, JobError> {
     let t0 = Instant::now();
     let rules = tables.rules();
-    let targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let follows = {
-        let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
-        let both: Vec<(&[Packed], &[Packed])> = targets
-            .iter()
-            .zip(&game_targets)
-            .map(|(h, g)| (&h.1[..], &g.1[..]))
-            .collect();
-        horizon_follows_from_game(&both)
-    };
-    let shortcut = if follows {
-        Some(load_moving(
-            tables,
-            TableKind::GameTheoretic,
-            pair.subspaces(),
-        )?)
-    } else {
-        None
-    };
-    let (solved, rounds) = match shortcut {
-        Some(mut game) => {
-            drop(targets);
-            let mut rounds = 1;
-            for (s, v) in &mut game {
-                mark_padding(*s, v);
-                rounds = rounds.max(cap_at_limit(rules, v));
-            }
-            (game, rounds)
-        }
-        None => {
-            let solved = solve_pair_horizon(rules, pair, &as_tables(&targets), observer)
-                .map_err(|e| JobError::Solve(pair, e))?;
-            drop(targets);
-            let rounds = solved[0].rounds;
-            (
-                solved
-                    .into_iter()
-                    .map(|s| (s.subspace, s.values))
-                    .collect::<Vec<_>>(),
-                rounds,
-            )
-        }
-    };
+    let rule_targets = load_targets(tables, TableKind::Horizon, pair)?;
+    let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    for (s, v) in &mut own {
+        mark_padding(*s, v);
+    }
+    let found = solve_pair_horizon_from_game(
+        rules,
+        pair,
+        own.into_iter().map(|(_, v)| v).collect(),
+        game_targets,
+        &as_tables(&rule_targets),
+        observer,
+    )
+    .map_err(|e| JobError::Solve(pair, e))?;
+    drop(rule_targets);
+    let found_seconds = t0.elapsed().as_secs_f64();
+    let rounds = found[0].rounds;
+    let solved: Vec<(Subspace, Vec<Packed>)> =
+        found.into_iter().map(|s| (s.subspace, s.values)).collect();
     let mut categories = [0u64; 5];
     let mut written = Vec::new();
     for (subspace, values) in &solved {
@@ -364,6 +337,7 @@ fn solve_one_horizon<O: JobObserver>(
     Ok(HorizonReport {
         pair,
         seconds: t0.elapsed().as_secs_f64(),
+        found_seconds,
         rounds,
         categories,
     })

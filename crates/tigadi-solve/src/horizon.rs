@@ -20,14 +20,30 @@
 //! decided within `N`. The value at counter `c` is the decided one exactly when
 //! `h <= N - c` ([`value_at_counter`]). Memory: the same 4-byte word per slot of the
 //! pair as the game-theoretic solve, plus 2 bytes per slot for the result.
+//!
+//! # From the game-theoretic values
+//!
+//! `tigadi solve` does not run the pass: once a pair's game-theoretic values are
+//! known, [`solve_pair_horizon_from_game`] finds the same tables by recomputing
+//! only the positions whose value the rule may change (those with a capture into
+//! a target whose win, draw or loss the rule changes, and the predecessors of
+//! every position that changes), starting from the game values with the DTCs
+//! above `N` made draws. Where the rule changes a few thousand values of a
+//! pair of a billion slots, that is a few million positions instead of every
+//! position in every round. The pass stays as the reference it is checked
+//! against (tests/horizon_repair.rs) and for in-memory use
+//! ([`solve_up_to_horizon`]).
 
+use crate::placing::LayerValues;
 use crate::plan::Pair;
 use crate::retrograde::{
-    chain_pairs, solve_pair_capped, Observer, Rounds, SolveError, SolvedSubspace, SolvedTable,
+    chain_pairs, solve_pair_capped, Observer, PairSpace, Rounds, SolveError, SolvedSubspace,
+    SolvedTable, CHUNK,
 };
+use crate::runs::{run_tasks, RunMoves};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
-use tigadi_index::Subspace;
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::{Board, RuleSet};
 pub use tigadi_values::{value_at_counter, Category};
 
@@ -51,37 +67,12 @@ pub fn solve_pair_horizon(
     )
 }
 
-/// Does [`solve_pair_horizon`] give a pair its game-theoretic values with every
-/// win and loss whose DTC exceeds the turn limit made a draw ([`cap_at_limit`])?
-/// Then the pass need not run. `targets` holds each capture target's DTC₁₀₀
-/// table beside its game-theoretic one.
-///
-/// So it is when every target's two tables agree on win, draw or loss at every
-/// slot: the pass reads nothing else from its targets (a capture restarts the
-/// count), so it runs the game-theoretic solve's rounds on the same inputs,
-/// deciding in round `h` what that solve decides in round `h` (a position's DTC
-/// is the round that decides it), and stops after round `N` (the limit), calling
-/// draws what is not decided by then: the game's draws and the wins and losses
-/// whose DTC exceeds `N`. The positions whose value a real limit changes while
-/// every capture target keeps its values are exactly those. (Under the default
-/// limit it holds for every pair of Tigadi, whose longest DTC is 83, so that
-/// nothing is capped.)
-pub fn horizon_follows_from_game(targets: &[(&[Packed], &[Packed])]) -> bool {
-    let same = |(rule, game): &(&[Packed], &[Packed])| {
-        rule.len() == game.len()
-            && rule
-                .par_iter()
-                .zip(game.par_iter())
-                .all(|(a, b)| a.get().map(Value::wdl) == b.get().map(Value::wdl))
-    };
-    targets.iter().all(same)
-}
-
-/// A pair's game-theoretic values made its DTC₁₀₀ values where
-/// [`horizon_follows_from_game`] holds: every win and loss whose DTC exceeds the
-/// turn limit becomes a draw, the rest stays (padding too). Returns the number of
-/// rounds the pass would report: the longest DTC left, capped at the limit, plus
-/// the one that finds nothing.
+/// A pair's game-theoretic values with every win and loss whose DTC exceeds the
+/// turn limit made a draw, the rest (padding too) as it is: its DTC₁₀₀ values
+/// where no capture target's win, draw or loss changes under the rule, and where
+/// [`solve_pair_horizon_from_game`] starts. Returns the number of rounds the
+/// pass would report: the longest DTC left, capped at the limit, plus the one
+/// that finds nothing.
 pub fn cap_at_limit(rules: &RuleSet, values: &mut [Packed]) -> u32 {
     values
         .par_iter_mut()
@@ -127,4 +118,232 @@ pub fn evaluate_horizon(
 ) -> Value {
     value_at_counter(crate::evaluate(rules, board, lookup), 0, rules.quiet)
         .expect("counter 0 is within every limit")
+}
+
+/// The DTC₁₀₀ values of `pair` from its game-theoretic values, without the pass:
+/// the same tables as [`solve_pair_horizon`], at the cost of the positions whose
+/// value the rule changes and their neighbours (issue 30).
+///
+/// `game` holds the pair's game-theoretic tables in [`Pair::subspaces`] order
+/// ([`Packed::NONE`] in padding), `game_targets` and `rule_targets` its capture
+/// targets' game-theoretic and DTC₁₀₀ tables (every target must be in
+/// `rule_targets`; a game table without its DTC₁₀₀ twin is ignored). Returns the pair's subspaces as
+/// the pass does, `rounds` being the rounds the pass would run (the longest
+/// DTC₁₀₀ plus the one that finds nothing).
+///
+/// # Method
+///
+/// Let `f` be the rule's one-position recurrence, [`evaluate_horizon`]: a
+/// position's DTC₁₀₀ value from its quiet successors' DTC₁₀₀ values and its
+/// capture targets' values under the rule. The DTC₁₀₀ values are its only
+/// fixed point: by induction on `k`, any assignment that satisfies `f`
+/// everywhere decides at level `k ≤ N` exactly the positions that round `k` of
+/// the pass decides (levels 0 and 1 come from blocks and captures alone, level
+/// `k` only from level `k - 1`), and calls the rest draws.
+///
+/// Order the values of one position by `Win(a) ⊑ Win(b)` and `Loss(a) ⊑ Loss(b)`
+/// when `a ≤ b`, and `v ⊑ Draw`: towards a draw. `f` is monotone in that order
+/// (a successor's win or loss taking longer, or becoming a draw, makes the
+/// position's only longer or a draw), and a capture target's value under the
+/// rule is its game value or above it (a win under the rule is a win, a loss a
+/// loss: the writer refuses any other table). The game values with the DTCs
+/// above `N` made draws (`C`, [`cap_at_limit`]) satisfy `f` with the targets'
+/// game values, so `C ⊑ f(C)` with their values under the rule, and `C(p) =
+/// f(C)(p)` wherever no capture of `p` reaches a target whose win, draw or loss
+/// the rule changes. Starting from `C`, the positions that may break `f` are
+/// recomputed, round after round, from the values of the round before, and the
+/// predecessors of every position that changed are taken up in the next round.
+/// Every value only climbs (checked: a value that would fall means the inputs
+/// are not the game's values, [`SolveError::Inconsistent`]), so the rounds end,
+/// and they end at a fixed point of `f`, the DTC₁₀₀ values. The result does not
+/// depend on the threads or the order. Where no target changes, no position is
+/// recomputed: the tables are `C`.
+///
+/// Memory: the pair's values and its targets' two tables (2 bytes a slot each;
+/// the targets' game values become marks of the slots the rule changes, in
+/// place, and are dropped where it changes none).
+pub fn solve_pair_horizon_from_game(
+    rules: &RuleSet,
+    pair: Pair,
+    game: Vec<Vec<Packed>>,
+    game_targets: Vec<(Subspace, Vec<Packed>)>,
+    rule_targets: &[SolvedTable<'_>],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    let space = PairSpace::new(pair);
+    let needed = pair.capture_targets();
+    let rule_values = LayerValues::new(rule_targets, &needed)?;
+    assert_eq!(game.len(), space.parts.len(), "one table per subspace");
+    let mut values: Vec<Packed> = Vec::with_capacity(space.total as usize);
+    for ((idx, _), mut table) in space.parts.iter().zip(game) {
+        if table.len() as u64 != idx.slots() {
+            return Err(SolveError::WrongSize(idx.subspace()));
+        }
+        cap_at_limit(rules, &mut table);
+        values.extend(table);
+    }
+
+    // Which capture targets' slots the rule changes (win, draw or loss), marked
+    // in place of the game values of each target that has any (packed marks, as
+    // `RunMoves::prepare` reads them into its memo); the others are dropped.
+    let (changed_mark, unchanged_mark) = (Packed::new(Value::Loss(1)), Packed::new(Value::Win(1)));
+    if let Some(t) = needed
+        .iter()
+        .find(|t| !game_targets.iter().any(|(s, _)| s == *t))
+    {
+        return Err(SolveError::MissingTarget(*t));
+    }
+    let mut changed_tables: Vec<(SubspaceIndex, Vec<Packed>)> = Vec::new();
+    for (sub, mut marks) in game_targets {
+        let Some((idx, rule)) = rule_values.tables.iter().find(|(i, _)| i.subspace() == sub) else {
+            continue;
+        };
+        if marks.len() != rule.len() {
+            return Err(SolveError::WrongSize(sub));
+        }
+        marks
+            .par_iter_mut()
+            .zip(rule.par_iter())
+            .for_each(|(g, r)| {
+                *g = match (r.get(), g.get()) {
+                    (Some(r), Some(v)) if r.wdl() != v.wdl() => changed_mark,
+                    (Some(_), Some(_)) => unchanged_mark,
+                    _ => Packed::NONE,
+                }
+            });
+        if marks.par_iter().any(|&m| m == changed_mark) {
+            changed_tables.push((*idx, marks));
+        }
+    }
+    let changed: Vec<(SubspaceIndex, &[Packed])> =
+        changed_tables.iter().map(|(i, m)| (*i, &m[..])).collect();
+
+    // The positions with a capture into a changed target: `f` may not hold there.
+    observer.phase("scan", space.total);
+    let mut frontier = Vec::new();
+    for &(idx, start) in &space.parts {
+        let sub = idx.subspace();
+        let target = (sub.opponent > MIN_GOTIS)
+            .then(|| {
+                changed
+                    .iter()
+                    .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent - 1, sub.mover))
+                    .copied()
+            })
+            .flatten();
+        let Some(target) = target else {
+            observer.advance(idx.slots());
+            continue;
+        };
+        let run = idx.run_length();
+        let found: Vec<Vec<u64>> = run_tasks(&idx, CHUNK as u64)
+            .into_par_iter()
+            .map(|runs| {
+                let mut moves = RunMoves::default();
+                let mut out = Vec::new();
+                for r in runs.clone() {
+                    let (mover, _) = idx.run_mover(r);
+                    moves.prepare(rules, mover, sub.opponent as u32, Some(target));
+                    if !moves.memo().contains(&changed_mark) {
+                        continue;
+                    }
+                    for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+                        let mut hit = false;
+                        moves.captures(rules, board.opponent, false, |t| {
+                            hit = t == Some(changed_mark);
+                            !hit
+                        });
+                        if hit {
+                            out.push(start + slot);
+                        }
+                    }
+                }
+                observer.advance((runs.end - runs.start) * run);
+                out
+            })
+            .collect();
+        frontier.extend(found.into_iter().flatten());
+    }
+
+    // Rounds: every position of the frontier recomputed from the values of the
+    // round before; the predecessors of those that changed are the next frontier.
+    let mut round = 0u32;
+    while !frontier.is_empty() {
+        round += 1;
+        frontier.par_sort_unstable();
+        frontier.dedup();
+        observer.phase(&format!("repair {round}"), frontier.len() as u64);
+        let lookup = |b: Board| -> Value {
+            let slot = if pair.subspaces().contains(&Subspace::of(b)) {
+                values[space.slot(b) as usize].get()
+            } else {
+                rule_values.value(b)
+            };
+            slot.expect("a solved table has a value at a canonical slot")
+        };
+        let updates: Vec<(u64, Packed)> = frontier
+            .par_chunks(1 << 10)
+            .map(|chunk| {
+                let mut out = Vec::new();
+                for &g in chunk {
+                    let board = space.board(g);
+                    let new = evaluate_horizon(rules, board, lookup);
+                    let old = values[g as usize]
+                        .get()
+                        .expect("a solved table has a value at a canonical slot");
+                    if new != old {
+                        if !towards_draw(old, new) {
+                            return Err(SolveError::Inconsistent(Subspace::of(board)));
+                        }
+                        out.push((g, Packed::new(new)));
+                    }
+                }
+                observer.advance(chunk.len() as u64);
+                Ok(out)
+            })
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .flatten()
+            .collect();
+        for &(g, v) in &updates {
+            values[g as usize] = v;
+        }
+        frontier = updates
+            .par_iter()
+            .flat_map_iter(|&(g, _)| {
+                let mut before = Vec::new();
+                space
+                    .board(g)
+                    .for_each_quiet_predecessor(rules, |p| before.push(space.slot(p)));
+                before
+            })
+            .collect();
+    }
+
+    let rounds = values
+        .par_iter()
+        .map(|v| v.get().and_then(|x| x.dtc()).map_or(1, |d| d as u32 + 1))
+        .max()
+        .unwrap_or(1);
+    let mut out = Vec::new();
+    for (idx, start) in space.parts.iter().rev() {
+        let tail = values.split_off(*start as usize);
+        out.push(SolvedSubspace {
+            subspace: idx.subspace(),
+            values: tail,
+            rounds,
+        });
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// Is `new` the same as `old` or towards a draw from it (the same win or loss,
+/// taking as long or longer, or a draw)?
+fn towards_draw(old: Value, new: Value) -> bool {
+    match (old, new) {
+        (_, Value::Draw) => true,
+        (Value::Win(a), Value::Win(b)) | (Value::Loss(a), Value::Loss(b)) => a <= b,
+        _ => false,
+    }
 }

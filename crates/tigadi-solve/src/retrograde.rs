@@ -208,6 +208,18 @@ impl PairSpace {
         total
     }
 
+    /// The board at global slot `g` of the pair, which must hold a position.
+    pub(crate) fn board(&self, g: u64) -> Board {
+        let (idx, start) = self
+            .parts
+            .iter()
+            .rev()
+            .find(|(_, start)| *start <= g)
+            .expect("the first part starts at 0");
+        idx.board(g - start)
+            .expect("a slot of the pair that holds a position")
+    }
+
     /// Global slot of a board of the pair.
     #[inline]
     pub(crate) fn slot(&self, b: Board) -> u64 {

@@ -137,6 +137,12 @@ impl RunMoves {
         n as u64
     }
 
+    /// The capture targets' values that the last [`prepare`](Self::prepare)
+    /// given a target table read, in no particular order.
+    pub(crate) fn memo(&self) -> &[Packed] {
+        &self.memo
+    }
+
     /// The run's canonical mover set.
     pub fn mover(&self) -> Bits {
         self.mover
