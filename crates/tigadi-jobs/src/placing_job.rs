@@ -8,18 +8,18 @@
 //! or a binding can all run this one loop after the moving phase.
 
 use crate::job::JobError;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
-    layer_count, layer_subspaces, solve_layer_subspace_with, subspace_successors,
+    layer_count, layer_subspaces, solve_layer_subspace_changed, solve_layer_subspace_with,
+    subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
-use tigadi_tablebase::{
-    mark_padding, same_values, TableId, TableKind, TablebaseDir, TablebaseError,
-};
+use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
@@ -73,14 +73,15 @@ pub fn solve_placing<O: PlacingObserver>(
 /// the game-theoretic placing tables ([`solve_placing`] first); resumable in the
 /// same way. Returns the empty board's value under the rule for Bone.
 ///
-/// Where every table a subspace's placements lead into holds its game-theoretic
-/// values under the rule too (at every real board; [`same_values`]), the pass
-/// could only find that subspace's game-theoretic values again (it reads nothing
-/// else, and no counter runs while placing), so they are written as its horizon
-/// table without running it: the same bytes, at the cost of decoding the tables
-/// compared. So it is for every subspace of Tigadi under the default limit (no
-/// DTC of its moving phase reaches 100); in Navakankari and nine men's morris,
-/// only where no placing leads to a position whose value the rule changes.
+/// The pass does not run: a placing value is a function of its placements'
+/// values alone, so a subspace's values under the rule are its game-theoretic
+/// values except at the boards with a placement into a slot where a successor's
+/// value under the rule differs from its game value, and only those are
+/// recomputed ([`solve_layer_subspace_changed`]; the same bytes as the pass,
+/// which `tests/placing_horizon.rs` compares it with). Where no successor
+/// differs, the game-theoretic table is written as it is (so it is for every
+/// subspace of Tigadi under the default limit: no DTC of its moving phase
+/// reaches 100).
 pub fn solve_placing_horizon<O: PlacingObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -121,8 +122,9 @@ fn solve_placing_kind<O: PlacingObserver>(
     let layers = layer_count(rules);
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableId, Vec<Packed>)> = Vec::new();
-    // Horizon pass: does a successor's horizon table hold its game-theoretic values?
-    let mut as_game: HashMap<TableId, bool> = HashMap::new();
+    // Horizon tables: the slots where a successor's values under the rule differ
+    // from its game-theoretic values.
+    let mut changed: HashMap<TableId, Vec<u64>> = HashMap::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
         let todo: Vec<Subspace> = layer_subspaces(rules, placed)
@@ -154,19 +156,50 @@ fn solve_placing_kind<O: PlacingObserver>(
                 cache.push((id, tables.load(id)?));
             }
             let id = TableId::layer(kind, layer, sub);
-            if kind == TableKind::Horizon && successors_as_game(&tables, &cache, &mut as_game)? {
-                observer.subspace_from_game_values(placed, sub);
+            if kind == TableKind::Horizon {
+                // Where the successors' values under the rule differ from their
+                // game values: only the boards placing into those are recomputed.
+                for (nid, rule) in &cache {
+                    if !changed.contains_key(nid) {
+                        let game = tables.load(nid.with_kind(TableKind::GameTheoretic))?;
+                        changed.insert(*nid, differing_slots(rule, &game));
+                    }
+                }
+                let lists: Vec<(Subspace, &[u64])> = cache
+                    .iter()
+                    .map(|(nid, _)| (nid.subspace, &changed[nid][..]))
+                    .filter(|(_, l)| !l.is_empty())
+                    .collect();
                 let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
-                let mut values = game.clone();
-                mark_padding(sub, &mut values);
+                let mut known = game.clone();
+                mark_padding(sub, &mut known);
+                let values = if lists.is_empty() {
+                    observer.subspace_from_game_values(placed, sub);
+                    observer.advance(known.len() as u64);
+                    known
+                } else {
+                    let next_tables =
+                        SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+                    solve_layer_subspace_changed(
+                        rules,
+                        kind.metric(),
+                        placed,
+                        sub,
+                        known,
+                        &next_tables,
+                        &lists,
+                        observer,
+                    )
+                    .map_err(|e| JobError::Placing(layer, sub, e))?
+                    .0
+                    .values
+                };
                 let data = kind
                     .data(&values, Some(&game))
                     .expect("a horizon table's base");
                 tables.write(id, data)?;
-                // Its horizon table is its game-theoretic one: the layer before
-                // need not compare them again.
-                as_game.insert(id, true);
-                observer.advance(values.len() as u64);
+                // The layer before reads where this table differs from its game values.
+                changed.insert(id, differing_slots(&values, &game));
             } else {
                 let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
                 let solved = solve_layer_subspace_with(
@@ -202,29 +235,16 @@ fn solve_placing_kind<O: PlacingObserver>(
     Ok(start.first().and_then(|p| p.get()))
 }
 
-/// Does every horizon table in `cache` (a subspace's successors) hold its
-/// game-theoretic values at every real board? Each table is compared once, with
-/// its game-theoretic table loaded beside it; `memo` keeps the answers.
-fn successors_as_game(
-    tables: &TablebaseDir,
-    cache: &[(TableId, Vec<Packed>)],
-    memo: &mut HashMap<TableId, bool>,
-) -> Result<bool, TablebaseError> {
-    for (id, rule) in cache {
-        let same = match memo.get(id) {
-            Some(&same) => same,
-            None => {
-                let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
-                let same = same_values(id.subspace, rule, &game);
-                memo.insert(*id, same);
-                same
-            }
-        };
-        if !same {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+/// The slots at which `rule` (a table's values under the rule) differs from
+/// `game` (its game-theoretic values, as loaded: fillers in padding), in order;
+/// a padding slot may be among them.
+fn differing_slots(rule: &[Packed], game: &[Packed]) -> Vec<u64> {
+    rule.par_iter()
+        .zip(game.par_iter())
+        .enumerate()
+        .filter(|(_, (r, g))| r.is_some() && r != g)
+        .map(|(i, _)| i as u64)
+        .collect()
 }
 
 /// Does the directory's `SHA256SUMS` name every placing table present?

@@ -301,20 +301,23 @@ impl PlacingObserver for FromGame {
     }
 }
 
-/// The placing horizon job skips the pass where every table a subspace's
-/// placements lead into holds its game-theoretic values under the rule, and
-/// writes the game-theoretic values there. Whatever it did, every stored placing
-/// horizon table must equal what the pass itself computes from the stored
-/// successor horizon tables (run here directly, layer by layer). Under Tigadi's
-/// default limit every subspace is taken over (its DTCs stay far below 100);
-/// under `quiet=26` 7 of the 14 are (a subspace whose placements reach both kinds
-/// of successor is not), so both branches are checked.
+/// The placing horizon job recomputes only the boards that place into a slot
+/// whose value the rule changes, and writes the game-theoretic values where no
+/// successor changes. Whatever it did, every stored placing horizon table must
+/// equal what the pass itself computes from the stored successor horizon tables
+/// (run here directly, layer by layer). Under Tigadi's default limit every
+/// subspace is written from its game values (its DTCs stay far below 100);
+/// under small limits only some are (asserted), so both branches are checked,
+/// with quiet placements and captures into changed values (Tigadi, and nine
+/// men's morris with flying, 4 a side).
 #[test]
 fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_them() {
     use tigadi_solve::{placing::solve_layer_subspace_with, retrograde::Quiet, SolvedTable};
     for (spec, all) in [
         ("tigadi,pieces=4", true),
         ("tigadi,pieces=4,quiet=26", false),
+        ("tigadi,pieces=4,quiet=6", false),
+        ("morris,pieces=4,quiet=8", false),
     ] {
         let rules = RuleSet::parse(spec).unwrap();
         let dir = tempfile::tempdir().unwrap();

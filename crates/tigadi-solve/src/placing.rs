@@ -433,6 +433,104 @@ pub fn solve_layer_subspace_with(
     })
 }
 
+/// [`solve_layer_subspace_with`] from values already known for other successor
+/// tables: `known` holds `sub`'s values ([`Packed::NONE`] in padding) over
+/// successor tables that differ from `next` only at the slots `changed` lists
+/// (per successor subspace; any other slots may be listed too, padding
+/// included). Only the boards with a placement into a listed slot are
+/// recomputed ([`evaluate_placing_with`] over `next`); the rest keep their
+/// known values, which a placing value cannot then differ from (it is a
+/// function of its placements' values alone). So the placing horizon tables
+/// come from the game-theoretic ones where the rule changes few of the values
+/// the placements lead to. Returns the values and the number of boards
+/// recomputed.
+pub fn solve_layer_subspace_changed(
+    rules: &RuleSet,
+    metric: Metric,
+    placed: u32,
+    sub: Subspace,
+    known: Vec<Packed>,
+    next: &[SolvedTable],
+    changed: &[(Subspace, &[u64])],
+    observer: &dyn Observer,
+) -> Result<(SolvedSubspace, u64), SolveError> {
+    let successors = subspace_successors(rules, placed, sub);
+    let next = LayerValues::new(next, &successors)?;
+    let idx = SubspaceIndex::new(sub);
+    if known.len() as u64 != idx.slots() {
+        return Err(SolveError::WrongSize(sub));
+    }
+    let quiet_table = Subspace::new(sub.opponent, sub.mover + 1);
+    // Every board of `sub` with a placement into a listed slot, and more: a
+    // listed board `(X, Y)` (`Y` the placer's gotis after placing) is reached
+    // from `(Y - q, X)` by a quiet placement on `q`, and from `(Y - q, X + c)`
+    // by a placement on `q` that captures on `c`; every such `q` and `c` is
+    // taken, whether or not the placement closes a line (recomputing a board
+    // whose placements changed nothing gives its known value again).
+    let mut todo: Vec<u64> = Vec::new();
+    for (s, slots) in changed.iter().filter(|(s, _)| successors.contains(s)) {
+        let tidx = SubspaceIndex::new(*s);
+        let quiet = *s == quiet_table;
+        todo.par_extend(slots.par_iter().flat_map_iter(|&slot| {
+            let mut out = Vec::new();
+            if let Some(t) = tidx.board(slot) {
+                let empty = !(t.mover | t.opponent) & ((1 << tigadi_rules::POINTS) - 1);
+                let mut ys = t.opponent;
+                while ys != 0 {
+                    let q = ys & ys.wrapping_neg();
+                    ys &= ys - 1;
+                    let mover = t.opponent & !q;
+                    if quiet {
+                        out.push(idx.index(Board {
+                            mover,
+                            opponent: t.mover,
+                        }));
+                    } else {
+                        let mut cs = empty;
+                        while cs != 0 {
+                            let c = cs & cs.wrapping_neg();
+                            cs &= cs - 1;
+                            out.push(idx.index(Board {
+                                mover,
+                                opponent: t.mover | c,
+                            }));
+                        }
+                    }
+                }
+            }
+            out
+        }));
+    }
+    todo.par_sort_unstable();
+    todo.dedup();
+    let updates: Vec<(u64, Packed)> = todo
+        .par_iter()
+        .map(|&slot| {
+            let board = idx
+                .board(slot)
+                .expect("index gives a canonical slot, which holds a position");
+            let v = evaluate_placing_with(rules, metric, placed, board, |b| {
+                next.value(b)
+                    .expect("a solved table has a value at a canonical slot")
+            });
+            (slot, Packed::new(v))
+        })
+        .collect();
+    let mut values = known;
+    for (slot, v) in updates {
+        values[slot as usize] = v;
+    }
+    observer.advance(idx.slots());
+    Ok((
+        SolvedSubspace {
+            subspace: sub,
+            values,
+            rounds: 0,
+        },
+        todo.len() as u64,
+    ))
+}
+
 /// Solves layer `placed` given the values of what its placements lead to (`next`:
 /// the tables of [`successor_subspaces`]), and returns one table per subspace of
 /// [`layer_subspaces`] ([`solve_layer_subspace`] for each). Reports one phase
