@@ -182,7 +182,6 @@ fn solve_placing_kind<O: PlacingObserver>(
                         SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
                     solve_layer_subspace_changed(
                         rules,
-                        kind.metric(),
                         placed,
                         sub,
                         known,

@@ -433,12 +433,12 @@ pub fn solve_layer_subspace_with(
     })
 }
 
-/// [`solve_layer_subspace_with`] from values already known for other successor
-/// tables: `known` holds `sub`'s values ([`Packed::NONE`] in padding) over
+/// [`solve_layer_subspace`] (values with DTC) from values already known for
+/// other successor tables: `known` holds `sub`'s values ([`Packed::NONE`] in padding) over
 /// successor tables that differ from `next` only at the slots `changed` lists
 /// (per successor subspace; any other slots may be listed too, padding
 /// included). Only the boards with a placement into a listed slot are
-/// recomputed ([`evaluate_placing_with`] over `next`); the rest keep their
+/// recomputed ([`evaluate_placing`] over `next`); the rest keep their
 /// known values, which a placing value cannot then differ from (it is a
 /// function of its placements' values alone). So the placing horizon tables
 /// come from the game-theoretic ones where the rule changes few of the values
@@ -446,7 +446,6 @@ pub fn solve_layer_subspace_with(
 /// recomputed.
 pub fn solve_layer_subspace_changed(
     rules: &RuleSet,
-    metric: Metric,
     placed: u32,
     sub: Subspace,
     known: Vec<Packed>,
@@ -509,7 +508,7 @@ pub fn solve_layer_subspace_changed(
             let board = idx
                 .board(slot)
                 .expect("index gives a canonical slot, which holds a position");
-            let v = evaluate_placing_with(rules, metric, placed, board, |b| {
+            let v = evaluate_placing_with(rules, Metric::Dtc, placed, board, |b| {
                 next.value(b)
                     .expect("a solved table has a value at a canonical slot")
             });
