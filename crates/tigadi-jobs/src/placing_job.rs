@@ -137,6 +137,8 @@ fn solve_placing_kind<O: PlacingObserver>(
         }
         let t0 = Instant::now();
         let next = (placed + 1 < layers).then_some(layer + 1);
+        // Only the next layer's lists are read from here on.
+        changed.retain(|id, _| id.placing == next);
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
         // The tables this layer writes, for the manifest.
