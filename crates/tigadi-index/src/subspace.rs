@@ -37,6 +37,13 @@ impl Subspace {
         Subspace::new(self.opponent, self.mover)
     }
 
+    /// Where captures from this subspace lead (the opponent, one goti fewer, to
+    /// move); `None` when every capture ends the game (the opponent left with
+    /// fewer than [`MIN_GOTIS`]).
+    pub fn capture_target(self) -> Option<Subspace> {
+        (self.opponent > MIN_GOTIS).then(|| Subspace::new(self.opponent - 1, self.mover))
+    }
+
     /// The standard game's subspaces, `MIN_GOTIS..=MAX_GOTIS` per side (49 of them),
     /// mover count major.
     pub fn standard() -> impl Iterator<Item = Subspace> {

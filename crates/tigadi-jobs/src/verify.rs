@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
@@ -497,7 +497,10 @@ impl KindContext<'_> {
                 }
             };
             let mut needed: Vec<Subspace> = vec![s];
-            for n in [Some(s.flipped()), capture_target(s)].into_iter().flatten() {
+            for n in [Some(s.flipped()), s.capture_target()]
+                .into_iter()
+                .flatten()
+            {
                 if !needed.contains(&n) {
                     needed.push(n);
                 }
@@ -929,11 +932,6 @@ fn stored_value(lookups: &Indexed, b: Board) -> Value {
         .expect("Table::values rejects NONE")
 }
 
-/// Where captures from subspace `s` lead, unless every capture ends the game.
-fn capture_target(s: Subspace) -> Option<Subspace> {
-    (s.opponent > MIN_GOTIS).then(|| Subspace::new(s.opponent - 1, s.mover))
-}
-
 /// Recomputes every position of `arrays[0]`'s subspace from its successors'
 /// stored values (`arrays` holds it, its flipped subspace and its capture
 /// target) and compares with the stored values and the first section.
@@ -962,7 +960,7 @@ fn check_subspace(
         .iter()
         .find(|l| l.0 == sub.flipped())
         .expect("the flipped subspace is loaded with its twin");
-    let target = capture_target(sub).map(|t| {
+    let target = sub.capture_target().map(|t| {
         let l = lookups
             .iter()
             .find(|l| l.0 == t)

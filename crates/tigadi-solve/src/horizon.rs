@@ -43,7 +43,7 @@ use crate::retrograde::{
 use crate::runs::{run_tasks, RunMoves};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 pub use tigadi_values::{value_at_counter, Category};
 
@@ -223,14 +223,9 @@ pub fn solve_pair_horizon_from_game(
     let mut frontier = Vec::new();
     for &(idx, start) in &space.parts {
         let sub = idx.subspace();
-        let target = (sub.opponent > MIN_GOTIS)
-            .then(|| {
-                changed
-                    .iter()
-                    .find(|(i, _)| i.subspace() == Subspace::new(sub.opponent - 1, sub.mover))
-                    .copied()
-            })
-            .flatten();
+        let target = sub
+            .capture_target()
+            .and_then(|to| changed.iter().find(|(i, _)| i.subspace() == to).copied());
         let Some(target) = target else {
             observer.advance(idx.slots());
             continue;
@@ -267,6 +262,7 @@ pub fn solve_pair_horizon_from_game(
 
     // Rounds: every position of the frontier recomputed from the values of the
     // round before; the predecessors of those that changed are the next frontier.
+    let own = pair.subspaces();
     let mut round = 0u32;
     while !frontier.is_empty() {
         round += 1;
@@ -274,7 +270,7 @@ pub fn solve_pair_horizon_from_game(
         frontier.dedup();
         observer.phase(&format!("repair {round}"), frontier.len() as u64);
         let lookup = |b: Board| -> Value {
-            let slot = if pair.subspaces().contains(&Subspace::of(b)) {
+            let slot = if own.contains(&Subspace::of(b)) {
                 values[space.slot(b) as usize].get()
             } else {
                 rule_values.value(b)
@@ -320,11 +316,9 @@ pub fn solve_pair_horizon_from_game(
             .collect();
     }
 
-    let rounds = values
-        .par_iter()
-        .map(|v| v.get().and_then(|x| x.dtc()).map_or(1, |d| d as u32 + 1))
-        .max()
-        .unwrap_or(1);
+    // Nothing is left to cap (every recomputed value is within the limit): this
+    // only counts the rounds.
+    let rounds = cap_at_limit(rules, &mut values);
     let mut out = Vec::new();
     for (idx, start) in space.parts.iter().rev() {
         let tail = values.split_off(*start as usize);

@@ -473,7 +473,7 @@ pub fn solve_layer_subspace_changed(
         todo.par_extend(slots.par_iter().flat_map_iter(|&slot| {
             let mut out = Vec::new();
             if let Some(t) = tidx.board(slot) {
-                let empty = !(t.mover | t.opponent) & ((1 << tigadi_rules::POINTS) - 1);
+                let empty = t.empty();
                 let mut ys = t.opponent;
                 while ys != 0 {
                     let q = ys & ys.wrapping_neg();

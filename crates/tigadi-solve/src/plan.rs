@@ -43,8 +43,7 @@ impl Pair {
     pub fn capture_targets(self) -> Vec<Subspace> {
         self.subspaces()
             .into_iter()
-            .filter(|s| s.opponent > MIN_GOTIS)
-            .map(|s| Subspace::new(s.opponent - 1, s.mover))
+            .filter_map(Subspace::capture_target)
             .collect()
     }
 }

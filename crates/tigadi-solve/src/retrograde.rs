@@ -38,7 +38,7 @@ use crate::memory::prefetch;
 use crate::value::{Packed, Value, Wdl};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use tigadi_index::{FreeSets, Images, Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{FreeSets, Images, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::{Bits, POINTS};
 use tigadi_rules::{Board, RuleSet};
 
@@ -658,10 +658,7 @@ pub(crate) fn capture_table<'a>(
     targets: &[(SubspaceIndex, &'a [Packed])],
     sub: Subspace,
 ) -> Option<(SubspaceIndex, &'a [Packed])> {
-    if sub.opponent <= MIN_GOTIS {
-        return None;
-    }
-    let to = Subspace::new(sub.opponent - 1, sub.mover);
+    let to = sub.capture_target()?;
     let table = targets.iter().find(|(i, _)| i.subspace() == to).copied();
     assert!(table.is_some(), "capture targets were checked");
     table
