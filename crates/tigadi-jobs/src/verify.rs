@@ -126,7 +126,9 @@ impl VerifyReport {
 /// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
 /// present, are checked the same way: DTC₁₀₀ recomputed from the successors'
 /// DTC₁₀₀ ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)), and every category against the DTC₁₀₀ and the
-/// game-theoretic value; their reports follow the game-theoretic ones. `progress(done, total)` is called from worker threads
+/// game-theoretic value; so are DTW tables. A subspace's moving-phase tables of
+/// every kind are recomputed in one sweep (each position's successors generated
+/// once), their reports one after the other, game-theoretic first. `progress(done, total)` is called from worker threads
 /// as slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
@@ -336,15 +338,16 @@ pub fn verify_kinds(
         },
     };
     let mut reports = Vec::new();
-    for (kind, present, tables) in opened.into_iter().filter(|(k, _, _)| selected(k)) {
-        let context = KindContext {
-            store: &store,
-            kind,
-            sha: &sha,
-            observer,
-        };
-        context.verify_all(&present, tables, &mut journal, &mut reports);
-    }
+    let opened = opened.into_iter().filter(|(k, _, _)| selected(k)).collect();
+    verify_moving(
+        &store,
+        &subs,
+        opened,
+        &sha,
+        &mut journal,
+        observer,
+        &mut reports,
+    );
     verify_placing(
         &store,
         &placing,
@@ -361,6 +364,9 @@ pub fn verify_kinds(
     })
 }
 
+/// The tables of one kind by subspace, opened and checked, or why not.
+type OpenedTables = HashMap<Subspace, Result<Arc<Table>, TablebaseError>>;
+
 /// Opens each of `subs`' tables of kind `kind` and checks its checksums, its size
 /// and its SHA-256 against `SHA256SUMS` (when listed there), recording the SHA-256
 /// in `sha`; only good files are used as successors.
@@ -370,7 +376,7 @@ fn open_checked(
     subs: &[Subspace],
     listed: &Result<BTreeMap<String, String>, Option<String>>,
     sha: &mut HashMap<TableId, String>,
-) -> HashMap<Subspace, Result<Arc<Table>, TablebaseError>> {
+) -> OpenedTables {
     let mut tables = HashMap::new();
     for &s in subs {
         let id = TableId::moving(kind, s);
@@ -446,29 +452,70 @@ impl Journaled {
     }
 }
 
-/// What the check of one kind of table needs besides the tables.
-struct KindContext<'a> {
-    store: &'a TablebaseDir,
+/// One moving-phase table of a subspace in the fused check of its kinds
+/// ([`check_subspace`]): the tables it reads, how its first section is checked,
+/// and its report and journal entry.
+struct KindCheck {
     kind: TableKind,
-    /// SHA-256 of every good moving-phase file.
-    sha: &'a HashMap<TableId, String>,
-    observer: &'a dyn VerifyObserver,
+    /// The subspace's table of this kind, its flipped subspace's and its capture
+    /// target's (where there is one), decoded.
+    arrays: Vec<(Subspace, Arc<Vec<Packed>>)>,
+    /// The first section's entry for every slot, and whether it agrees with the
+    /// stored value of the second.
+    summary: Agrees,
+    report: SubspaceReport,
+    /// The table's file name and the SHA-256 of every file its check reads.
+    name: String,
+    files: BTreeMap<String, String>,
+    /// Whether every file the check reads has a SHA-256 in `files`.
+    complete: bool,
 }
 
-impl KindContext<'_> {
-    /// Recomputes every value of the tables of this kind of `subs` (opened by
-    /// [`open_checked`]) and appends one report per table to `reports`.
-    fn verify_all(
-        &self,
-        subs: &[Subspace],
-        mut tables: HashMap<Subspace, Result<Arc<Table>, TablebaseError>>,
-        journal: &mut Journaled,
-        reports: &mut Vec<SubspaceReport>,
-    ) {
-        let (store, kind, observer) = (self.store, self.kind, self.observer);
-        let rules = store.rules();
-        let mut decoded: HashMap<Subspace, Arc<Vec<Packed>>> = HashMap::new();
-        for &s in subs {
+/// Whether the first section's entry of a slot agrees with its stored value.
+type Agrees = Box<dyn Fn(usize, Value) -> bool + Sync>;
+
+/// Decoded tables by subspace.
+type Decoded = [(Subspace, Arc<Vec<Packed>>)];
+
+/// What [`check_subspace`] reads of one kind's check: the kind, its decoded
+/// tables and its first section's agreement.
+type KindParts<'a> = (TableKind, &'a Decoded, &'a Agrees);
+
+/// Verifies the moving-phase tables of the kinds in `opened` (each with the
+/// subspaces whose table of that kind is here and the tables opened by
+/// [`open_checked`]), subspace by subspace in the order of `subs`: every kind
+/// of one subspace is recomputed in one sweep ([`check_subspace`]), which
+/// generates and indexes each position's successors once for all of them.
+/// Appends one report per table to `reports`, kind by kind within a subspace.
+fn verify_moving(
+    store: &TablebaseDir,
+    subs: &[Subspace],
+    mut opened: Vec<(TableKind, Vec<Subspace>, OpenedTables)>,
+    sha: &HashMap<TableId, String>,
+    journal: &mut Journaled,
+    observer: &dyn VerifyObserver,
+    reports: &mut Vec<SubspaceReport>,
+) {
+    let rules = store.rules();
+    let mut decoded: HashMap<(TableKind, Subspace), Arc<Vec<Packed>>> = HashMap::new();
+    for &s in subs {
+        let mut needed: Vec<Subspace> = vec![s];
+        for n in [Some(s.flipped()), s.capture_target()]
+            .into_iter()
+            .flatten()
+        {
+            if !needed.contains(&n) {
+                needed.push(n);
+            }
+        }
+        decoded.retain(|(_, k), _| needed.contains(k));
+        let mut checks = Vec::new();
+        for (kind, present, tables) in opened.iter_mut() {
+            let kind = *kind;
+            if !present.contains(&s) {
+                continue;
+            }
+            let name = TableId::moving(kind, s).file_name();
             let mut report = SubspaceReport {
                 subspace: s,
                 kind,
@@ -496,15 +543,6 @@ impl KindContext<'_> {
                     continue;
                 }
             };
-            let mut needed: Vec<Subspace> = vec![s];
-            for n in [Some(s.flipped()), s.capture_target()]
-                .into_iter()
-                .flatten()
-            {
-                if !needed.contains(&n) {
-                    needed.push(n);
-                }
-            }
             // The files the check reads: the tables of this kind it needs, and for a
             // horizon or DTW table the game-theoretic table of its subspace.
             let mut reads: Vec<TableId> =
@@ -514,13 +552,11 @@ impl KindContext<'_> {
             }
             let files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|id| self.sha.get(id).map(|h| (id.file_name(), h.clone())))
+                .filter_map(|id| sha.get(id).map(|h| (id.file_name(), h.clone())))
                 .collect();
-            let name = TableId::moving(kind, s).file_name();
-            observer.started(s, table.header().slots);
-            if let Some(positions) =
-                journal.passed_earlier(&name, &files, files.len() == reads.len())
-            {
+            let complete = files.len() == reads.len();
+            if let Some(positions) = journal.passed_earlier(&name, &files, complete) {
+                observer.started(s, table.header().slots);
                 report.checked = positions;
                 report.earlier = true;
                 observer.advance(table.header().slots);
@@ -528,10 +564,9 @@ impl KindContext<'_> {
                 reports.push(report);
                 continue;
             }
-            decoded.retain(|k, _| needed.contains(k));
             let mut arrays = Vec::new();
             for &n in &needed {
-                if let Some(v) = decoded.get(&n) {
+                if let Some(v) = decoded.get(&(kind, n)) {
                     arrays.push((n, v.clone()));
                     continue;
                 }
@@ -546,7 +581,7 @@ impl KindContext<'_> {
                 };
                 match v {
                     Ok(v) => {
-                        decoded.insert(n, v.clone());
+                        decoded.insert((kind, n), v.clone());
                         arrays.push((n, v));
                     }
                     Err(e) => {
@@ -555,38 +590,61 @@ impl KindContext<'_> {
                     }
                 }
             }
-            if report.error.is_none() {
-                // The first section's entry for every slot, and whether it agrees
-                // with the stored value of the second.
-                type Agrees = Box<dyn Fn(usize, Value) -> bool + Sync>;
-                let summary: Result<Agrees, TablebaseError> = match kind {
-                    TableKind::GameTheoretic => table.decode::<field::Wdl>().map(|wdl| {
-                        Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Agrees
-                    }),
-                    TableKind::Horizon => table.decode::<field::Category>().and_then(|cats| {
-                        let game = store.load(TableId::moving(TableKind::GameTheoretic, s))?;
-                        Ok(Box::new(move |slot: usize, v: Value| {
-                            let g = game[slot].get().expect("Table::values rejects NONE");
-                            Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
-                        }) as Agrees)
-                    }),
-                    TableKind::Dtw => dtw_summary(store, &table, TableId::moving(kind, s))
-                        .map(|bad| Box::new(move |slot: usize, _: Value| !bad[slot]) as Agrees),
-                };
-                match summary {
-                    Ok(summary) => {
-                        check_subspace(rules, kind, &arrays, &*summary, &mut report, observer)
-                    }
-                    Err(e) => report.error = Some(e),
+            let summary: Result<Agrees, TablebaseError> = match (&report.error, kind) {
+                (Some(_), _) => Err(TablebaseError::corrupt(&report.path, "not read")),
+                (None, TableKind::GameTheoretic) => table.decode::<field::Wdl>().map(|wdl| {
+                    Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Agrees
+                }),
+                (None, TableKind::Horizon) => table.decode::<field::Category>().and_then(|cats| {
+                    let game = store.load(TableId::moving(TableKind::GameTheoretic, s))?;
+                    Ok(Box::new(move |slot: usize, v: Value| {
+                        let g = game[slot].get().expect("Table::values rejects NONE");
+                        Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
+                    }) as Agrees)
+                }),
+                (None, TableKind::Dtw) => dtw_summary(store, &table, TableId::moving(kind, s))
+                    .map(|bad| Box::new(move |slot: usize, _: Value| !bad[slot]) as Agrees),
+            };
+            match summary {
+                Ok(summary) => checks.push(KindCheck {
+                    kind,
+                    arrays,
+                    summary,
+                    report,
+                    name,
+                    files,
+                    complete,
+                }),
+                Err(e) => {
+                    // A table that could not be read fails without a sweep.
+                    report.error.get_or_insert(e);
+                    journal.record(name, None);
+                    observer.started(s, table.header().slots);
+                    observer.finished(&report);
+                    reports.push(report);
                 }
             }
-            let passed = (report.is_ok() && files.len() == reads.len()).then_some(JournalEntry {
-                files,
-                positions: report.checked,
+        }
+        if checks.is_empty() {
+            continue;
+        }
+        let slots = SubspaceIndex::new(s).slots();
+        observer.started(s, slots * checks.len() as u64);
+        {
+            let (parts, mut kind_reports): (Vec<_>, Vec<_>) = checks
+                .iter_mut()
+                .map(|c| ((c.kind, &c.arrays[..], &c.summary), &mut c.report))
+                .unzip();
+            check_subspace(rules, &parts, &mut kind_reports, observer);
+        }
+        for c in checks {
+            let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
+                files: c.files,
+                positions: c.report.checked,
             });
-            journal.record(name, passed);
-            observer.finished(&report);
-            reports.push(report);
+            journal.record(c.name, passed);
+            observer.finished(&c.report);
+            reports.push(c.report);
         }
     }
 }
@@ -823,7 +881,7 @@ fn check_placing(
     let chunks = (0..slots.div_ceil(CHUNK))
         .map(|c| c * CHUNK..((c + 1) * CHUNK).min(slots))
         .collect();
-    sweep_chunks(chunks, report, None, |range, record| {
+    sweep_chunks(chunks, &mut [report], None, |range, record| {
         for slot in range {
             let fast = grouped[slot as usize].get();
             let board = || index.board(slot).expect("checked slots hold positions");
@@ -846,44 +904,55 @@ fn check_placing(
                     }
                 }
             };
-            record(slot, &board, stored(), recomputed, first_bad[slot as usize]);
+            record(
+                0,
+                slot,
+                &board,
+                stored(),
+                recomputed,
+                first_bad[slot as usize],
+            );
         }
     });
     Ok(())
 }
 
-/// What a check reports for one position: its slot and board, the stored value,
+/// What a check reports for one position and table: the table's number, the
+/// position's slot and board, the stored value,
 /// the value recomputed from the successors, and whether the WDL (or category)
 /// section disagrees with the stored value. The board is decoded only for a
 /// mismatch.
-type Record<'a> = &'a mut dyn FnMut(u64, &dyn Fn() -> Board, Value, Value, bool);
+type Record<'a> = &'a mut dyn FnMut(usize, u64, &dyn Fn() -> Board, Value, Value, bool);
 
-/// Checks the slots of a table in parallel tasks (ranges of slots):
-/// `chunk(slots, record)` checks the positions in one and calls `record` for each. Fills in
-/// `report`'s counts and first mismatches, and reports the slots done to
-/// `observer` if given.
+/// Checks the slots of a subspace's tables in parallel tasks (ranges of slots):
+/// `chunk(slots, record)` checks the positions in one and calls `record` for
+/// each position and table (`record`'s first argument: the table's number in
+/// `reports`). Fills in each report's counts and first mismatches, and reports
+/// the slots done (times the number of tables) to `observer` if given.
 fn sweep_chunks(
     tasks: Vec<std::ops::Range<u64>>,
-    report: &mut SubspaceReport,
+    reports: &mut [&mut SubspaceReport],
     observer: Option<&dyn VerifyObserver>,
     chunk: impl Fn(std::ops::Range<u64>, Record) + Sync,
 ) {
-    let checked = AtomicU64::new(0);
-    let mismatches = AtomicU64::new(0);
-    let examples = Mutex::new(Vec::new());
+    let k = reports.len();
+    let checked: Vec<AtomicU64> = (0..k).map(|_| AtomicU64::new(0)).collect();
+    let mismatches: Vec<AtomicU64> = (0..k).map(|_| AtomicU64::new(0)).collect();
+    let examples: Vec<Mutex<Vec<Mismatch>>> = (0..k).map(|_| Mutex::new(Vec::new())).collect();
     tasks.into_par_iter().for_each(|range| {
         let (start, end) = (range.start, range.end);
-        let (mut n_checked, mut n_bad) = (0, 0);
-        chunk(start..end, &mut |slot,
+        let mut counts = vec![(0u64, 0u64); k];
+        chunk(start..end, &mut |j,
+                                slot,
                                 board,
                                 stored,
                                 recomputed,
                                 wdl_bad| {
-            n_checked += 1;
+            counts[j].0 += 1;
             for (bad, wdl_section) in [(recomputed != stored, false), (wdl_bad, true)] {
                 if bad {
-                    n_bad += 1;
-                    let mut ex = examples.lock().unwrap_or_else(|p| p.into_inner());
+                    counts[j].1 += 1;
+                    let mut ex = examples[j].lock().unwrap_or_else(|p| p.into_inner());
                     if ex.len() < MAX_EXAMPLES {
                         ex.push(Mismatch {
                             slot,
@@ -896,17 +965,21 @@ fn sweep_chunks(
                 }
             }
         });
-        checked.fetch_add(n_checked, Ordering::Relaxed);
-        mismatches.fetch_add(n_bad, Ordering::Relaxed);
+        for (j, (n_checked, n_bad)) in counts.into_iter().enumerate() {
+            checked[j].fetch_add(n_checked, Ordering::Relaxed);
+            mismatches[j].fetch_add(n_bad, Ordering::Relaxed);
+        }
         if let Some(observer) = observer {
-            observer.advance(end - start);
+            observer.advance((end - start) * k as u64);
         }
     });
-    report.checked = checked.into_inner();
-    report.mismatches = mismatches.into_inner();
-    let mut ex = examples.into_inner().unwrap_or_else(|p| p.into_inner());
-    ex.sort_by_key(|m| m.slot);
-    report.examples = ex;
+    for (j, report) in reports.iter_mut().enumerate() {
+        report.checked = checked[j].load(Ordering::Relaxed);
+        report.mismatches = mismatches[j].load(Ordering::Relaxed);
+        let mut ex = std::mem::take(&mut *examples[j].lock().unwrap_or_else(|p| p.into_inner()));
+        ex.sort_by_key(|m| m.slot);
+        report.examples = ex;
+    }
 }
 
 /// Loaded tables with their indexes: `(subspace, index, values)`.
@@ -932,101 +1005,124 @@ fn stored_value(lookups: &Indexed, b: Board) -> Value {
         .expect("Table::values rejects NONE")
 }
 
-/// Recomputes every position of `arrays[0]`'s subspace from its successors'
-/// stored values (`arrays` holds it, its flipped subspace and its capture
-/// target) and compares with the stored values and the first section.
+/// The most kinds of table of one subspace ([`TableKind::ALL`]).
+const KINDS: usize = 3;
+
+/// Recomputes every position of one subspace's tables (`checks`, one per kind,
+/// each holding its subspace's, flipped subspace's and capture target's tables)
+/// from its successors' stored values and compares with the stored values and
+/// the first sections.
 ///
 /// Positions are taken a run at a time, as the solver takes them
 /// ([`RunMoves`]): the slides of the run's mover set are listed once, each
-/// capture target's value the run reaches is read once into a memo, and the
-/// quiet successors' slots come from one precomputed form by toggling two
-/// points unless a symmetry fixes their mover set. Every successor of every
-/// position is still looked at. One slot in [`SAMPLE`] is also recomputed with
-/// [`evaluate_with`] and plain indexing; a mismatch of either way is reported.
+/// capture target the run reaches is indexed once and its value in every table
+/// read into a memo, and the quiet successors' slots come from one
+/// precomputed form by toggling two points unless a symmetry fixes their
+/// mover set. Each position's successors are generated and indexed once for
+/// all the kinds, and looked up in each. One slot in [`SAMPLE`] is also
+/// recomputed with [`evaluate_with`] and plain indexing, in every table; a
+/// mismatch of either way is reported.
 fn check_subspace(
     rules: &RuleSet,
-    kind: TableKind,
-    arrays: &[(Subspace, Arc<Vec<Packed>>)],
-    summary_agrees: &(dyn Fn(usize, Value) -> bool + Sync),
-    report: &mut SubspaceReport,
+    checks: &[KindParts],
+    reports: &mut [&mut SubspaceReport],
     observer: &dyn VerifyObserver,
 ) {
-    let lookups = indexed(arrays);
-    let own = &lookups[0];
-    let sub = own.0;
-    // Quiet moves and passes lead into the flipped subspace, captures that do not
-    // end the game into the capture target.
-    let quiet = lookups
-        .iter()
-        .find(|l| l.0 == sub.flipped())
-        .expect("the flipped subspace is loaded with its twin");
-    let target = sub.capture_target().map(|t| {
-        let l = lookups
-            .iter()
-            .find(|l| l.0 == t)
-            .expect("the capture target is loaded");
-        (l.1, l.2)
-    });
+    let k = checks.len();
+    assert!((1..=KINDS).contains(&k), "{k} kinds of table");
+    let sub = checks[0].1[0].0;
+    let own_idx = SubspaceIndex::new(sub);
+    let quiet_idx = SubspaceIndex::new(sub.flipped());
+    let target_sub = sub.capture_target();
+    let target_idx = target_sub.map(SubspaceIndex::new);
+    // Each kind's tables: its own, its flipped subspace's, its capture target's.
+    let array = |c: &KindParts, n: Subspace| {
+        c.1.iter()
+            .find(|a| a.0 == n)
+            .map(|a| a.1.clone())
+            .expect("a check's tables are loaded")
+    };
+    let own: Vec<Arc<Vec<Packed>>> = checks.iter().map(|c| array(c, sub)).collect();
+    let quiet: Vec<Arc<Vec<Packed>>> = checks.iter().map(|c| array(c, sub.flipped())).collect();
+    let target: Vec<Arc<Vec<Packed>>> = match target_sub {
+        Some(t) => checks.iter().map(|c| array(c, t)).collect(),
+        None => Vec::new(),
+    };
+    let target_values: Vec<&[Packed]> = target.iter().map(|v| &v[..]).collect();
+    let lookups: Vec<Indexed> = checks.iter().map(|c| indexed(c.1)).collect();
+    let kinds: Vec<TableKind> = checks.iter().map(|c| c.0).collect();
+    let summaries: Vec<&Agrees> = checks.iter().map(|c| c.2).collect();
     let value = |v: Packed| v.get().expect("Table::values rejects NONE");
-    let metric = kind.metric();
-    let finalise = |best: Value| match kind {
+    let finalise = |kind: TableKind, best: Value| match kind {
         TableKind::GameTheoretic | TableKind::Dtw => best,
         TableKind::Horizon => {
             value_at_counter(best, 0, rules.quiet).expect("counter 0 is within every limit")
         }
     };
-    // The sampled slots' successors, each indexed on its own.
-    let lookup = |b: Board| stored_value(&lookups, b);
-    let run = own.1.run_length();
-    let tasks = run_tasks(&own.1, CHUNK)
+    let run = own_idx.run_length();
+    let tasks = run_tasks(&own_idx, CHUNK)
         .into_iter()
         .map(|runs| runs.start * run..runs.end * run)
         .collect();
-    sweep_chunks(tasks, report, Some(observer), |range, record| {
+    sweep_chunks(tasks, reports, Some(observer), |range, record| {
         let mut moves = RunMoves::default();
         // A two-stage pipeline, as in the solver: the quiet successors' values of
         // one position are prefetched while those of the position before it are
         // read (the captures' come from the run's memo).
         let mut sets = [SlotSet::new(), SlotSet::new()];
-        let mut pending: [Option<(u64, Board, Best)>; 2] = [None, None];
+        let mut pending: [Option<(u64, Board, [Best; KINDS])>; 2] = [None, None];
         let mut cur = 0;
-        let mut finish = |slot: u64, board: Board, mut best: Best, succ: &[u64]| {
-            for &q in succ {
-                best.add(metric.before_turn(value(quiet.2[q as usize]), false));
-            }
-            let stored = value(own.2[slot as usize]);
-            let mut recomputed = finalise(best.value());
-            if slot.is_multiple_of(SAMPLE) {
-                let slow = finalise(evaluate_with(rules, metric, board, lookup));
-                if slow != stored {
-                    recomputed = slow;
+        let mut finish = |slot: u64, board: Board, mut best: [Best; KINDS], succ: &[u64]| {
+            for j in 0..k {
+                let metric = kinds[j].metric();
+                for &q in succ {
+                    best[j].add(metric.before_turn(value(quiet[j][q as usize]), false));
                 }
+                let stored = value(own[j][slot as usize]);
+                let mut recomputed = finalise(kinds[j], best[j].value());
+                if slot.is_multiple_of(SAMPLE) {
+                    let lookup = |b: Board| stored_value(&lookups[j], b);
+                    let slow = finalise(kinds[j], evaluate_with(rules, metric, board, lookup));
+                    if slow != stored {
+                        recomputed = slow;
+                    }
+                }
+                record(
+                    j,
+                    slot,
+                    &|| board,
+                    stored,
+                    recomputed,
+                    !summaries[j](slot as usize, stored),
+                );
             }
-            record(
-                slot,
-                &|| board,
-                stored,
-                recomputed,
-                !summary_agrees(slot as usize, stored),
-            );
         };
         for r in range.start / run..range.end / run {
-            let (mover, _) = own.1.run_mover(r);
-            moves.prepare(rules, mover, sub.opponent as u32, target);
-            for (slot, board) in own.1.boards(r * run..(r + 1) * run) {
+            let (mover, _) = own_idx.run_mover(r);
+            moves.prepare_many(
+                rules,
+                mover,
+                sub.opponent as u32,
+                target_idx.map(|t| (t, &target_values[..])),
+            );
+            for (slot, board) in own_idx.boards(r * run..(r + 1) * run) {
                 debug_assert_eq!(board.mover, mover);
-                let mut best = Best::default();
-                moves.captures(rules, board.opponent, target.is_none(), |next| {
-                    best.add(match next {
-                        None => Value::Win(1),
-                        Some(v) => metric.before_turn(value(v), true),
-                    });
+                let mut best = [Best::default(); KINDS];
+                moves.captures_many(rules, board.opponent, target_idx.is_none(), |next| {
+                    for j in 0..k {
+                        best[j].add(match next {
+                            None => Value::Win(1),
+                            Some(v) => kinds[j].metric().before_turn(value(v[j]), true),
+                        });
+                    }
                     true
                 });
                 let set = &mut sets[cur];
-                moves.quiet_successors(rules, &quiet.1, board.opponent, set);
+                moves.quiet_successors(rules, &quiet_idx, board.opponent, set);
                 for &q in set.distinct() {
-                    prefetch(&quiet.2[q as usize]);
+                    for values in &quiet {
+                        prefetch(&values[q as usize]);
+                    }
                 }
                 pending[cur] = Some((slot, board, best));
                 cur ^= 1;

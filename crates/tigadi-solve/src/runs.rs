@@ -61,8 +61,12 @@ pub struct RunMoves {
     reach: Bits,
     /// Capturing slides.
     closing: Vec<Closing>,
-    /// The stored value of every capture target.
+    /// The stored value of every capture target, in each of the run's
+    /// `tables` target tables: target `t`'s values at `t * tables..`.
     memo: Vec<Packed>,
+    /// How many target tables the memo holds values of (one for the solver,
+    /// one per kind of table for `verify`'s fused check).
+    tables: usize,
     /// The number of each point among the points `M` leaves free.
     free_number: [u32; POINTS],
 }
@@ -82,6 +86,26 @@ impl RunMoves {
         mover: Bits,
         opponent: u32,
         target: Option<(SubspaceIndex, &[Packed])>,
+    ) -> u64 {
+        match target {
+            Some((idx, values)) => {
+                self.prepare_many(rules, mover, opponent, Some((idx, &[values])))
+            }
+            None => self.prepare_many(rules, mover, opponent, None),
+        }
+    }
+
+    /// [`prepare`](Self::prepare) with several tables over the same capture
+    /// targets (`target`'s index, one slice of values per table, at least
+    /// one): each target is indexed once and its value read from every table
+    /// ([`captures_many`](Self::captures_many)). Returns how many capture
+    /// targets it indexed.
+    pub fn prepare_many(
+        &mut self,
+        rules: &RuleSet,
+        mover: Bits,
+        opponent: u32,
+        target: Option<(SubspaceIndex, &[&[Packed]])>,
     ) -> u64 {
         self.mover = mover;
         self.quiet.clear();
@@ -107,32 +131,42 @@ impl RunMoves {
                 self.quiet.push((from as u8, to as u8));
             }
         });
-        let Some((tidx, tvalues)) = target else {
+        let Some((tidx, tables)) = target else {
+            self.tables = 1;
             return 0;
         };
-        // Every target of every capturing slide, its value read MEMO_LAG targets
-        // after its word was prefetched.
-        self.memo.resize(memo_len, Packed::NONE);
+        assert!(!tables.is_empty(), "no target table");
+        let k = tables.len();
+        self.tables = k;
+        // Every target of every capturing slide, its values read MEMO_LAG targets
+        // after their words were prefetched.
+        self.memo.resize(memo_len * k, Packed::NONE);
         let memo = &mut self.memo;
         let mut ring = [(0usize, 0usize); MEMO_LAG];
         let mut n = 0usize;
+        let read = |memo: &mut [Packed], (at, slot): (usize, usize)| {
+            for (j, t) in tables.iter().enumerate() {
+                memo[at * k + j] = t[slot];
+            }
+        };
         for c in &self.closing {
             let after = Images::of(c.after);
             FreeSets::new(mover | c.to).for_each(opponent - 1, |rest| {
                 let class = tidx.mover_class_of(&Images::of(rest));
                 let at = tidx.index_with_images(class, &after) as usize;
-                prefetch(&tvalues[at]);
+                for t in tables {
+                    prefetch(&t[at]);
+                }
                 let r = &mut ring[n % MEMO_LAG];
                 if n >= MEMO_LAG {
-                    memo[r.0] = tvalues[r.1];
+                    read(memo, *r);
                 }
                 *r = (n, at);
                 n += 1;
             });
         }
         for i in n.saturating_sub(MEMO_LAG)..n {
-            let r = ring[i % MEMO_LAG];
-            memo[r.0] = tvalues[r.1];
+            read(memo, ring[i % MEMO_LAG]);
         }
         n as u64
     }
@@ -235,6 +269,39 @@ impl RunMoves {
         ends_game: bool,
         mut f: impl FnMut(Option<Packed>) -> bool,
     ) -> bool {
+        debug_assert_eq!(self.tables, 1, "prepared with several tables");
+        self.capture_targets(rules, opponent, ends_game, |at| {
+            f(at.map(|at| self.memo[at]))
+        })
+    }
+
+    /// [`captures`](Self::captures) for a run prepared with several tables
+    /// ([`prepare_many`](Self::prepare_many)): `f` gets the capture target's
+    /// value in each table, in their order.
+    #[inline]
+    pub fn captures_many(
+        &self,
+        rules: &RuleSet,
+        opponent: Bits,
+        ends_game: bool,
+        mut f: impl FnMut(Option<&[Packed]>) -> bool,
+    ) -> bool {
+        let k = self.tables;
+        self.capture_targets(rules, opponent, ends_game, |at| {
+            f(at.map(|at| &self.memo[at * k..(at + 1) * k]))
+        })
+    }
+
+    /// Calls `f` with every capture of the board `(M, opponent)`: `None` when it
+    /// ends the game, otherwise the capture target's number in the memo.
+    #[inline]
+    fn capture_targets(
+        &self,
+        rules: &RuleSet,
+        opponent: Bits,
+        ends_game: bool,
+        mut f: impl FnMut(Option<usize>) -> bool,
+    ) -> bool {
         let mut any = false;
         let mut capturable = None;
         let mut packed = None;
@@ -269,9 +336,7 @@ impl RunMoves {
                 let x = self.free_number[taken.trailing_zeros() as usize];
                 taken &= taken - 1;
                 let x = x - (x > c.at) as u32;
-                if !f(Some(
-                    self.memo[c.memo + FreeSets::number(base ^ 1 << x) as usize],
-                )) {
+                if !f(Some(c.memo + FreeSets::number(base ^ 1 << x) as usize)) {
                     return true;
                 }
             }
