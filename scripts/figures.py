@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the moving-phase results as SVG heat maps (Python 3 standard library only).
 
-    python3 scripts/figures.py                       # all three games, from data/
+    python3 scripts/figures.py                       # all four games, from data/
     python3 scripts/figures.py --game morris --stats FILE --out DIR
 
 For each game it reads the `tigadi stats --json` rows of its moving phase
@@ -28,20 +28,34 @@ import sys
 from html import escape
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = ("tigadi", "navakankari", "morris")
+GAMES = ("tigadi", "navakankari", "morris", "morabaraba")
 TITLES = {
     "tigadi": "Tigadi",
     "navakankari": "Traditional Navakankari",
     "morris": "Nine men's morris",
+    "morabaraba": "Morabaraba",
 }
-GOTIS = range(3, 10)  # gotis a side in the moving phase: 3 to 9
+# Gotis a side: 9 in the first three games, 12 in Morabaraba.
+PIECES = {"morabaraba": 12}
 
-# Layout (pixels).
+# Layout (pixels); the grid's size follows the game ([`set_game`]).
 CELL_W, CELL_H = 104, 76
 LEFT, TOP = 120, 112
-GRID_W, GRID_H = CELL_W * len(GOTIS), CELL_H * len(GOTIS)
-LEGEND_X = LEFT + GRID_W + 40
-WIDTH, HEIGHT = LEGEND_X + 190, TOP + GRID_H + 70
+
+
+def set_game(game):
+    """Sizes the grid for `game`: one row and column per count of gotis a side in
+    the moving phase, 3 to the gotis a side."""
+    global GOTIS, SUBSPACES, GRID_W, GRID_H, LEGEND_X, WIDTH, HEIGHT
+    GOTIS = range(3, PIECES.get(game, 9) + 1)
+    # The moving phase's subspaces: fewer than 24 gotis on the board.
+    SUBSPACES = sum(1 for m in GOTIS for o in GOTIS if m + o < 24)
+    GRID_W, GRID_H = CELL_W * len(GOTIS), CELL_H * len(GOTIS)
+    LEGEND_X = LEFT + GRID_W + 40
+    WIDTH, HEIGHT = LEGEND_X + 190, TOP + GRID_H + 70
+
+
+set_game("tigadi")
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 WIN, DRAW, LOSS = "#1a9850", "#9e9e9e", "#d73027"  # the W/D/L bar's colours
@@ -135,10 +149,12 @@ def cell_origin(mover, opponent):
 
 
 def missing_cell(x, y, m, o):
+    # A board with every point taken has no moving phase (docs/RULES.md §8).
+    label = "full board" if m + o >= 24 else "not solved"
     return [f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="#e0e0e0" '
             f'stroke="#fff"/>',
             text(x + 6, y + 14, f"{m}v{o}", 10, "start", "#666"),
-            text(x + CELL_W / 2, y + CELL_H / 2 + 4, "not solved", 11, fill="#666")]
+            text(x + CELL_W / 2, y + CELL_H / 2 + 4, label, 11, fill="#666")]
 
 
 def gradient_legend(scale, gid, label, ticks):
@@ -201,7 +217,7 @@ def wdl_svg(game, rows, source):
     legend.append(text(LEGEND_X, ly + 118, "classes", 11, "start"))
     n = total["classes"]
     title = f"{TITLES[game]}, moving phase: win / draw / loss for the player to move"
-    subtitle = (f"rules {rows_rules(rows)}; {len(rows)} of 49 subspaces, {n:,} symmetry classes; "
+    subtitle = (f"rules {rows_rules(rows)}; {len(rows)} of {SUBSPACES} subspaces, {n:,} symmetry classes; "
                 f"in all W {percent(total['win'], n)}, D {percent(total['draw'], n)}, "
                 f"L {percent(total['loss'], n)}")
     footer = [f"Source: {source} (tigadi stats --json). Cell colour: win share; text: win, "
@@ -245,7 +261,7 @@ def dtc_svg(game, rows, source):
     title = f"{TITLES[game]}, moving phase: the longest DTC per subspace"
     worst_loss = max(rows.values(),
                      key=lambda r: (r["max_dtc_loss"], -r["mover"], -r["opponent"]))
-    subtitle = (f"rules {rows_rules(rows)}; {len(rows)} of 49 subspaces; longest win "
+    subtitle = (f"rules {rows_rules(rows)}; {len(rows)} of {SUBSPACES} subspaces; longest win "
                 f"{worst['max_dtc_win']} turns ({worst['mover']}v{worst['opponent']}), longest "
                 f"loss {worst_loss['max_dtc_loss']} turns "
                 f"({worst_loss['mover']}v{worst_loss['opponent']})")
@@ -261,6 +277,7 @@ def rows_rules(rows):
 
 
 def draw(game, stats, out):
+    set_game(game)
     rows = load_moving_rows(stats)
     source = shown_path(stats)
     os.makedirs(out, exist_ok=True)
@@ -274,7 +291,7 @@ def draw(game, stats, out):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", choices=GAMES, action="append",
-                   help="draw this game only (repeatable; default: all three)")
+                   help="draw this game only (repeatable; default: all four)")
     p.add_argument("--stats", help="stats file to read (default data/GAME-moving-stats.jsonl; "
                                    "needs exactly one --game)")
     p.add_argument("--out", default=os.path.join(REPO, "docs", "figures"),
