@@ -12,12 +12,12 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
-    evaluate_placing_with, solve_layer_subspace_with, subspace_successors,
+    evaluate_placing_with, solve_layer_subspace_with, subspace_successors, SuccessorKeys,
 };
 use tigadi_solve::retrograde::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{evaluate_with, value_at_counter, Best, Category, Metric, Packed, Value};
+use tigadi_solve::{evaluate_with, value_at_counter, Category, Metric, Packed, Value};
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
@@ -1008,6 +1008,10 @@ fn stored_value(lookups: &Indexed, b: Board) -> Value {
 /// The most kinds of table of one subspace ([`TableKind::ALL`]).
 const KINDS: usize = 3;
 
+/// A position's best successor key of each kind so far ([`SuccessorKeys`];
+/// `0`: none yet), and the kinds (bits) where a successor had no key.
+type Keys = ([u16; KINDS], u8);
+
 /// Recomputes every position of one subspace's tables (`checks`, one per kind,
 /// each holding its subspace's, flipped subspace's and capture target's tables)
 /// from its successors' stored values and compares with the stored values and
@@ -1019,7 +1023,9 @@ const KINDS: usize = 3;
 /// read into a memo, and the quiet successors' slots come from one
 /// precomputed form by toggling two points unless a symmetry fixes their
 /// mover set. Each position's successors are generated and indexed once for
-/// all the kinds, and looked up in each. One slot in [`SAMPLE`] is also
+/// all the kinds, and looked up in each; the best successor is the largest of
+/// their choice keys ([`SuccessorKeys`], one table read a successor, as in the
+/// placing pass). One slot in [`SAMPLE`] is also
 /// recomputed with [`evaluate_with`] and plain indexing, in every table; a
 /// mismatch of either way is reported.
 fn check_subspace(
@@ -1053,6 +1059,11 @@ fn check_subspace(
     let kinds: Vec<TableKind> = checks.iter().map(|c| c.0).collect();
     let summaries: Vec<&Agrees> = checks.iter().map(|c| c.2).collect();
     let value = |v: Packed| v.get().expect("Table::values rejects NONE");
+    // Each kind's successors' values as choice keys: the best is the largest.
+    let keys: Vec<SuccessorKeys> = kinds
+        .iter()
+        .map(|k| SuccessorKeys::new(k.metric()))
+        .collect();
     let finalise = |kind: TableKind, best: Value| match kind {
         TableKind::GameTheoretic | TableKind::Dtw => best,
         TableKind::Horizon => {
@@ -1070,18 +1081,26 @@ fn check_subspace(
         // one position are prefetched while those of the position before it are
         // read (the captures' come from the run's memo).
         let mut sets = [SlotSet::new(), SlotSet::new()];
-        let mut pending: [Option<(u64, Board, [Best; KINDS])>; 2] = [None, None];
+        let mut pending: [Option<(u64, Board, Keys)>; 2] = [None, None];
         let mut cur = 0;
-        let mut finish = |slot: u64, board: Board, mut best: [Best; KINDS], succ: &[u64]| {
+        let mut finish = |slot: u64, board: Board, (mut best, mut missing): Keys, succ: &[u64]| {
             for j in 0..k {
                 let metric = kinds[j].metric();
                 for &q in succ {
-                    best[j].add(metric.before_turn(value(quiet[j][q as usize]), false));
+                    let key = keys[j].quiet(quiet[j][q as usize]);
+                    best[j] = best[j].max(key);
+                    missing |= ((key == 0) as u8) << j;
                 }
                 let stored = value(own[j][slot as usize]);
-                let mut recomputed = finalise(kinds[j], best[j].value());
+                let lookup = |b: Board| stored_value(&lookups[j], b);
+                let mut recomputed = if missing & 1 << j != 0 {
+                    // A successor's value has no key (a depth out of range):
+                    // recomputed from scratch, which reports it.
+                    finalise(kinds[j], evaluate_with(rules, metric, board, lookup))
+                } else {
+                    finalise(kinds[j], SuccessorKeys::value(best[j]))
+                };
                 if slot.is_multiple_of(SAMPLE) {
-                    let lookup = |b: Board| stored_value(&lookups[j], b);
                     let slow = finalise(kinds[j], evaluate_with(rules, metric, board, lookup));
                     if slow != stored {
                         recomputed = slow;
@@ -1107,13 +1126,15 @@ fn check_subspace(
             );
             for (slot, board) in own_idx.boards(r * run..(r + 1) * run) {
                 debug_assert_eq!(board.mover, mover);
-                let mut best = [Best::default(); KINDS];
+                let (mut best, mut missing) = ([0u16; KINDS], 0u8);
                 moves.captures_many(rules, board.opponent, target_idx.is_none(), |next| {
                     for j in 0..k {
-                        best[j].add(match next {
-                            None => Value::Win(1),
-                            Some(v) => kinds[j].metric().before_turn(value(v[j]), true),
-                        });
+                        let key = match next {
+                            None => SuccessorKeys::game_over(),
+                            Some(v) => keys[j].capture(v[j]),
+                        };
+                        best[j] = best[j].max(key);
+                        missing |= ((key == 0) as u8) << j;
                     }
                     true
                 });
@@ -1124,7 +1145,7 @@ fn check_subspace(
                         prefetch(&values[q as usize]);
                     }
                 }
-                pending[cur] = Some((slot, board, best));
+                pending[cur] = Some((slot, board, (best, missing)));
                 cur ^= 1;
                 if let Some((slot, board, best)) = pending[cur].take() {
                     finish(slot, board, best, sets[cur].distinct());

@@ -163,6 +163,57 @@ fn successor_key(keys: &[u16], p: Packed) -> u16 {
     key
 }
 
+/// Every successor's value as a choice key, for a best-of pass that takes the
+/// maximum of `u16`s instead of comparing values: the key of
+/// `metric.before_turn(v, capture)` for a successor whose stored value is `v`,
+/// by its packed bits (one table read per successor), for quiet moves and for
+/// captures. Keys order as [`Value::better_than`] orders values; `0` is no key
+/// (no value, or a depth out of range), which a caller must take to a slow path.
+/// The placing pass and `verify` share it.
+pub struct SuccessorKeys {
+    quiet: Box<[u16]>,
+    capture: Box<[u16]>,
+}
+
+impl SuccessorKeys {
+    /// The keys of successors' values whose depth is `metric`.
+    pub fn new(metric: Metric) -> Self {
+        SuccessorKeys {
+            quiet: successor_keys(metric, false),
+            capture: successor_keys(metric, true),
+        }
+    }
+
+    /// The key of a quiet successor (or a pass) whose stored value is `p`.
+    #[inline]
+    pub fn quiet(&self, p: Packed) -> u16 {
+        self.quiet[p.0 as usize]
+    }
+
+    /// The key of a capture target whose stored value is `p`.
+    #[inline]
+    pub fn capture(&self, p: Packed) -> u16 {
+        self.capture[p.0 as usize]
+    }
+
+    /// The key of a capture that ends the game (a win in 1).
+    #[inline]
+    pub fn game_over() -> u16 {
+        choice_key(Value::Win(1))
+    }
+
+    /// The value of the best key, `best` the maximum of a position's keys (none
+    /// of them `0`), `0` when it has no successor: a loss in 0.
+    #[inline]
+    pub fn value(best: u16) -> Value {
+        if best == 0 {
+            Value::Loss(0)
+        } else {
+            key_value(best)
+        }
+    }
+}
+
 /// The value a [`choice_key`] was made from.
 #[inline]
 fn key_value(key: u16) -> Value {
@@ -183,9 +234,8 @@ struct GroupTables<'a> {
     opponent_hand: u8,
     quiet: Option<(&'a SubspaceIndex, &'a [Packed])>,
     capture: Option<(&'a SubspaceIndex, &'a [Packed])>,
-    /// [`successor_keys`] of a quiet placement and of a capture.
-    quiet_keys: Box<[u16]>,
-    capture_keys: Box<[u16]>,
+    /// The keys of a quiet placement's and of a capture's successor.
+    keys: SuccessorKeys,
 }
 
 /// The placements' values for the boards `(M, O)` of one opponent set `O`, by the
@@ -226,7 +276,7 @@ impl Group {
         let size = tables.placer_gotis;
         let sets = binomial(n, size) as usize;
         self.quiet.clear();
-        let quiet = |p: Packed| successor_key(&tables.quiet_keys, p);
+        let quiet = |p: Packed| successor_key(&tables.keys.quiet, p);
         if size == n {
             // The board is full after the placement: a draw (docs/RULES.md §8), not
             // looked up.
@@ -296,7 +346,7 @@ impl Group {
             .iter()
             .map(|&class| {
                 successor_key(
-                    &tables.capture_keys,
+                    &tables.keys.capture,
                     values[index.index_with(class, after) as usize],
                 )
             })
@@ -354,8 +404,7 @@ pub fn solve_layer_subspace_with(
             .opponent
             .checked_sub(1)
             .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
-        quiet_keys: successor_keys(metric, false),
-        capture_keys: successor_keys(metric, true),
+        keys: SuccessorKeys::new(metric),
     };
     let geometry = rules.geometry();
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
