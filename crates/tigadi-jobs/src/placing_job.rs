@@ -239,7 +239,7 @@ fn solve_placing_kind<O: PlacingObserver>(
 /// The slots at which `rule` (a table's values under the rule) differs from
 /// `game` (its game-theoretic values, as loaded: fillers in padding), in order;
 /// a padding slot may be among them.
-fn differing_slots(rule: &[Packed], game: &[Packed]) -> Vec<u64> {
+pub(crate) fn differing_slots(rule: &[Packed], game: &[Packed]) -> Vec<u64> {
     rule.par_iter()
         .zip(game.par_iter())
         .enumerate()

@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,7 +13,8 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
-    evaluate_placing_with, solve_layer_subspace_with, subspace_successors, SuccessorKeys,
+    evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
+    subspace_successors, SuccessorKeys,
 };
 use tigadi_solve::retrograde::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
@@ -21,7 +23,11 @@ use tigadi_solve::{evaluate_with, value_at_counter, Category, Metric, Packed, Va
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
-use tigadi_tablebase::{field, Table, TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{
+    field, mark_padding, Table, TableId, TableKind, TablebaseDir, TablebaseError,
+};
+
+use crate::placing_job::differing_slots;
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -71,6 +77,10 @@ pub struct SubspaceReport {
     /// Passed in an earlier run, and no file its check reads has changed since:
     /// not recomputed this time (`checked` is that run's count).
     pub earlier: bool,
+    /// A placing horizon table checked against its game-theoretic table (which
+    /// passed) wherever its successors' horizon and game values agree, and
+    /// recomputed from its successors elsewhere (see `check_placing`).
+    pub from_game: bool,
 }
 
 impl SubspaceReport {
@@ -526,6 +536,7 @@ fn verify_moving(
                 examples: Vec::new(),
                 error: None,
                 earlier: false,
+                from_game: false,
             };
             let table = match tables.remove(&s).expect("listed") {
                 Ok(t) => {
@@ -668,6 +679,9 @@ fn verify_placing(
 ) {
     let rules = store.rules();
     let mut decoded: HashMap<TableId, Arc<Vec<Packed>>> = HashMap::new();
+    // Horizon tables: the slots at which a successor's horizon table differs
+    // from its game-theoretic table.
+    let mut changed: HashMap<TableId, Vec<u64>> = HashMap::new();
     // SHA-256 of the files checked so far (each layer's successors are the layer
     // after it, checked before it), for the journal.
     let mut sha = sha.clone();
@@ -685,6 +699,7 @@ fn verify_placing(
             examples: Vec::new(),
             error: None,
             earlier: false,
+            from_game: false,
         };
         let slots = SubspaceIndex::new(s).slots();
         let name = id.file_name();
@@ -750,6 +765,10 @@ fn verify_placing(
                 decoded.insert(n, v.clone());
                 arrays.push((n.subspace, v));
             }
+            // A horizon table whose game-theoretic table passed (in this run, or
+            // in an earlier one with the same files): its game values and where
+            // its successors' horizon values differ from their game values.
+            let mut shortcut = None;
             // The stored values, and whether the first section disagrees with one.
             let (own, first_bad): (Vec<Packed>, Vec<bool>) = match kind {
                 TableKind::GameTheoretic => {
@@ -765,13 +784,38 @@ fn verify_placing(
                 TableKind::Horizon => {
                     let own = table.values()?;
                     let cats = table.decode::<field::Category>()?;
-                    let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
+                    let mut game = store.load(id.with_kind(TableKind::GameTheoretic))?;
                     let bad = (0..own.len())
                         .map(|i| match (game[i].get(), own[i].get()) {
                             (Some(g), Some(h)) => Category::of(g.wdl(), h.wdl()) != Some(cats[i]),
                             _ => true,
                         })
                         .collect();
+                    let game_passed = reports.iter().any(|r| {
+                        r.kind == TableKind::GameTheoretic
+                            && r.placing == Some(placed)
+                            && r.subspace == s
+                            && r.is_ok()
+                    });
+                    if game_passed {
+                        changed.retain(|k, _| needed.contains(k));
+                        let mut lists = Vec::new();
+                        for (n, rule) in &arrays {
+                            let nid = TableId::new(kind, next, *n);
+                            let list = match changed.entry(nid) {
+                                Entry::Occupied(e) => e.into_mut(),
+                                Entry::Vacant(e) => {
+                                    let game =
+                                        store.load(nid.with_kind(TableKind::GameTheoretic))?;
+                                    e.insert(differing_slots(rule, &game))
+                                }
+                            };
+                            lists.push((*n, list.clone()));
+                        }
+                        mark_padding(s, &mut game);
+                        shortcut = Some((game, lists));
+                        report.from_game = true;
+                    }
                     (own, bad)
                 }
                 TableKind::Dtw => (table.values()?, dtw_summary(store, &table, id)?),
@@ -784,6 +828,7 @@ fn verify_placing(
                 &own,
                 &first_bad,
                 &arrays,
+                shortcut,
                 &mut report,
                 observer,
             )?;
@@ -835,6 +880,10 @@ fn dtw_summary(
 /// grouped placing pass, the runs of [`RunMoves`]) by a path that shares neither.
 const SAMPLE: u64 = 64;
 
+/// A placing horizon table's game values (padding marked) and, per successor
+/// table, the slots at which its horizon values differ from its game values.
+type GameShortcut = (Vec<Packed>, Vec<(Subspace, Vec<u64>)>);
+
 /// Recomputes every position of placing table `placed`/`s` from its successors'
 /// values (`arrays`) and compares with the stored values and WDL section.
 ///
@@ -844,6 +893,18 @@ const SAMPLE: u64 = 64;
 /// solve). One slot in [`SAMPLE`], and every slot the pass leaves without
 /// a value, is also recomputed in slot order with [`evaluate_placing`] and plain
 /// indexing.
+///
+/// With `game_shortcut` (a horizon table whose game-theoretic table has passed:
+/// its game values, padding marked, and per successor table the slots at which
+/// its horizon values differ from its game values) the pass does not run: a
+/// placing value is a function of its placements' values alone, so where every
+/// placement leads to a slot whose horizon value is its game value, the value
+/// under the rule must be the position's game value (checked against its
+/// successors already), and only the boards with a placement into a listed
+/// slot are recomputed, with [`evaluate_placing`]
+/// ([`solve_layer_subspace_changed`]). There is no sample: the game table's
+/// check sampled the same slots over the same successor values, and the
+/// recomputed boards are all evaluated by [`evaluate_placing`].
 #[allow(clippy::too_many_arguments)]
 fn check_placing(
     rules: &RuleSet,
@@ -853,6 +914,7 @@ fn check_placing(
     own: &[Packed],
     first_bad: &[bool],
     arrays: &[(Subspace, Arc<Vec<Packed>>)],
+    game_shortcut: Option<GameShortcut>,
     report: &mut SubspaceReport,
     observer: &dyn VerifyObserver,
 ) -> Result<(), TablebaseError> {
@@ -870,10 +932,36 @@ fn check_placing(
             values: &v[..],
         })
         .collect();
-    let grouped =
-        solve_layer_subspace_with(rules, metric, placed as u32, s, &next, &Slots(observer))
-            .map_err(|e| TablebaseError::corrupt(&report.path, format!("its successors: {e}")))?
-            .values;
+    let successors_error = |e: tigadi_solve::SolveError| {
+        TablebaseError::corrupt(&report.path, format!("its successors: {e}"))
+    };
+    // Under the shortcut every board whose successors' two kinds agree was
+    // sampled with its game values already (the same slots, the same
+    // successor values), and every other board is recomputed by
+    // `evaluate_placing` itself: no sample.
+    let sampling = game_shortcut.is_none();
+    let grouped = match game_shortcut {
+        None => {
+            solve_layer_subspace_with(rules, metric, placed as u32, s, &next, &Slots(observer))
+                .map_err(successors_error)?
+                .values
+        }
+        Some((game, lists)) => {
+            let lists: Vec<(Subspace, &[u64])> = lists.iter().map(|(n, l)| (*n, &l[..])).collect();
+            solve_layer_subspace_changed(
+                rules,
+                placed as u32,
+                s,
+                game,
+                &next,
+                &lists,
+                &Slots(observer),
+            )
+            .map_err(successors_error)?
+            .0
+            .values
+        }
+    };
     let index = SubspaceIndex::new(s);
     let lookups = indexed(arrays);
     let lookup = |b: Board| stored_value(&lookups, b);
@@ -891,7 +979,7 @@ fn check_placing(
                     .expect("Table::values rejects NONE")
             };
             let recomputed = match fast {
-                Some(f) if slot % SAMPLE != 0 => f,
+                Some(f) if !(sampling && slot % SAMPLE == 0) => f,
                 _ => {
                     // Padding, unless the index decodes a position here.
                     let Some(b) = index.board(slot) else {

@@ -370,3 +370,154 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
         assert!(report.is_ok(), "{spec}: {report:?}");
     }
 }
+
+/// A placing table's game-theoretic and horizon values, padding marked.
+fn both_kinds(store: &TablebaseDir, placed: u8, sub: Subspace) -> (Vec<Packed>, Vec<Packed>) {
+    let id = TableId::layer(TableKind::Horizon, placed, sub);
+    let mut game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
+    let mut rule = store.load(id).unwrap();
+    tigadi_tablebase::mark_padding(sub, &mut game);
+    tigadi_tablebase::mark_padding(sub, &mut rule);
+    (game, rule)
+}
+
+/// Do a placing subspace's successors hold their game values under the rule too?
+fn successors_unchanged(store: &TablebaseDir, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
+    let next = (placed as u32 + 1 < layer_count(rules)).then_some(placed + 1);
+    tigadi_solve::placing::subspace_successors(rules, placed as u32, sub)
+        .into_iter()
+        .all(|s| {
+            let id = TableId::new(TableKind::Horizon, next, s);
+            let rule = store.load(id).unwrap();
+            let game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
+            rule.iter().zip(&game).all(|(r, g)| !r.is_some() || r == g)
+        })
+}
+
+/// The game value `game` as it would stand under the rule if the rule changed
+/// nothing but its depth: the same win or loss in `limit` turns.
+fn at_limit(game: Packed, limit: u16) -> Packed {
+    Packed::new(match game.get().expect("a position") {
+        Value::Win(_) => Value::Win(limit),
+        Value::Loss(_) => Value::Loss(limit),
+        Value::Draw => unreachable!("the rule changes no draw"),
+    })
+}
+
+/// A value with the same win, draw or loss and another depth.
+fn deeper(v: Packed) -> Option<Packed> {
+    match v.get()? {
+        Value::Win(d) => Some(Packed::new(Value::Win(d + 1))),
+        Value::Loss(d) => Some(Packed::new(Value::Loss(d + 1))),
+        Value::Draw => None,
+    }
+}
+
+/// `verify` checks a placing horizon table against its game-theoretic table
+/// wherever the successors' two kinds agree, and only once that table has
+/// passed: an altered horizon value is caught where the rule changes the value
+/// (recomputed from the successors) and where it does not (compared with the
+/// game value); and when a game-theoretic table fails, its horizon table is
+/// recomputed from its successors alone, so the same alteration in both kinds
+/// is caught in both.
+#[test]
+fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
+    let rules = RuleSet::parse("tigadi,pieces=4,quiet=26").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules);
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    for s in &report.subspaces {
+        let placing_horizon = s.kind == TableKind::Horizon && s.placing.is_some();
+        assert_eq!(s.from_game, placing_horizon, "{s:?}");
+    }
+    // A slot whose value the rule changes, and a table whose successors the rule
+    // leaves alone (so none of its boards is recomputed under the shortcut).
+    let layers = layer_count(&rules) as u8;
+    let mut changed = None;
+    let mut unchanged = None;
+    for placed in (0..layers).rev() {
+        for sub in layer_subspaces(&rules, placed as u32) {
+            let (game, rule) = both_kinds(&store, placed, sub);
+            if changed.is_none() {
+                changed = (0..rule.len())
+                    .find(|&i| rule[i] != game[i] && rule[i].get().is_some())
+                    .map(|i| (placed, sub, i));
+            }
+            if unchanged.is_none() && successors_unchanged(&store, &rules, placed, sub) {
+                unchanged = (0..rule.len())
+                    .find(|&i| deeper(rule[i]).is_some())
+                    .map(|i| (placed, sub, i));
+            }
+        }
+    }
+    let changed = changed.expect("a placing value the rule changes");
+    let unchanged = unchanged.expect("a placing table the rule leaves alone");
+    assert_ne!((changed.0, changed.1), (unchanged.0, unchanged.1));
+    let write_horizon = |placed: u8, sub: Subspace, game: &[Packed], rule: &[Packed]| {
+        let id = TableId::layer(TableKind::Horizon, placed, sub);
+        store
+            .write(id, TableData::Horizon { game, dtc100: rule })
+            .unwrap();
+    };
+    // 1. Horizon values altered, game values as solved: where the rule changes
+    // the value (a game win or loss beyond the limit, a draw under the rule),
+    // to the same win or loss at the limit; elsewhere, to another depth.
+    let mut originals = Vec::new();
+    for &(placed, sub, slot) in &[changed, unchanged] {
+        let (game, mut rule) = both_kinds(&store, placed, sub);
+        originals.push(rule[slot]);
+        rule[slot] = if rule[slot] != game[slot] {
+            at_limit(game[slot], rules.quiet)
+        } else {
+            deeper(rule[slot]).unwrap()
+        };
+        write_horizon(placed, sub, &game, &rule);
+    }
+    store.write_manifest().unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    for (&(placed, sub, slot), original) in [changed, unchanged].iter().zip(&originals) {
+        let bad = report
+            .subspaces
+            .iter()
+            .find(|s| {
+                s.kind == TableKind::Horizon && s.placing == Some(placed) && s.subspace == sub
+            })
+            .unwrap();
+        assert!(bad.from_game, "{bad:?}");
+        assert_eq!(bad.mismatches, 1, "{bad:?}");
+        assert_eq!(bad.examples[0].slot, slot as u64);
+        assert_eq!(Some(bad.examples[0].recomputed), original.get());
+    }
+    assert_eq!(report.mismatches(), 2, "only the altered values fail");
+    // 2. Put back; then the same value altered in both kinds where the
+    // successors agree: the game table fails, so its horizon table is
+    // recomputed from the successors and fails too.
+    for (&(placed, sub, slot), &original) in [changed, unchanged].iter().zip(&originals) {
+        let (game, mut rule) = both_kinds(&store, placed, sub);
+        rule[slot] = original;
+        write_horizon(placed, sub, &game, &rule);
+    }
+    let (placed, sub, slot) = unchanged;
+    let (mut game, mut rule) = both_kinds(&store, placed, sub);
+    assert_eq!(game[slot], rule[slot]);
+    game[slot] = deeper(game[slot]).unwrap();
+    rule[slot] = game[slot];
+    store
+        .write_values(TableId::layer(TableKind::GameTheoretic, placed, sub), &game)
+        .unwrap();
+    write_horizon(placed, sub, &game, &rule);
+    store.write_manifest().unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    for kind in [TableKind::GameTheoretic, TableKind::Horizon] {
+        let bad = report
+            .subspaces
+            .iter()
+            .find(|s| s.kind == kind && s.placing == Some(placed) && s.subspace == sub)
+            .unwrap();
+        assert!(!bad.from_game, "{bad:?}");
+        assert_eq!(bad.mismatches, 1, "{bad:?}");
+        assert_eq!(bad.examples[0].slot, slot as u64);
+    }
+}
