@@ -428,9 +428,8 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
     let store = TablebaseDir::new(dir.path(), &rules);
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
-    for s in &report.subspaces {
-        let placing_horizon = s.kind == TableKind::Horizon && s.placing.is_some();
-        assert_eq!(s.from_game, placing_horizon, "{s:?}");
+    for s in report.subspaces.iter().filter(|s| s.placing.is_some()) {
+        assert_eq!(s.from_game, s.kind == TableKind::Horizon, "{s:?}");
     }
     // A slot whose value the rule changes, and a table whose successors the rule
     // leaves alone (so none of its boards is recomputed under the shortcut).

@@ -13,7 +13,7 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve_pairs, verify};
+use tigadi_jobs::{solve_pairs, verify, SubspaceReport, VerifyReport};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
@@ -153,4 +153,111 @@ fn every_kind_is_checked_in_one_sweep_and_faults_stay_in_their_kind() {
             std::fs::write(store.path().join("SHA256SUMS"), sums).unwrap();
         }
     }
+}
+
+/// The report on moving-phase table `kind` of `s`.
+fn moving_report(report: &VerifyReport, kind: TableKind, s: Subspace) -> &SubspaceReport {
+    report
+        .subspaces
+        .iter()
+        .find(|r| r.kind == kind && r.subspace == s && r.placing.is_none())
+        .expect("a report on every table")
+}
+
+/// A moving-phase horizon table whose values are its game values capped at the
+/// limit, in its subspace and in the tables its successors lie in, is settled by
+/// its game table's sweep: it passes when that passes (its category section
+/// still compared), and gets a sweep of its own when that fails. Under
+/// `tigadi,quiet=5` up to 8 gotis some tables qualify and some do not.
+#[test]
+fn horizon_tables_that_follow_from_the_game_values_are_settled_by_them() {
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    let subs = solve(dir.path());
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let report = verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    let settled: Vec<Subspace> = subs
+        .iter()
+        .copied()
+        .filter(|&s| moving_report(&report, TableKind::Horizon, s).from_game)
+        .collect();
+    assert!(
+        !settled.is_empty() && settled.len() < subs.len(),
+        "{settled:?}"
+    );
+    // A settled subspace with a win within the limit (slot `x`) and a win beyond
+    // it (slot `y`, a draw under the rule).
+    let load = |kind: TableKind, s: Subspace| {
+        let mut v = store.load(TableId::moving(kind, s)).unwrap();
+        tigadi_tablebase::mark_padding(s, &mut v);
+        v
+    };
+    let (s, x, y) = settled
+        .iter()
+        .find_map(|&s| {
+            let game = load(TableKind::GameTheoretic, s);
+            let win = |lo: u16, hi: u16| {
+                common::boards(s)
+                    .into_iter()
+                    .map(|(slot, _)| slot as usize)
+                    .find(|&i| matches!(game[i].get(), Some(Value::Win(d)) if lo <= d && d <= hi))
+            };
+            Some((s, win(1, 4)?, win(6, 200)?))
+        })
+        .expect("a settled subspace with wins on both sides of the limit");
+    let write_both = |game: &[Packed], rule: &[Packed], base: &[Packed]| {
+        let g = TableId::moving(TableKind::GameTheoretic, s);
+        store.write(g, TableData::Game(game)).unwrap();
+        let h = TableId::moving(TableKind::Horizon, s);
+        store
+            .write(
+                h,
+                TableData::Horizon {
+                    game: base,
+                    dtc100: rule,
+                },
+            )
+            .unwrap();
+        store.update_manifest(&[g, h], &[]).unwrap();
+    };
+    let (game, rule) = (
+        load(TableKind::GameTheoretic, s),
+        load(TableKind::Horizon, s),
+    );
+
+    // 1. The same win one turn longer in both kinds: the horizon table still
+    // equals the capped game values, but the game table fails, so the horizon
+    // table is swept on its own and fails at the same slot.
+    let (mut g1, mut h1) = (game.clone(), rule.clone());
+    let Some(Value::Win(d)) = game[x].get() else {
+        unreachable!()
+    };
+    g1[x] = Packed::new(Value::Win(d + 1));
+    h1[x] = g1[x];
+    write_both(&g1, &h1, &g1);
+    let report = verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    for kind in [TableKind::GameTheoretic, TableKind::Horizon] {
+        let r = moving_report(&report, kind, s);
+        assert!(!r.from_game, "{r:?}");
+        assert!(
+            r.examples
+                .iter()
+                .any(|m| m.slot == x as u64 && !m.wdl_section),
+            "{r:?}"
+        );
+    }
+
+    // 2. Values as solved, the category section altered at `y` (a cursed win
+    // recorded as a draw): caught although the table is settled by the game's.
+    let mut base = game.clone();
+    base[y] = Packed::DRAW;
+    write_both(&game, &rule, &base);
+    let report = verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    let r = moving_report(&report, TableKind::Horizon, s);
+    assert!(r.from_game, "{r:?}");
+    assert_eq!(r.mismatches, 1, "{r:?}");
+    assert_eq!(r.examples[0].slot, y as u64);
+    assert!(r.examples[0].wdl_section);
+    assert_eq!(report.mismatches(), 1, "only the category fails");
 }
