@@ -162,10 +162,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                 // Where the successors' values under the rule differ from their
                 // game values: only the boards placing into those are recomputed.
                 for (nid, rule) in &cache {
-                    if !changed.contains_key(nid) {
-                        let game = tables.load(nid.with_kind(TableKind::GameTheoretic))?;
-                        changed.insert(*nid, differing_slots(rule, &game));
-                    }
+                    changed_slots(&tables, &mut changed, *nid, rule)?;
                 }
                 let lists: Vec<(Subspace, &[u64])> = cache
                     .iter()
@@ -236,10 +233,29 @@ fn solve_placing_kind<O: PlacingObserver>(
     Ok(start.first().and_then(|p| p.get()))
 }
 
+/// The slots at which horizon table `id`, whose values are `rule`, differs from
+/// its game-theoretic table ([`differing_slots`]): from `changed`, or found by
+/// loading the game table and kept in `changed`. The placing horizon job and
+/// `verify` both read a successor table's list from here.
+pub(crate) fn changed_slots<'a>(
+    store: &TablebaseDir,
+    changed: &'a mut HashMap<TableId, Vec<u64>>,
+    id: TableId,
+    rule: &[Packed],
+) -> Result<&'a [u64], TablebaseError> {
+    Ok(match changed.entry(id) {
+        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
+            e.insert(differing_slots(rule, &game))
+        }
+    })
+}
+
 /// The slots at which `rule` (a table's values under the rule) differs from
 /// `game` (its game-theoretic values, as loaded: fillers in padding), in order;
 /// a padding slot may be among them.
-pub(crate) fn differing_slots(rule: &[Packed], game: &[Packed]) -> Vec<u64> {
+fn differing_slots(rule: &[Packed], game: &[Packed]) -> Vec<u64> {
     rule.par_iter()
         .zip(game.par_iter())
         .enumerate()

@@ -4,7 +4,6 @@
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +18,7 @@ use tigadi_solve::placing::{
 use tigadi_solve::retrograde::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{evaluate_with, value_at_counter, Category, Metric, Packed, Value};
+use tigadi_solve::{capped, evaluate_with, value_at_counter, Category, Metric, Packed, Value};
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
@@ -27,7 +26,7 @@ use tigadi_tablebase::{
     field, mark_padding, Table, TableId, TableKind, TablebaseDir, TablebaseError,
 };
 
-use crate::placing_job::differing_slots;
+use crate::placing_job::changed_slots;
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -77,9 +76,12 @@ pub struct SubspaceReport {
     /// Passed in an earlier run, and no file its check reads has changed since:
     /// not recomputed this time (`checked` is that run's count).
     pub earlier: bool,
-    /// A placing horizon table checked against its game-theoretic table (which
-    /// passed) wherever its successors' horizon and game values agree, and
-    /// recomputed from its successors elsewhere (see `check_placing`).
+    /// A horizon table settled by its game-theoretic table, which passed: a
+    /// placing table compared with it wherever its successors' horizon and game
+    /// values agree and recomputed from its successors elsewhere (see
+    /// `check_placing`); a moving-phase table equal to its game values capped
+    /// at the limit, as are its successors' tables, its categories compared
+    /// (see `horizon_follows_from_game`).
     pub from_game: bool,
 }
 
@@ -498,10 +500,6 @@ struct KindCheck {
 fn horizon_follows_from_game(rules: &RuleSet, checks: &[KindCheck]) -> Option<usize> {
     let h = checks.iter().position(|c| c.kind == TableKind::Horizon)?;
     let g = checks.iter().find(|c| c.kind == TableKind::GameTheoretic)?;
-    let cap = |v: Packed| match v.get().and_then(|x| x.dtc()) {
-        Some(d) if d > rules.quiet => Packed::DRAW,
-        _ => v,
-    };
     let same = g.arrays.len() == checks[h].arrays.len()
         && g.arrays
             .iter()
@@ -509,7 +507,10 @@ fn horizon_follows_from_game(rules: &RuleSet, checks: &[KindCheck]) -> Option<us
             .all(|((gs, gv), (hs, hv))| {
                 gs == hs
                     && gv.len() == hv.len()
-                    && gv.par_iter().zip(hv.par_iter()).all(|(&g, &h)| cap(g) == h)
+                    && gv
+                        .par_iter()
+                        .zip(hv.par_iter())
+                        .all(|(&g, &h)| capped(rules, g) == h)
             });
     same.then_some(h)
 }
@@ -522,9 +523,7 @@ fn check_categories(s: Subspace, h: &mut KindCheck) {
     debug_assert_eq!(h.arrays[0].0, s);
     let summary = &h.summary;
     let slots = values.len() as u64;
-    let chunks = (0..slots.div_ceil(CHUNK))
-        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(slots))
-        .collect();
+    let chunks = slot_chunks(slots);
     sweep_chunks(chunks, &mut [&mut h.report], None, |range, record| {
         for slot in range {
             let v = values[slot as usize]
@@ -538,6 +537,13 @@ fn check_categories(s: Subspace, h: &mut KindCheck) {
             }
         }
     });
+}
+
+/// The slots `0..slots` in ranges of [`CHUNK`], the tasks of [`sweep_chunks`].
+fn slot_chunks(slots: u64) -> Vec<std::ops::Range<u64>> {
+    (0..slots.div_ceil(CHUNK))
+        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(slots))
+        .collect()
 }
 
 /// Whether the first section's entry of a slot agrees with its stored value.
@@ -882,15 +888,8 @@ fn verify_placing(
                         let mut lists = Vec::new();
                         for (n, rule) in &arrays {
                             let nid = TableId::new(kind, next, *n);
-                            let list = match changed.entry(nid) {
-                                Entry::Occupied(e) => e.into_mut(),
-                                Entry::Vacant(e) => {
-                                    let game =
-                                        store.load(nid.with_kind(TableKind::GameTheoretic))?;
-                                    e.insert(differing_slots(rule, &game))
-                                }
-                            };
-                            lists.push((*n, list.clone()));
+                            let list = changed_slots(store, &mut changed, nid, rule)?;
+                            lists.push((*n, list.to_vec()));
                         }
                         mark_padding(s, &mut game);
                         shortcut = Some((game, lists));
@@ -1046,9 +1045,7 @@ fn check_placing(
     let lookups = indexed(arrays);
     let lookup = |b: Board| stored_value(&lookups, b);
     let slots = own.len() as u64;
-    let chunks = (0..slots.div_ceil(CHUNK))
-        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(slots))
-        .collect();
+    let chunks = slot_chunks(slots);
     sweep_chunks(chunks, &mut [report], None, |range, record| {
         for slot in range {
             let fast = grouped[slot as usize].get();

@@ -76,16 +76,26 @@ pub fn solve_pair_horizon(
 pub fn cap_at_limit(rules: &RuleSet, values: &mut [Packed]) -> u32 {
     values
         .par_iter_mut()
-        .map(|v| match v.get().and_then(|x| x.dtc()) {
-            Some(d) if d > rules.quiet => {
-                *v = Packed::DRAW;
-                rules.quiet as u32 + 1
-            }
-            Some(d) => d as u32 + 1,
-            None => 1,
+        .map(|v| {
+            let rounds = v
+                .get()
+                .and_then(|x| x.dtc())
+                .map_or(1, |d| d.min(rules.quiet) as u32 + 1);
+            *v = capped(rules, *v);
+            rounds
         })
         .max()
         .unwrap_or(1)
+}
+
+/// One value as [`cap_at_limit`] leaves it: a draw if its DTC exceeds the turn
+/// limit, else itself (padding too).
+#[inline]
+pub fn capped(rules: &RuleSet, v: Packed) -> Packed {
+    match v.get().and_then(|x| x.dtc()) {
+        Some(d) if d > rules.quiet => Packed::DRAW,
+        _ => v,
+    }
 }
 
 /// [`solve_pair_horizon`] for every pair with at most `max_gotis` on the board, in

@@ -28,7 +28,7 @@ pub mod runs;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use horizon::{
-    cap_at_limit, evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
+    cap_at_limit, capped, evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
     solve_up_to_horizon,
 };
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
