@@ -137,11 +137,7 @@ fn every_kind_is_checked_in_one_sweep_and_faults_stay_in_their_kind() {
                 );
             }
         }
-        let own = report
-            .subspaces
-            .iter()
-            .find(|r| r.kind == kind && r.subspace == sub && r.placing.is_none())
-            .unwrap();
+        let own = moving_report(&report, kind, sub);
         assert!(
             own.examples
                 .iter()
