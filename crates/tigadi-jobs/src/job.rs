@@ -354,7 +354,11 @@ fn solve_one_dtw<O: JobObserver>(
 ) -> Result<DtwReport, JobError> {
     let t0 = Instant::now();
     let targets = load_targets(tables, TableKind::Dtw, pair)?;
-    let own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    // As the solver left them: no value in padding, so none in the DTW tables'.
+    for (s, values) in &mut own {
+        mark_padding(*s, values);
+    }
     let solved = solve_pair_dtw(
         tables.rules(),
         pair,

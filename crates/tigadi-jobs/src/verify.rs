@@ -666,6 +666,12 @@ fn verify_moving(
                     }
                 }
             }
+            // The header's class counts are those of the stored positions.
+            if report.error.is_none() {
+                if let Err(e) = table.check_counts(&arrays[0].1) {
+                    report.error = Some(e);
+                }
+            }
             let summary: Result<Agrees, TablebaseError> = match (&report.error, kind) {
                 (Some(_), _) => Err(TablebaseError::corrupt(&report.path, "not read")),
                 (None, TableKind::GameTheoretic) => table.decode::<field::Wdl>().map(|wdl| {
@@ -899,6 +905,8 @@ fn verify_placing(
                 }
                 TableKind::Dtw => (table.values()?, dtw_summary(store, &table, id)?),
             };
+            // The header's class counts are those of the stored positions.
+            table.check_counts(&own)?;
             check_placing(
                 rules,
                 kind.metric(),

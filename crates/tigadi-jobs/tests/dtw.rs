@@ -218,3 +218,48 @@ fn verify_of_one_kind_checks_that_kind_only() {
     assert!(game.is_ok(), "{game:?}");
     assert!(verify_kinds(dir.path(), &rules, false, &[], &Nothing).is_err());
 }
+
+/// Every table's header counts are those of its positions, recounted here board
+/// by board from the index (padding left out); a DTW table's wins, draws and
+/// losses are its game table's. A DTW table written with values in its padding
+/// (as the moving DTW pass once wrote them, from game tables read back from
+/// their files) fails `verify` for its counts.
+#[test]
+fn header_counts_are_the_positions_and_verify_checks_them() {
+    use tigadi_tablebase::ClassCounts;
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    solve_all(dir.path(), &rules, true);
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let wdl = |c: ClassCounts| (c.wins, c.draws, c.losses);
+    for id in store.list().unwrap() {
+        let table = store.open(id).unwrap();
+        let values = table.values().unwrap();
+        let mut counts = ClassCounts::default();
+        for (slot, _) in common::boards(id.subspace) {
+            counts.add(values[slot as usize].get().unwrap());
+        }
+        assert_eq!(table.header().counts, counts, "{id}");
+        if id.kind == TableKind::Dtw {
+            let game = store.open(id.with_kind(TableKind::GameTheoretic)).unwrap();
+            assert_eq!(wdl(game.header().counts), wdl(counts), "{id}");
+        }
+    }
+
+    let id = TableId::moving(TableKind::Dtw, Subspace::new(3, 3));
+    let before = store.open(id).unwrap().header().counts;
+    let filled = store.load(id).unwrap();
+    store.write(id, TableData::Dtw(&filled)).unwrap();
+    store.update_manifest(&[id], &[]).unwrap();
+    let after = store.open(id).unwrap().header().counts;
+    assert!(
+        after.classes() > before.classes(),
+        "3v3 has no padding: the check is not exercised"
+    );
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!((bad[0].kind, bad[0].placing), (TableKind::Dtw, None));
+    let error = bad[0].error.as_ref().expect("a header error").to_string();
+    assert!(error.contains("header counts"), "{error}");
+}

@@ -62,6 +62,15 @@ impl ClassCounts {
         self.wins + self.draws + self.losses
     }
 
+    /// Adds the counts of `other` (of other slots of the same table).
+    pub fn merge(&mut self, other: &ClassCounts) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.max_dtc_win = self.max_dtc_win.max(other.max_dtc_win);
+        self.max_dtc_loss = self.max_dtc_loss.max(other.max_dtc_loss);
+    }
+
     /// Counts one class of value `v`.
     pub fn add(&mut self, v: Value) {
         match v {

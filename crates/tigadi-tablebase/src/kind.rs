@@ -344,19 +344,41 @@ impl Section {
         }
     }
 
-    /// Stores entry `e` of slot `j` into a decompressed block of `n` slots (whose
-    /// bytes start zeroed).
-    #[inline]
-    pub(crate) fn put(self, raw: &mut [u8], j: usize, n: usize, e: u16) {
+    /// The decompressed block of the entries `words` (one per slot, in order).
+    pub(crate) fn pack(self, words: &[u16]) -> Vec<u8> {
+        let n = words.len();
+        let mut raw = vec![0u8; self.raw_len(n as u64) as usize];
         match self {
-            Section::Wdl => raw[j / 4] |= (e as u8) << (2 * (j % 4)),
-            Section::Category => raw[j / 2] |= (e as u8) << (4 * (j % 2)),
-            Section::Dtc100 => raw[j] = e as u8,
+            Section::Wdl => {
+                for (byte, w) in raw.iter_mut().zip(words.chunks(4)) {
+                    *byte = w
+                        .iter()
+                        .enumerate()
+                        .fold(0, |b, (k, &e)| b | (e as u8) << (2 * k));
+                }
+            }
+            Section::Category => {
+                for (byte, w) in raw.iter_mut().zip(words.chunks(2)) {
+                    *byte = w
+                        .iter()
+                        .enumerate()
+                        .fold(0, |b, (k, &e)| b | (e as u8) << (4 * k));
+                }
+            }
+            Section::Dtc100 => {
+                for (byte, &e) in raw.iter_mut().zip(words) {
+                    *byte = e as u8;
+                }
+            }
             Section::Dtc | Section::Dtw => {
-                raw[j] = e as u8;
-                raw[n + j] = (e >> 8) as u8;
+                let (low, high) = raw.split_at_mut(n);
+                for ((l, h), &e) in low.iter_mut().zip(high.iter_mut()).zip(words) {
+                    *l = e as u8;
+                    *h = (e >> 8) as u8;
+                }
             }
         }
+        raw
     }
 
     /// The entry of slot `j` of a decompressed block of `n` slots.
@@ -516,8 +538,43 @@ pub enum TableData<'a> {
     },
 }
 
-/// One slot's entries for the two sections, `None` for padding.
-type Entries<'a> = Box<dyn Fn(usize) -> Option<[u16; 2]> + Sync + 'a>;
+/// Where a table's entries come from once [`TableData::entries`] has checked
+/// them; the writer reads them slot by slot ([`value_entries`],
+/// [`horizon_entries`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Entries<'a> {
+    /// Game-theoretic or DTW values: the WDL code and the packed value.
+    Values(&'a [Packed]),
+    /// Values under the 100-turn rule: the class code and the DTC₁₀₀ byte.
+    Horizon {
+        /// The game-theoretic values.
+        game: &'a [Packed],
+        /// The DTC₁₀₀ values.
+        dtc100: &'a [Packed],
+    },
+}
+
+/// The entries of the two sections of a checked game-theoretic or DTW value,
+/// `None` for padding: read from the packed bits without decoding the value.
+#[inline]
+pub(crate) fn value_entries(p: Packed) -> Option<[u16; 2]> {
+    let code = match p.0 {
+        0xFFFF => return None,
+        0 => WDL_DRAW,
+        d if d & 0x8000 != 0 => WDL_LOSS,
+        _ => WDL_WIN,
+    };
+    Some([code as u16, p.0])
+}
+
+/// The entries of the two sections of a checked horizon slot (its game value
+/// and its DTC₁₀₀ value), `None` for padding.
+#[inline]
+pub(crate) fn horizon_entries(game: Packed, dtc100: Packed) -> Option<[u16; 2]> {
+    let h = dtc100.get()?;
+    let class = Class::of(game.get()?.wdl(), h.wdl())?;
+    Some([class.code() as u16, dtc100_byte(h) as u16])
+}
 
 impl<'a> TableData<'a> {
     /// The kind of table written from it.
@@ -570,12 +627,8 @@ impl<'a> TableData<'a> {
                         }
                     }
                 }
-                let entries = move |i: usize| {
-                    let v = values[i].get()?;
-                    Some([wdl_code(v.wdl()) as u16, values[i].0])
-                };
                 let fill = [WDL_DRAW as u16, Packed::DRAW.0];
-                Ok((counts, Box::new(entries), fill))
+                Ok((counts, Entries::Values(values), fill))
             }
             TableData::Horizon { game, dtc100 } => {
                 for (slot, (g, h)) in game.iter().zip(dtc100).enumerate() {
@@ -598,13 +651,8 @@ impl<'a> TableData<'a> {
                     }
                     counts.add(h);
                 }
-                let entries = move |i: usize| {
-                    let h = dtc100[i].get()?;
-                    let class = Class::of(game[i].get()?.wdl(), h.wdl())?;
-                    Some([class.code() as u16, dtc100_byte(h) as u16])
-                };
                 let fill = [Class::Draw.code() as u16, DTC100_DRAW as u16];
-                Ok((counts, Box::new(entries), fill))
+                Ok((counts, Entries::Horizon { game, dtc100 }, fill))
             }
         }
     }

@@ -39,6 +39,6 @@ pub use format::{ClassCounts, Header};
 pub use kind::{field, Entry, Field, Section, TableData, TableKind};
 pub use lock::DirLock;
 pub use manifest::{Manifest, ManifestEntry};
-pub use reader::table::{mark_padding, same_values, Table};
+pub use reader::table::{mark_padding, position_counts, same_values, Table};
 pub use tablebase::{RuleValues, Tablebase};
 pub use writer::encode;

@@ -5,7 +5,7 @@
 use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
-use crate::kind::{Section, TableData};
+use crate::kind::{horizon_entries, value_entries, Entries, Section, TableData};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -82,14 +82,20 @@ pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, 
     }
     let slots = data.slots()?;
     let (counts, entries, fill) = data.entries(dtc100_limit(rules, id.placing))?;
-    let [first, second] = [0, 1].map(|i| {
-        compress_section(
+    let sections = id.kind.sections();
+    // One copy of the section loop per kind of data, each reading its slots'
+    // entries inline.
+    let (first, second) = match entries {
+        Entries::Values(values) => {
+            compress_sections(slots, sections, |i| value_entries(values[i]), fill)
+        }
+        Entries::Horizon { game, dtc100 } => compress_sections(
             slots,
-            id.kind.sections()[i],
-            |slot| entries(slot).map(|e| e[i]),
-            fill[i],
-        )
-    });
+            sections,
+            |i| horizon_entries(game[i], dtc100[i]),
+            fill,
+        ),
+    };
     let (first, second) = (first?, second?);
     let header = Header {
         kind: id.kind,
@@ -165,6 +171,40 @@ fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
     out
 }
 
+/// [`compress_section`] of both sections, `entry(i)` giving slot `i`'s entries.
+fn compress_sections(
+    slots: usize,
+    sections: [Section; 2],
+    entry: impl Fn(usize) -> Option<[u16; 2]> + Sync,
+    fill: [u16; 2],
+) -> (
+    Result<Blocks, TablebaseError>,
+    Result<Blocks, TablebaseError>,
+) {
+    (
+        compress_section(slots, sections[0], |i| entry(i).map(|e| e[0]), fill[0]),
+        compress_section(slots, sections[1], |i| entry(i).map(|e| e[1]), fill[1]),
+    )
+}
+
+thread_local! {
+    /// Each thread's zstd compression context, kept between blocks and tables.
+    static COMPRESSOR: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Compresses `raw` at zstd level `level` with this thread's context.
+fn zstd_compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        if !matches!(&*c, Some((l, _)) if *l == level) {
+            *c = Some((level, zstd::bulk::Compressor::new(level)?));
+        }
+        let (_, compressor) = c.as_mut().expect("just made");
+        compressor.compress(raw)
+    })
+}
+
 /// Encodes and compresses every block of one section of `slots` slots, in
 /// parallel, in block order. `entry(i)` is slot `i`'s entry, `None` for padding:
 /// a padding slot is written as the nearest real slot before it (`fill` when there
@@ -179,28 +219,21 @@ fn compress_section(
     let blocks = (slots as u64).div_ceil(spb as u64);
     let blocks = (0..blocks)
         .into_par_iter()
-        .map_init(
-            || zstd::bulk::Compressor::new(section.zstd_level()),
-            |compressor, b| {
-                let start = (b * spb as u64) as usize;
-                let n = block_slots(slots as u64, spb, b) as usize;
-                let mut raw = vec![0u8; section.raw_len(n as u64) as usize];
-                let mut prev = (0..=start).rev().find_map(&entry).unwrap_or(fill);
-                for j in 0..n {
-                    if let Some(e) = entry(start + j) {
+        .map(|b| {
+            let start = (b * spb as u64) as usize;
+            let n = block_slots(slots as u64, spb, b) as usize;
+            let mut prev = (0..=start).rev().find_map(&entry).unwrap_or(fill);
+            let words: Vec<u16> = (start..start + n)
+                .map(|i| {
+                    if let Some(e) = entry(i) {
                         prev = e;
                     }
-                    section.put(&mut raw, j, n, prev);
-                }
-                let failed = |e: std::io::Error| {
-                    TablebaseError::InvalidValues(format!("zstd compression failed: {e}"))
-                };
-                match compressor {
-                    Ok(c) => c.compress(&raw).map_err(failed),
-                    Err(e) => Err(failed(std::io::Error::new(e.kind(), e.to_string()))),
-                }
-            },
-        )
+                    prev
+                })
+                .collect();
+            zstd_compress(&section.pack(&words), section.zstd_level())
+                .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
+        })
         .collect::<Result<_, _>>()?;
     Ok(Blocks { section, blocks })
 }

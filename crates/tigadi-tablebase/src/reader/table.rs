@@ -244,6 +244,21 @@ impl Table {
         &self.header
     }
 
+    /// Checks the header's class counts against `values`, the table's values
+    /// as [`Table::values`] decodes them: they must be the counts of its real
+    /// boards ([`position_counts`]), padding left out.
+    pub fn check_counts(&self, values: &[Packed]) -> Result<(), TablebaseError> {
+        let counted = position_counts(self.header.subspace, values);
+        if counted == self.header.counts {
+            Ok(())
+        } else {
+            Err(self.corrupt(format!(
+                "its header counts {:?} differ from its positions' {counted:?}",
+                self.header.counts
+            )))
+        }
+    }
+
     /// The subspace the file holds.
     pub fn subspace(&self) -> Subspace {
         self.header.subspace
@@ -509,6 +524,35 @@ fn empty_padding(index: &SubspaceIndex, start: u64, chunk: &mut [Packed]) {
         }
         chunk[(next - start) as usize..(range.end - start) as usize].fill(Packed::NONE);
     }
+}
+
+/// The class counts of the real boards of a whole table of `subspace` (as
+/// [`crate::TablebaseDir::load`] returns it, fillers in padding, or as a solver
+/// leaves it): what the header's counts must be ([`Table::check_counts`]).
+/// Padding is found as [`mark_padding`] finds it, on a copy of each stretch.
+pub fn position_counts(subspace: Subspace, values: &[Packed]) -> ClassCounts {
+    let index = SubspaceIndex::new(subspace);
+    assert_eq!(
+        values.len() as u64,
+        index.slots(),
+        "a whole table of {subspace}"
+    );
+    values
+        .par_chunks(PADDING_CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut real = chunk.to_vec();
+            empty_padding(&index, (c * PADDING_CHUNK) as u64, &mut real);
+            let mut counts = ClassCounts::default();
+            real.iter()
+                .filter_map(|v| v.get())
+                .for_each(|v| counts.add(v));
+            counts
+        })
+        .reduce(ClassCounts::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
 }
 
 /// Slots per parallel task of [`mark_padding`] and [`same_values`].
