@@ -497,16 +497,22 @@ impl Table {
 ///
 /// If `values` does not have one entry per slot of the subspace.
 pub fn mark_padding(subspace: Subspace, values: &mut [Packed]) {
-    let index = SubspaceIndex::new(subspace);
-    assert_eq!(
-        values.len() as u64,
-        index.slots(),
-        "a whole table of {subspace}"
-    );
+    let index = whole_table_index(subspace, values.len());
     values
         .par_chunks_mut(PADDING_CHUNK)
         .enumerate()
         .for_each(|(c, chunk)| empty_padding(&index, (c * PADDING_CHUNK) as u64, chunk));
+}
+
+/// The index of `subspace`, whose whole table has `len` slots.
+///
+/// # Panics
+///
+/// If it has not.
+fn whole_table_index(subspace: Subspace, len: usize) -> SubspaceIndex {
+    let index = SubspaceIndex::new(subspace);
+    assert_eq!(len as u64, index.slots(), "a whole table of {subspace}");
+    index
 }
 
 /// Puts [`Packed::NONE`] into the padding slots of `chunk`, the slots from
@@ -531,12 +537,7 @@ fn empty_padding(index: &SubspaceIndex, start: u64, chunk: &mut [Packed]) {
 /// leaves it): what the header's counts must be ([`Table::check_counts`]).
 /// Padding is found as [`mark_padding`] finds it, on a copy of each stretch.
 pub fn position_counts(subspace: Subspace, values: &[Packed]) -> ClassCounts {
-    let index = SubspaceIndex::new(subspace);
-    assert_eq!(
-        values.len() as u64,
-        index.slots(),
-        "a whole table of {subspace}"
-    );
+    let index = whole_table_index(subspace, values.len());
     values
         .par_chunks(PADDING_CHUNK)
         .enumerate()
