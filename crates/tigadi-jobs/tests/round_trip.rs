@@ -200,8 +200,48 @@ fn write_rejects_wrong_lengths_and_bad_words() {
     let store = TablebaseDir::new(dir.path(), &RuleSet::TIGADI);
     let r = store.write(game(sub), TableData::Game(&vec![Packed::DRAW; n - 1]));
     assert!(matches!(r, Err(TablebaseError::InvalidValues(_))));
+    // Bad words in two of the stretches checked in parallel: the first is named.
     let mut v = vec![Packed::DRAW; n];
+    v[n - 3] = Packed(0xFFFE);
     v[5] = Packed(0x7FFF);
     let r = store.write(game(sub), TableData::Game(&v));
-    assert!(matches!(r, Err(TablebaseError::InvalidValues(_))));
+    match r {
+        Err(TablebaseError::InvalidValues(e)) => {
+            assert!(e.contains("slot 5 holds 0x7fff"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // A horizon table: a DTC100 past the limit, and before it a game value
+    // missing where the DTC100 has one.
+    let mut dtc100 = vec![Packed::DRAW; n];
+    dtc100[n - 3] = Packed::new(Value::Win(101));
+    let mut game_values = vec![Packed::DRAW; n];
+    game_values[7] = Packed::NONE;
+    let horizon = tigadi_tablebase::TableId::moving(tigadi_tablebase::TableKind::Horizon, sub);
+    match store.write(
+        horizon,
+        TableData::Horizon {
+            game: &game_values,
+            dtc100: &dtc100,
+        },
+    ) {
+        Err(TablebaseError::InvalidValues(e)) => {
+            assert!(e.contains("slot 7: padding in the game"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    game_values[7] = Packed::DRAW;
+    match store.write(
+        horizon,
+        TableData::Horizon {
+            game: &game_values,
+            dtc100: &dtc100,
+        },
+    ) {
+        Err(TablebaseError::InvalidValues(e)) => assert!(
+            e.contains(&format!("slot {}: DTC100", n - 3)) && e.contains("beyond the turn limit"),
+            "{e}"
+        ),
+        other => panic!("{other:?}"),
+    }
 }

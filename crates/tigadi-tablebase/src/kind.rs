@@ -15,6 +15,7 @@
 use crate::error::TablebaseError;
 use crate::format::{ClassCounts, Header};
 use crate::reader::table::Table;
+use rayon::prelude::*;
 use tigadi_rules::rules::{DEFAULT_PIECES, MAX_PIECES, MIN_PIECES};
 use tigadi_rules::RuleSet;
 use tigadi_values::{Category as Class, Metric, Packed, Value, Wdl as WinDrawLoss, MAX_DTC};
@@ -612,36 +613,38 @@ impl<'a> TableData<'a> {
         &self,
         limit: u16,
     ) -> Result<(ClassCounts, Entries<'a>, [u16; 2]), TablebaseError> {
-        let mut counts = ClassCounts::default();
         match *self {
             TableData::Game(values) | TableData::Dtw(values) => {
-                for (slot, v) in values.iter().enumerate() {
+                let counts = count_checked(values.len(), |slot, counts| {
+                    let v = values[slot];
                     match v.get() {
-                        None => {}
-                        Some(v) if v.dtc().unwrap_or(0) <= MAX_DTC => counts.add(v),
-                        Some(_) => {
-                            return Err(TablebaseError::InvalidValues(format!(
-                                "slot {slot} holds {:#06x}, not a packed value",
-                                v.0
-                            )))
+                        None => Ok(()),
+                        Some(v) if v.dtc().unwrap_or(0) <= MAX_DTC => {
+                            counts.add(v);
+                            Ok(())
                         }
+                        Some(_) => Err(format!(
+                            "slot {slot} holds {:#06x}, not a packed value",
+                            v.0
+                        )),
                     }
-                }
+                })?;
                 let fill = [WDL_DRAW as u16, Packed::DRAW.0];
                 Ok((counts, Entries::Values(values), fill))
             }
             TableData::Horizon { game, dtc100 } => {
-                for (slot, (g, h)) in game.iter().zip(dtc100).enumerate() {
-                    let Some(h) = h.get() else { continue };
+                let counts = count_checked(game.len(), |slot, counts| {
+                    let (g, h) = (game[slot], dtc100[slot]);
+                    let Some(h) = h.get() else { return Ok(()) };
                     let Some(g) = g.get() else {
-                        return Err(TablebaseError::InvalidValues(format!(
+                        return Err(format!(
                             "slot {slot}: padding in the game-theoretic values only"
-                        )));
+                        ));
                     };
                     let bad = |what: &str| {
-                        Err(TablebaseError::InvalidValues(format!(
+                        Err(format!(
                             "slot {slot}: DTC100 {h:?} {what} (game-theoretic value {g:?})"
-                        )))
+                        ))
                     };
                     if h.dtc().is_some_and(|d| d > limit) {
                         return bad("beyond the turn limit");
@@ -650,12 +653,38 @@ impl<'a> TableData<'a> {
                         return bad("contradicts the game-theoretic value");
                     }
                     counts.add(h);
-                }
+                    Ok(())
+                })?;
                 let fill = [Class::Draw.code() as u16, DTC100_DRAW as u16];
                 Ok((counts, Entries::Horizon { game, dtc100 }, fill))
             }
         }
     }
+}
+
+/// The class counts of slots `0..slots`, `check(slot, counts)` counting each
+/// (or saying what is wrong with it), in parallel stretches; the error is the
+/// first slot's that has one, whatever the threads.
+fn count_checked(
+    slots: usize,
+    check: impl Fn(usize, &mut ClassCounts) -> Result<(), String> + Sync,
+) -> Result<ClassCounts, TablebaseError> {
+    const STRETCH: usize = 1 << 16;
+    let stretches: Vec<Result<ClassCounts, String>> = (0..slots.div_ceil(STRETCH))
+        .into_par_iter()
+        .map(|c| {
+            let mut counts = ClassCounts::default();
+            for slot in c * STRETCH..((c + 1) * STRETCH).min(slots) {
+                check(slot, &mut counts)?;
+            }
+            Ok(counts)
+        })
+        .collect();
+    let mut counts = ClassCounts::default();
+    for stretch in stretches {
+        counts.merge(&stretch.map_err(TablebaseError::InvalidValues)?);
+    }
+    Ok(counts)
 }
 
 /// The WDL code of a win, draw or loss.
