@@ -73,6 +73,13 @@ impl MoverClass {
         (self.syms == 1).then_some(self.first_slot)
     }
 
+    /// The first slot of the canonical set's run (of
+    /// [`SubspaceIndex::run_length`] slots), whatever its symmetries.
+    #[inline]
+    pub fn first_slot(&self) -> u64 {
+        self.first_slot
+    }
+
     /// For boards with this mover set whose opponent sets differ from `opponent`
     /// in a few points (the quiet successors of one position: the slides of one
     /// set), their slots by toggling points of a precomputed form
