@@ -294,9 +294,7 @@ impl Group {
                     // The next group's run (the next canonical set's) usually
                     // follows: fetch it while this group is evaluated.
                     let ahead = run.end..(run.end + sets).min(values.len());
-                    for p in values[ahead].iter().step_by(32) {
-                        crate::memory::prefetch(p);
-                    }
+                    crate::memory::prefetch_slice(&values[ahead]);
                     self.quiet.extend(values[run].iter().map(|&p| quiet(p)))
                 }
                 None => self.free.for_each(size, |set| {
@@ -335,9 +333,7 @@ impl Group {
                     c &= c - 1;
                     let class = index.mover_class(opponent & !q);
                     let first = class.first_slot() as usize;
-                    for p in values[first..first + run].iter().step_by(32) {
-                        crate::memory::prefetch(p);
-                    }
+                    crate::memory::prefetch_slice(&values[first..first + run]);
                     self.targets.push(class);
                 }
             }

@@ -40,3 +40,17 @@ pub fn prefetch<T>(x: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
 }
+
+/// Asks the CPU to bring in the cache lines of `items`: one [`prefetch`] every
+/// 64 bytes (a cache line) from its first element.
+#[inline]
+pub fn prefetch_slice<T>(items: &[T]) {
+    /// Bytes in one cache line of the x86-64 CPUs this runs on.
+    const LINE: usize = 64;
+    for x in items
+        .iter()
+        .step_by((LINE / std::mem::size_of::<T>()).max(1))
+    {
+        prefetch(x);
+    }
+}
