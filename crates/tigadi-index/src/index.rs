@@ -244,44 +244,45 @@ impl SubspaceIndex {
         MoverTable::of(self.subspace.opponent as u32).orbits.len() as u64
     }
 
-    /// Calls `f(slot, board)` for the positions of this subspace grouped by the
-    /// opponent's point set: for each canonical opponent set `O` (least of its
+    /// Calls `f(slot, board, number)` for the positions of this subspace grouped by
+    /// the opponent's point set: for each canonical opponent set `O` (least of its
     /// orbit) with orbit rank in `orbits` (`0..opponent_orbits()` in all), every
-    /// board `(M, O)` of one symmetry class per slot, mover sets `M` in increasing
-    /// order. Over all orbits every slot holding a position is visited exactly
-    /// once (padding never); `board` is one of the slot's class, not necessarily
-    /// its canonical board.
+    /// board `(M, O)` of one symmetry class per slot, mover sets `M` in the order of
+    /// their `number` among the sets of `m` points that `O` leaves free
+    /// ([`FreeSets`](crate::FreeSets)). Over all orbits every slot holding a
+    /// position is visited exactly once (padding never); `board` is one of the
+    /// slot's class, not necessarily its canonical board.
     ///
     /// For passes whose look-ups depend on the opponent set: every quiet successor
     /// or predecessor of `(M, O)` has the mover set `O`, so within one group they
     /// all fall into one run of the other table (see [`mover_class`](Self::mover_class)),
-    /// which stays in cache, where slot order scatters them over the whole table.
+    /// which stays in cache, where slot order scatters them over the whole table;
+    /// and what a pass computes per mover set of the group can sit in an array by
+    /// `number`, read in order.
     pub fn for_each_board_by_opponent(
         &self,
         orbits: std::ops::Range<u64>,
-        mut f: impl FnMut(u64, Board),
+        mut f: impl FnMut(u64, Board, u32),
     ) {
         let table = MoverTable::of(self.subspace.opponent as u32);
-        let m = self.subspace.mover as usize;
+        let m = self.subspace.mover as u32;
         for r in orbits {
             let orbit = table.orbits[r as usize];
             let opponent = orbit.set;
-            // The free points in increasing order.
-            let mut points = [0u8; POINTS];
-            let mut n = 0;
-            for p in 0..POINTS {
-                if opponent & (1 << p) == 0 {
-                    points[n] = p as u8;
-                    n += 1;
-                }
-            }
+            let n = POINTS as u32 - opponent.count_ones();
             if m > n {
                 continue;
             }
-            // The m-subsets of the free points, as increasing index tuples.
-            let mut at: [usize; POINTS] = std::array::from_fn(|i| i);
-            loop {
-                let mover = at[..m].iter().fold(0, |s, &i| s | 1 << points[i]);
+            // The m-sets of the free points in compressed form, in increasing order,
+            // which is the order of their numbers (colex).
+            // The images of `O`, once per group: a board's slot takes `O` under
+            // the symmetries that make its mover set canonical.
+            let images: [Bits; SYMMETRIES] = std::array::from_fn(|g| transform_set(g, opponent));
+            let end = 1u64 << n;
+            let mut compressed: u64 = (1 << m) - 1;
+            let mut number = 0u32;
+            while compressed < end {
+                let mover = expand(opponent, compressed as Bits);
                 // Boards (M, O) and (g M, O) with g fixing O are one class: keep the
                 // least M of those.
                 let mut rest = orbit.stabiliser;
@@ -293,16 +294,26 @@ impl SubspaceIndex {
                 }
                 if least {
                     let board = Board { mover, opponent };
-                    f(self.index(board), board);
+                    let (canonical, orbit, syms) = self.table.classify(mover);
+                    let mut image = images[syms.trailing_zeros() as usize];
+                    let mut others = syms & (syms - 1);
+                    while others != 0 {
+                        // The mover set has a nontrivial stabiliser: the least
+                        // opponent image among the symmetries that give the least
+                        // mover set, as `opponent_image` takes it.
+                        image = image.min(images[others.trailing_zeros() as usize]);
+                        others &= others - 1;
+                    }
+                    let slot = orbit as u64 * self.run as u64
+                        + colex_rank(compress(canonical, image)) as u64;
+                    debug_assert_eq!(slot, self.index(board));
+                    f(slot, board, number);
                 }
-                // The next tuple: raise the last index that can rise, reset the rest.
-                let Some(i) = (0..m).rev().find(|&i| at[i] < n - m + i) else {
+                if m == 0 {
                     break;
-                };
-                at[i] += 1;
-                for j in i + 1..m {
-                    at[j] = at[j - 1] + 1;
                 }
+                number += 1;
+                compressed = next_same_size(compressed);
             }
         }
     }

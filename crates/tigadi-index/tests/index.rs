@@ -317,8 +317,14 @@ fn boards_by_opponent_visit_every_position_once() {
         // In two halves of the orbits, as parallel callers split them.
         let half = idx.opponent_orbits() / 2;
         for range in [0..half, half..idx.opponent_orbits()] {
-            idx.for_each_board_by_opponent(range, |slot, board| {
+            idx.for_each_board_by_opponent(range, |slot, board, number| {
                 seen[slot as usize] += 1;
+                let free = FreeSets::new(board.opponent);
+                assert_eq!(
+                    FreeSets::number(free.compress(board.mover)),
+                    number,
+                    "{sub} {board:?}: the mover set's number"
+                );
                 assert_eq!(Subspace::of(board), sub);
                 assert_eq!(
                     idx.board(slot),

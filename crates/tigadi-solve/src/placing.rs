@@ -238,41 +238,30 @@ struct GroupTables<'a> {
     keys: SuccessorKeys,
 }
 
-/// The placements' values for the boards `(M, O)` of one opponent set `O`, by the
-/// number of the placer's new set `M + p` among the sets of `m + 1` points that `O`
-/// leaves free ([`FreeSets`]), as [`choice_key`]s.
+/// The placements' values for the boards `(M, O)` of one opponent set `O`, and
+/// from them each board's best: by the number of a set among the sets of points
+/// that `O` leaves free ([`FreeSets`]), as [`choice_key`]s.
 #[derive(Default)]
 struct Group {
     opponent: Option<Bits>,
     free: FreeSets,
-    /// The compressed form of all free points.
-    all: Bits,
-    /// The free points, bottom up: `points[j]` is compressed bit `j`.
-    points: [u8; tigadi_rules::POINTS],
-    /// The quiet placements' values.
+    /// The quiet placements' values, by the number of the placer's new set `M + p`.
     quiet: Vec<u16>,
-    /// The capturing placements' values (the best capture), `0` until needed.
-    capture: Vec<u16>,
     /// Every capture wins at once: the other player falls below three gotis.
     game_over: bool,
     /// The capture table's mover classes of `O` less each capturable goti.
     targets: Vec<MoverClass>,
+    /// The best placement's value from each board `(M, O)`, by the number of `M`.
+    best: Vec<u16>,
 }
 
 impl Group {
-    /// Makes this the group of opponent set `opponent`.
+    /// Makes this the group of opponent set `opponent`: reads the values of the
+    /// quiet placements and of the captures, and takes each board's best.
     fn start(&mut self, tables: &GroupTables, opponent: Bits) {
         self.opponent = Some(opponent);
         self.free = FreeSets::new(opponent);
         let n = self.free.free_points();
-        self.all = (1 << n) - 1;
-        let mut j = 0;
-        for p in 0..tigadi_rules::POINTS {
-            if opponent & 1 << p == 0 {
-                self.points[j] = p as u8;
-                j += 1;
-            }
-        }
         let size = tables.placer_gotis;
         let sets = binomial(n, size) as usize;
         self.quiet.clear();
@@ -304,13 +293,12 @@ impl Group {
             }
         }
         debug_assert_eq!(self.quiet.len(), sets);
-        self.capture.clear();
         self.targets.clear();
         self.game_over = false;
         // A placement closes a line only with three gotis or more, and captures
         // only when the other player has a goti on the board.
-        if opponent != 0 && size >= 3 {
-            self.capture.resize(sets, 0);
+        let captures = opponent != 0 && size >= 3;
+        if captures {
             // Any capture leaves `O` less one goti.
             let after_capture = Board {
                 mover: opponent & (opponent - 1),
@@ -338,28 +326,100 @@ impl Group {
                 }
             }
         }
-    }
-
-    /// The value of the best capture after a placement that leaves the placer's
-    /// gotis at `after` and closes a line.
-    fn capture_key(&self, tables: &GroupTables, after: Bits) -> u16 {
-        if self.game_over {
-            return choice_key(Value::Win(1));
+        // Each board's best, from the placer's new sets: a set `S` of `m + 1`
+        // free points is reached from the `m + 1` boards `S - p`, by a placement
+        // on `p` that captures when `p` stands in a complete line of `S` and is
+        // quiet otherwise. So one ordered pass over the sets, each valued once
+        // (the best capture only when it has a line), keeps a maximum per board
+        // in an array that stays in cache, with no rank computed from scratch.
+        self.best.clear();
+        self.best.resize(binomial(n, size - 1) as usize, 0);
+        let geometry = tables.rules.geometry();
+        let best = &mut self.best[..];
+        let mut visit = |set: Bits, number: u32, lines: Bits, capture: u16| {
+            let quiet = self.quiet[number as usize];
+            FreeSets::for_each_less_one(set, number, |less, j| {
+                // Both choices without branches: which one wins is data, and a
+                // mispredicted branch here cost more than the rest of the step.
+                let line = ((lines >> j) & 1) as u16;
+                let key = quiet ^ ((quiet ^ capture) & line.wrapping_neg());
+                let b = &mut best[less as usize];
+                *b = max_without_branch(*b, key);
+            });
+        };
+        if captures {
+            let mut number = 0;
+            self.free.for_each_compressed(size, |set, after| {
+                let lines = geometry.in_lines(after);
+                let (lines, capture) = if lines == 0 {
+                    (0, 0)
+                } else if self.game_over {
+                    (self.free.compress(lines), choice_key(Value::Win(1)))
+                } else {
+                    (
+                        self.free.compress(lines),
+                        capture_key(&self.targets, tables, after),
+                    )
+                };
+                visit(set, number, lines, capture);
+                number += 1;
+            });
+        } else {
+            let mut number = 0;
+            self.free.for_each_compressed(size, |set, _| {
+                visit(set, number, 0, 0);
+                number += 1;
+            });
         }
-        let (index, values) = tables
-            .capture
-            .unwrap_or_else(|| unreachable!("no table for the captures"));
-        self.targets
-            .iter()
-            .map(|&class| {
-                successor_key(
-                    &tables.keys.capture,
-                    values[index.index_with(class, after) as usize],
-                )
-            })
-            .max()
-            .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
     }
+}
+
+/// `a.max(b)` without a branch. The maximum of a board's placements depends on
+/// data, so a branch mispredicts often; LLVM turns a plain `max` (and any
+/// arithmetic form of it) in this loop into a branch, so on x86-64 the
+/// conditional move is written out (measured: the branch cost about a fifth of
+/// the pass's time, docs/PERFORMANCE.md).
+#[inline(always)]
+fn max_without_branch(a: u16, b: u16) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut out = a as u32;
+        // SAFETY: register-only arithmetic: no memory, no stack, no flags
+        // visible outside.
+        unsafe {
+            std::arch::asm!(
+                "cmp {out:e}, {b:e}",
+                "cmovb {out:e}, {b:e}",
+                out = inout(reg) out,
+                b = in(reg) b as u32,
+                options(pure, nomem, nostack),
+            );
+        }
+        out as u16
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        a.max(b)
+    }
+}
+
+/// The value of the best capture after a placement that leaves the placer's gotis
+/// at `after` and closes a line, the capture table's classes of the other
+/// player's gotis less each capturable one being `targets`.
+fn capture_key(targets: &[MoverClass], tables: &GroupTables, after: Bits) -> u16 {
+    let (index, values) = tables
+        .capture
+        .unwrap_or_else(|| unreachable!("no table for the captures"));
+    targets
+        .iter()
+        .map(|&class| {
+            successor_key(
+                &tables.keys.capture,
+                values[index.index_with(class, after) as usize],
+            )
+        })
+        .max()
+        .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
 }
 
 /// Solves subspace `sub` of layer `placed` given the values of what its placements
@@ -413,7 +473,6 @@ pub fn solve_layer_subspace_with(
             .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
         keys: SuccessorKeys::new(metric),
     };
-    let geometry = rules.geometry();
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
     let out = atomic_packed(&mut values);
     // Positions are visited grouped by the opponent's set `O`
@@ -423,9 +482,12 @@ pub fn solve_layer_subspace_with(
     // is `O` (quiet) or `O` less a capturable goti (captures). So one [`Group`]
     // holds, by the number of `M + p` in [`FreeSets`] of `O`, the value of every
     // quiet placement (read once per group, each is reached from `m + 1` boards)
-    // and of every capturing one (the best capture, valued once per `M + p` on
-    // first need instead of once per board that reaches it), and each placement
-    // costs one colex rank and one array read, without canonicalising anything.
+    // and of every capturing one (the best capture, valued once per `M + p`
+    // instead of once per board that reaches it); one ordered pass over those
+    // sets hands each value to the `m + 1` boards it is reached from
+    // ([`FreeSets::for_each_less_one`]), so every board's best is in an array by
+    // its number before the group's boards are visited, and a board costs its
+    // slot and one store.
     // Each slot is written exactly once, so the result does not depend on the
     // threads. This is `evaluate_placing` reorganised; `verify` recomputes a sample
     // of every placing table with `evaluate_placing` itself, and the tests compare
@@ -439,33 +501,11 @@ pub fn solve_layer_subspace_with(
             let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
             let mut group = Group::default();
             let mut count = 0u64;
-            idx.for_each_board_by_opponent(range, |slot, board| {
+            idx.for_each_board_by_opponent(range, |slot, board, number| {
                 if group.opponent != Some(board.opponent) {
                     group.start(&tables, board.opponent);
                 }
-                let compressed = group.free.compress(board.mover);
-                let mut empty = group.all & !compressed;
-                let mut best = 0u16;
-                while empty != 0 {
-                    let j = empty.trailing_zeros();
-                    empty &= empty - 1;
-                    let number = FreeSets::number(compressed | 1 << j) as usize;
-                    let to = group.points[j as usize] as usize;
-                    let after = board.mover | 1 << to;
-                    let key = if board.opponent != 0 && geometry.in_line(after, to) {
-                        match group.capture[number] {
-                            0 => {
-                                let k = group.capture_key(&tables, after);
-                                group.capture[number] = k;
-                                k
-                            }
-                            k => k,
-                        }
-                    } else {
-                        group.quiet[number]
-                    };
-                    best = best.max(key);
-                }
+                let best = group.best[number as usize];
                 // Fewer than 24 gotis stand on the board while anyone holds one in
                 // hand, so there is always an empty point.
                 debug_assert_ne!(best, 0, "a placing position with no empty point");
