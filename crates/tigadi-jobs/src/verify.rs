@@ -1261,7 +1261,7 @@ fn check_subspace(
                 let metric = kinds[j].metric();
                 for &q in succ {
                     let key = keys[j].quiet(quiet[j][q as usize]);
-                    best[j] = best[j].max(key);
+                    best[j] = SuccessorKeys::best_of(best[j], key);
                     missing |= ((key == 0) as u8) << j;
                 }
                 let stored = value(own[j][slot as usize]);
@@ -1306,7 +1306,7 @@ fn check_subspace(
                             None => SuccessorKeys::game_over(),
                             Some(v) => keys[j].capture(v[j]),
                         };
-                        best[j] = best[j].max(key);
+                        best[j] = SuccessorKeys::best_of(best[j], key);
                         missing |= ((key == 0) as u8) << j;
                     }
                     true

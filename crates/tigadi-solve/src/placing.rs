@@ -202,6 +202,35 @@ impl SuccessorKeys {
         choice_key(Value::Win(1))
     }
 
+    /// The better of two keys, `a.max(b)`, without a branch. Which key wins
+    /// depends on data, so a branch mispredicts often, and LLVM turns a plain
+    /// `max` (and any arithmetic form of it) in the placing pass's loop into a
+    /// branch; on x86-64 the conditional move is written out (docs/PERFORMANCE.md:
+    /// the placing pass reorganised).
+    #[inline(always)]
+    pub fn best_of(a: u16, b: u16) -> u16 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut out = a as u32;
+            // SAFETY: register-only arithmetic: no memory, no stack, no flags
+            // visible outside.
+            unsafe {
+                std::arch::asm!(
+                    "cmp {out:e}, {b:e}",
+                    "cmovb {out:e}, {b:e}",
+                    out = inout(reg) out,
+                    b = in(reg) b as u32,
+                    options(pure, nomem, nostack),
+                );
+            }
+            out as u16
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            a.max(b)
+        }
+    }
+
     /// The value of the best key, `best` the maximum of a position's keys (none
     /// of them `0`), `0` when it has no successor: a loss in 0.
     #[inline]
@@ -344,7 +373,7 @@ impl Group {
                 let line = ((lines >> j) & 1) as u16;
                 let key = quiet ^ ((quiet ^ capture) & line.wrapping_neg());
                 let b = &mut best[less as usize];
-                *b = max_without_branch(*b, key);
+                *b = SuccessorKeys::best_of(*b, key);
             });
         };
         if captures {
@@ -371,35 +400,6 @@ impl Group {
                 number += 1;
             });
         }
-    }
-}
-
-/// `a.max(b)` without a branch. The maximum of a board's placements depends on
-/// data, so a branch mispredicts often; LLVM turns a plain `max` (and any
-/// arithmetic form of it) in this loop into a branch, so on x86-64 the
-/// conditional move is written out (measured: the branch cost about a fifth of
-/// the pass's time, docs/PERFORMANCE.md).
-#[inline(always)]
-fn max_without_branch(a: u16, b: u16) -> u16 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut out = a as u32;
-        // SAFETY: register-only arithmetic: no memory, no stack, no flags
-        // visible outside.
-        unsafe {
-            std::arch::asm!(
-                "cmp {out:e}, {b:e}",
-                "cmovb {out:e}, {b:e}",
-                out = inout(reg) out,
-                b = in(reg) b as u32,
-                options(pure, nomem, nostack),
-            );
-        }
-        out as u16
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        a.max(b)
     }
 }
 
@@ -708,6 +708,25 @@ pub fn start_value(layer0: &[SolvedSubspace]) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The branch-free maximum of two keys is the maximum.
+    #[test]
+    fn best_of_is_the_maximum() {
+        let edges = [0u16, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0xFFFF];
+        for &a in &edges {
+            for &b in &edges {
+                assert_eq!(SuccessorKeys::best_of(a, b), a.max(b), "{a} {b}");
+            }
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (a, b) = (x as u16, (x >> 16) as u16);
+            assert_eq!(SuccessorKeys::best_of(a, b), a.max(b), "{a} {b}");
+        }
+    }
 
     /// Choice keys order values as `better_than` does and give them back.
     #[test]
