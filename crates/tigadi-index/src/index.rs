@@ -273,11 +273,11 @@ impl SubspaceIndex {
             if m > n {
                 continue;
             }
-            // The m-sets of the free points in compressed form, in increasing order,
-            // which is the order of their numbers (colex).
             // The images of `O`, once per group: a board's slot takes `O` under
             // the symmetries that make its mover set canonical.
-            let images: [Bits; SYMMETRIES] = std::array::from_fn(|g| transform_set(g, opponent));
+            let images = Images::of(opponent);
+            // The m-sets of the free points in compressed form, in increasing order,
+            // which is the order of their numbers (colex).
             let end = 1u64 << n;
             let mut compressed: u64 = (1 << m) - 1;
             let mut number = 0u32;
@@ -294,18 +294,7 @@ impl SubspaceIndex {
                 }
                 if least {
                     let board = Board { mover, opponent };
-                    let (canonical, orbit, syms) = self.table.classify(mover);
-                    let mut image = images[syms.trailing_zeros() as usize];
-                    let mut others = syms & (syms - 1);
-                    while others != 0 {
-                        // The mover set has a nontrivial stabiliser: the least
-                        // opponent image among the symmetries that give the least
-                        // mover set, as `opponent_image` takes it.
-                        image = image.min(images[others.trailing_zeros() as usize]);
-                        others &= others - 1;
-                    }
-                    let slot = orbit as u64 * self.run as u64
-                        + colex_rank(compress(canonical, image)) as u64;
+                    let slot = self.index_with_images(self.mover_class(mover), &images);
                     debug_assert_eq!(slot, self.index(board));
                     f(slot, board, number);
                 }
