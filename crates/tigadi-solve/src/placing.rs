@@ -365,8 +365,24 @@ impl Group {
         self.best.resize(binomial(n, size - 1) as usize, 0);
         let geometry = tables.rules.geometry();
         let best = &mut self.best[..];
-        let mut visit = |set: Bits, number: u32, lines: Bits, capture: u16| {
+        let mut number = 0;
+        self.free.for_each_compressed(size, |set, after| {
             let quiet = self.quiet[number as usize];
+            let lines = if captures {
+                geometry.in_lines(after)
+            } else {
+                0
+            };
+            let (lines, capture) = if lines == 0 {
+                (0, 0)
+            } else if self.game_over {
+                (self.free.compress(lines), choice_key(Value::Win(1)))
+            } else {
+                (
+                    self.free.compress(lines),
+                    capture_key(&self.targets, tables, after),
+                )
+            };
             FreeSets::for_each_less_one(set, number, |less, j| {
                 // Both choices without branches: which one wins is data, and a
                 // mispredicted branch here cost more than the rest of the step.
@@ -375,31 +391,8 @@ impl Group {
                 let b = &mut best[less as usize];
                 *b = SuccessorKeys::best_of(*b, key);
             });
-        };
-        if captures {
-            let mut number = 0;
-            self.free.for_each_compressed(size, |set, after| {
-                let lines = geometry.in_lines(after);
-                let (lines, capture) = if lines == 0 {
-                    (0, 0)
-                } else if self.game_over {
-                    (self.free.compress(lines), choice_key(Value::Win(1)))
-                } else {
-                    (
-                        self.free.compress(lines),
-                        capture_key(&self.targets, tables, after),
-                    )
-                };
-                visit(set, number, lines, capture);
-                number += 1;
-            });
-        } else {
-            let mut number = 0;
-            self.free.for_each_compressed(size, |set, _| {
-                visit(set, number, 0, 0);
-                number += 1;
-            });
-        }
+            number += 1;
+        });
     }
 }
 
