@@ -158,6 +158,13 @@ pub struct SolveArgs {
     /// solved, adds only the DTW tables.
     #[arg(long)]
     pub dtw: bool,
+    /// zstd levels of the tables: `default` (9 for WDL and category sections, 6
+    /// for DTC, DTC100 and DTW), `fast` (3 and 3: faster writing, files about 5-8%
+    /// larger) or two levels `WDL,DTC` from 1 to 19. Only for a new directory: a
+    /// directory keeps the levels it was started with (recorded in its
+    /// manifest), so a resumed run writes the same bytes.
+    #[arg(long, value_name = "LEVELS")]
+    pub compression: Option<String>,
 }
 
 /// Arguments of `verify`.

@@ -101,6 +101,82 @@ fn output_is_independent_of_threads_and_survives_kill() {
     let _ = fs::remove_dir_all(&tmp);
 }
 
+/// `solve --compression`: the levels go into the new directory's manifest and
+/// into every file it writes; a resumed run keeps them without being told (the
+/// same bytes, also when the manifest is damaged: the tables record them too),
+/// asking for other levels there is an error, and the tables hold
+/// the same values as at the default levels.
+#[test]
+fn compression_levels_belong_to_the_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (fast, plain) = (tmp.path().join("fast"), tmp.path().join("plain"));
+    let run = |dir: &Path, extra: &[&str]| {
+        tigadi()
+            .args(["solve", "--max-pieces", "7", "--dir"])
+            .arg(dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&fast, &["--compression", "2,4"]).status.success());
+    assert!(run(&plain, &[]).status.success());
+    let manifest = fs::read_to_string(fast.join("tigadi/manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"wdl_zstd_level\": 2") && manifest.contains("\"dtc_zstd_level\": 4"),
+        "{manifest}"
+    );
+    let written = tables(&fast);
+    for (name, _) in &written {
+        let t = tigadi_tablebase::Table::open(&fast.join("tigadi").join(name)).unwrap();
+        assert_eq!(
+            (t.header().wdl.level, t.header().dtc.level),
+            (2, 4),
+            "{name}"
+        );
+        let p = tigadi_tablebase::Table::open(&plain.join("tigadi").join(name)).unwrap();
+        assert_eq!(p.header().wdl.level, 9, "{name}");
+        assert!(
+            t.values().unwrap() == p.values().unwrap(),
+            "{name}: values differ"
+        );
+    }
+    assert!(
+        written != tables(&plain),
+        "levels 2,4 wrote the same bytes as the default levels"
+    );
+    // A resumed run, not told the levels, writes the same bytes again.
+    fs::remove_file(fast.join("tigadi/4v3.tgtb")).unwrap();
+    fs::remove_file(fast.join("tigadi/4v3.tghz")).unwrap();
+    assert!(run(&fast, &[]).status.success());
+    assert!(written == tables(&fast), "a resumed run changed the bytes");
+    // With the manifest damaged, the levels come from the tables' own headers.
+    fs::write(fast.join("tigadi/manifest.json"), b"{ not json").unwrap();
+    fs::remove_file(fast.join("tigadi/3v4.tgtb")).unwrap();
+    fs::remove_file(fast.join("tigadi/3v4.tghz")).unwrap();
+    assert!(run(&fast, &[]).status.success());
+    assert!(
+        written == tables(&fast),
+        "a run resumed without a readable manifest changed the bytes"
+    );
+    // Other levels for a directory already started: exit 2, nothing written.
+    let out = run(&fast, &["--compression", "default"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("started with levels 2,4"), "{err}");
+    for bad in ["0,3", "3,20", "9", "fast,", "x,y"] {
+        let out = run(&tmp.path().join("bad"), &["--compression", bad]);
+        assert_eq!(out.status.code(), Some(2), "--compression {bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--compression"),
+            "--compression {bad}"
+        );
+    }
+    assert!(
+        !tmp.path().join("bad").exists(),
+        "a rejected run made its directory"
+    );
+}
+
 /// The sample game shipped in `data/` replays to Bone's win by material.
 #[test]
 fn sample_game_in_data_replays_to_a_win() {

@@ -1,7 +1,8 @@
 //! The time to load (decompress) and to write (encode and compress) one table:
-//! `cargo run --release -p tigadi-jobs --example io_times -- DIR NAME [RULES] [OUT]`
+//! `cargo run --release -p tigadi-jobs --example io_times -- DIR NAME [RULES] [OUT] [LEVELS]`
 //! with NAME a table file name in DIR's rules folder (e.g. `p20-6v6.tgtb`); the
-//! table is written to OUT (default a temporary directory), read back and
+//! table is written to OUT (default a temporary directory) at zstd levels LEVELS
+//! (`solve --compression`'s: `fast`, `default` or `W,D`), read back and
 //! compared; compare the files with `cmp` for byte identity. A horizon table is
 //! written with its game table's values from DIR (not timed).
 
@@ -12,7 +13,7 @@ mod phase_times;
 use phase_times::cpu_seconds;
 use std::time::Instant;
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::{TableId, TablebaseDir};
+use tigadi_tablebase::{TableId, TablebaseDir, ZstdLevels};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -28,7 +29,10 @@ fn main() {
     let (lw, lc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
     // Padding as the solver leaves it, so the file written is the same.
     tigadi_tablebase::mark_padding(id.subspace, &mut values);
-    let target = TablebaseDir::new(&out, &rules);
+    let levels = args
+        .get(5)
+        .map_or(ZstdLevels::DEFAULT, |l| ZstdLevels::parse(l).unwrap());
+    let target = TablebaseDir::new(&out, &rules).with_levels(levels);
     std::fs::create_dir_all(target.path()).unwrap();
     let (t0, c0) = (Instant::now(), cpu_seconds());
     // A horizon table is written with its game table's values.

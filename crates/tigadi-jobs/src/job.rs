@@ -154,6 +154,8 @@ pub fn solve_pairs<O: JobObserver>(
 ) -> Result<(), JobError> {
     let tables = TablebaseDir::new(dir, rules);
     let _lock = tables.lock()?;
+    // Written at the levels the directory was started with.
+    let tables = tables.with_recorded_levels();
     for name in tables.remove_stale_temporaries() {
         observer.warning(&format!(
             "removed {name}, left half-written by a stopped run"

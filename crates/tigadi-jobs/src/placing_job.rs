@@ -19,7 +19,9 @@ use tigadi_solve::placing::{
     subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
-use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{
+    mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
+};
 
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
@@ -113,6 +115,8 @@ fn solve_placing_kind<O: PlacingObserver>(
 ) -> Result<Option<Value>, JobError> {
     let tables = TablebaseDir::new(dir, rules);
     let _lock = tables.lock()?;
+    // Written at the levels the directory was started with.
+    let tables = tables.with_recorded_levels();
     for name in tables.remove_stale_temporaries() {
         observer.placing_warning(&format!(
             "removed {name}, left half-written by a stopped run"
@@ -143,6 +147,9 @@ fn solve_placing_kind<O: PlacingObserver>(
         observer.layer_started(placed, todo.len(), work);
         // The tables this layer writes, for the manifest.
         let mut written: Vec<TableId> = Vec::new();
+        // The table written last, still being assembled and written on a thread of
+        // its own while the next subspace is solved.
+        let mut writing: Option<PendingWrite> = None;
         for &sub in &todo {
             let started = Instant::now();
             observer.subspace_started(placed, sub);
@@ -195,7 +202,10 @@ fn solve_placing_kind<O: PlacingObserver>(
                 let data = kind
                     .data(&values, Some(&game))
                     .expect("a horizon table's base");
-                tables.write(id, data)?;
+                if let Some(w) = writing.take() {
+                    w.wait()?;
+                }
+                writing = Some(tables.write_in_background(id, data)?);
                 // The layer before reads where this table differs from its game values.
                 changed.insert(id, differing_slots(&values, &game));
             } else {
@@ -209,7 +219,10 @@ fn solve_placing_kind<O: PlacingObserver>(
                     observer,
                 )
                 .map_err(|e| JobError::Placing(layer, sub, e))?;
-                tables.write_values(id, &solved.values)?;
+                if let Some(w) = writing.take() {
+                    w.wait()?;
+                }
+                writing = Some(tables.write_values_in_background(id, &solved.values)?);
             }
             written.push(id);
             observer.subspace_solved(
@@ -218,6 +231,9 @@ fn solve_placing_kind<O: PlacingObserver>(
                 SubspaceIndex::new(sub).slots(),
                 started.elapsed().as_secs_f64(),
             );
+        }
+        if let Some(w) = writing.take() {
+            w.wait()?;
         }
         // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
         // written (hashing only those), so a stopped run leaves them listed.

@@ -5,10 +5,10 @@
 //! [`crate::manifest`], as methods of the same type.
 
 use crate::error::TablebaseError;
-use crate::kind::{TableData, TableKind};
+use crate::kind::{TableData, TableKind, ZstdLevels};
 use crate::lock::DirLock;
 use crate::reader::table::{is_missing, Table};
-use crate::writer::{encode, write_atomically};
+use crate::writer::{compress, write_atomically, Compressed};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -158,6 +158,34 @@ fn canonical_number(text: &str) -> Option<u8> {
     (n.to_string() == text).then_some(n)
 }
 
+/// A table being written on a thread of its own
+/// ([`TablebaseDir::write_in_background`]).
+#[derive(Debug)]
+pub struct PendingWrite {
+    handle: Option<std::thread::JoinHandle<Result<PathBuf, TablebaseError>>>,
+}
+
+impl PendingWrite {
+    /// Waits for the file to be written and synced; its path, or what failed.
+    pub fn wait(mut self) -> Result<PathBuf, TablebaseError> {
+        let handle = self.handle.take().expect("waited for once");
+        match handle.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+impl Drop for PendingWrite {
+    /// A dropped write is still finished (or its temporary file removed) before
+    /// the caller goes on, so nothing is left half-written behind a released lock.
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
 /// The tables of one rule set in a tablebase directory: `ROOT/<rules>/`, holding
 /// every table file, the manifest (`manifest.json`, `SHA256SUMS`) and the lock of
 /// the jobs that write there.
@@ -166,17 +194,62 @@ pub struct TablebaseDir {
     root: PathBuf,
     rules: RuleSet,
     path: PathBuf,
+    levels: ZstdLevels,
 }
 
 impl TablebaseDir {
-    /// The tables of `rules` under tablebase directory `root`. Touches nothing on
-    /// disk.
+    /// The tables of `rules` under tablebase directory `root`, written at the
+    /// default zstd levels. Touches nothing on disk.
     pub fn new(root: &Path, rules: &RuleSet) -> TablebaseDir {
         TablebaseDir {
             root: root.to_path_buf(),
             rules: *rules,
             path: root.join(TablebaseDir::name_of(rules)),
+            levels: ZstdLevels::DEFAULT,
         }
+    }
+
+    /// The same directory, its tables (and its manifest's settings) written at
+    /// zstd levels `levels`.
+    pub fn with_levels(mut self, levels: ZstdLevels) -> TablebaseDir {
+        self.levels = levels;
+        self
+    }
+
+    /// The same directory, written at the zstd levels it was started with
+    /// ([`TablebaseDir::recorded_levels`]), or at the default levels when it has
+    /// no manifest and no table yet. The jobs write through this, so a resumed run
+    /// writes the same bytes as an uninterrupted one.
+    pub fn with_recorded_levels(self) -> TablebaseDir {
+        let levels = self.recorded_levels().unwrap_or(ZstdLevels::DEFAULT);
+        self.with_levels(levels)
+    }
+
+    /// The zstd levels the directory was started with: those its manifest
+    /// records, or, when the manifest is missing or damaged, those in the section
+    /// descriptors of the first table that opens; `None` for a directory with
+    /// neither.
+    pub fn recorded_levels(&self) -> Option<ZstdLevels> {
+        if let Ok(Some(m)) = self.read_manifest() {
+            return Some(ZstdLevels {
+                wdl: m.settings.wdl_zstd_level,
+                dtc: m.settings.dtc_zstd_level,
+            });
+        }
+        let ids = self.list().unwrap_or_default();
+        ids.into_iter().find_map(|id| {
+            let table = self.open(id).ok()?;
+            let h = table.header();
+            Some(ZstdLevels {
+                wdl: h.wdl.level as i32,
+                dtc: h.dtc.level as i32,
+            })
+        })
+    }
+
+    /// The zstd levels this directory's tables are written at.
+    pub fn levels(&self) -> ZstdLevels {
+        self.levels
     }
 
     /// The directory name of a rule set inside a tablebase directory: the preset
@@ -254,6 +327,33 @@ impl TablebaseDir {
     /// complete one; the bytes depend only on the arguments (not on the thread
     /// count).
     pub fn write(&self, id: TableId, data: TableData) -> Result<PathBuf, TablebaseError> {
+        let compressed = self.compress(id, data)?;
+        self.store(id, compressed)
+    }
+
+    /// [`TablebaseDir::write`], the file assembled and written on a thread of its
+    /// own: returns once the blocks are compressed (in parallel, on the caller's
+    /// pool), so the caller's next work overlaps the writing and syncing.
+    /// [`PendingWrite::wait`] gives the outcome; dropping it waits too.
+    pub fn write_in_background(
+        &self,
+        id: TableId,
+        data: TableData,
+    ) -> Result<PendingWrite, TablebaseError> {
+        let compressed = self.compress(id, data)?;
+        let dir = self.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("write {}", id.file_name()))
+            .spawn(move || dir.store(id, compressed))
+            .map_err(|e| TablebaseError::io(&self.path, e))?;
+        Ok(PendingWrite {
+            handle: Some(handle),
+        })
+    }
+
+    /// `data` checked against `id`'s slot count and compressed at this
+    /// directory's levels.
+    fn compress(&self, id: TableId, data: TableData) -> Result<Compressed, TablebaseError> {
         let slots = SubspaceIndex::new(id.subspace).slots();
         if data.slots()? as u64 != slots {
             return Err(TablebaseError::InvalidValues(format!(
@@ -262,7 +362,12 @@ impl TablebaseDir {
                 id.subspace
             )));
         }
-        let bytes = encode(&self.rules, id, data)?;
+        compress(&self.rules, id, data, self.levels)
+    }
+
+    /// Assembles and atomically writes a compressed table `id`.
+    fn store(&self, id: TableId, compressed: Compressed) -> Result<PathBuf, TablebaseError> {
+        let bytes = compressed.into_bytes();
         std::fs::create_dir_all(&self.path).map_err(|e| TablebaseError::io(&self.path, e))?;
         let path = self.table_path(id);
         write_atomically(&path, &bytes)?;
@@ -274,6 +379,27 @@ impl TablebaseDir {
     /// from ([`TableKind::derived_from`]: a horizon table's game-theoretic table)
     /// from the directory.
     pub fn write_values(&self, id: TableId, values: &[Packed]) -> Result<PathBuf, TablebaseError> {
+        self.with_values_data(id, values, |data| self.write(id, data))
+    }
+
+    /// [`TablebaseDir::write_values`], written in the background as
+    /// [`TablebaseDir::write_in_background`] does.
+    pub fn write_values_in_background(
+        &self,
+        id: TableId,
+        values: &[Packed],
+    ) -> Result<PendingWrite, TablebaseError> {
+        self.with_values_data(id, values, |data| self.write_in_background(id, data))
+    }
+
+    /// `write(data)` with table `id`'s data made from its pass's `values` and,
+    /// for a derived kind, the table it is derived from, read from here.
+    fn with_values_data<R>(
+        &self,
+        id: TableId,
+        values: &[Packed],
+        write: impl FnOnce(TableData) -> Result<R, TablebaseError>,
+    ) -> Result<R, TablebaseError> {
         let base = match id.kind.derived_from() {
             Some(kind) => Some(self.load(id.with_kind(kind))?),
             None => None,
@@ -282,7 +408,7 @@ impl TablebaseDir {
             .kind
             .data(values, base.as_deref())
             .expect("the base its kind needs");
-        self.write(id, data)
+        write(data)
     }
 
     /// Every table file in the rule set's directory (every name [`TableId::parse`]

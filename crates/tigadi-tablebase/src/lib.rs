@@ -33,12 +33,12 @@ pub use answer::{
     game_after_record, position_after_record, result_json, standing, ProbeReport, ReportError,
     ReportTurn,
 };
-pub use dir::{TableId, TablebaseDir};
+pub use dir::{PendingWrite, TableId, TablebaseDir};
 pub use error::TablebaseError;
 pub use format::{ClassCounts, Header};
-pub use kind::{field, Entry, Field, Section, TableData, TableKind};
+pub use kind::{field, Entry, Field, Section, TableData, TableKind, ZstdLevels};
 pub use lock::DirLock;
 pub use manifest::{Manifest, ManifestEntry};
 pub use reader::table::{mark_padding, position_counts, same_values, Table};
 pub use tablebase::{RuleValues, Tablebase};
-pub use writer::encode;
+pub use writer::{compress, encode, Compressed};

@@ -5,7 +5,7 @@
 use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
-use crate::kind::{horizon_entries, value_entries, Entries, Section, TableData};
+use crate::kind::{horizon_entries, value_entries, Entries, Section, TableData, ZstdLevels};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -71,8 +71,36 @@ fn temporary_owner(name: &str) -> Option<u32> {
 /// ([`crate::TableKind::sections`]) in compressed, checksummed blocks, the checksums.
 /// Fails on data of another kind than `id`'s or values the kind cannot hold; does
 /// not check the slot count against the index ([`crate::TablebaseDir::write`]
-/// does).
+/// does). The sections are at the default levels ([`ZstdLevels::DEFAULT`]).
 pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, TablebaseError> {
+    Ok(compress(rules, id, data, ZstdLevels::DEFAULT)?.into_bytes())
+}
+
+/// A table's file before assembly: its header and its two sections' compressed
+/// blocks ([`compress`]). Owns everything it needs, so the assembly and the write
+/// can happen on another thread.
+pub struct Compressed {
+    header: Header,
+    first: Blocks,
+    second: Blocks,
+}
+
+impl Compressed {
+    /// The bytes of the complete file.
+    pub fn into_bytes(self) -> Vec<u8> {
+        assemble(self.header, &self.first, &self.second)
+    }
+}
+
+/// The compression half of [`encode`], with the sections at `levels`: every block
+/// of both sections compressed (in parallel), the header filled in. The file's
+/// bytes are [`Compressed::into_bytes`].
+pub fn compress(
+    rules: &RuleSet,
+    id: TableId,
+    data: TableData,
+    levels: ZstdLevels,
+) -> Result<Compressed, TablebaseError> {
     if data.kind() != id.kind {
         return Err(TablebaseError::InvalidValues(format!(
             "{:?} values for {id}, a {:?} table",
@@ -87,11 +115,12 @@ pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, 
     // entries inline.
     let (first, second) = match entries {
         Entries::Values(values) => {
-            compress_sections(slots, sections, |i| value_entries(values[i]), fill)
+            compress_sections(slots, sections, levels, |i| value_entries(values[i]), fill)
         }
         Entries::Horizon { game, dtc100 } => compress_sections(
             slots,
             sections,
+            levels,
             |i| horizon_entries(game[i], dtc100[i]),
             fill,
         ),
@@ -108,12 +137,17 @@ pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, 
         wdl: first.desc(),
         dtc: second.desc(),
     };
-    Ok(assemble(header, &first, &second))
+    Ok(Compressed {
+        header,
+        first,
+        second,
+    })
 }
 
-/// One section's compressed blocks, in block order.
+/// One section's compressed blocks, in block order, at zstd level `level`.
 struct Blocks {
     section: Section,
+    level: i32,
     blocks: Vec<Vec<u8>>,
 }
 
@@ -124,7 +158,7 @@ impl Blocks {
             kind: self.section.code(),
             encoding: self.section.encoding(),
             compression: COMPRESSION_ZSTD,
-            level: self.section.zstd_level() as u8,
+            level: self.level as u8,
             slots_per_block: self.section.slots_per_block(),
             block_count: self.blocks.len() as u64,
             table_offset: 0,
@@ -175,6 +209,7 @@ fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
 fn compress_sections(
     slots: usize,
     sections: [Section; 2],
+    levels: ZstdLevels,
     entry: impl Fn(usize) -> Option<[u16; 2]> + Sync,
     fill: [u16; 2],
 ) -> (
@@ -182,8 +217,20 @@ fn compress_sections(
     Result<Blocks, TablebaseError>,
 ) {
     (
-        compress_section(slots, sections[0], |i| entry(i).map(|e| e[0]), fill[0]),
-        compress_section(slots, sections[1], |i| entry(i).map(|e| e[1]), fill[1]),
+        compress_section(
+            slots,
+            sections[0],
+            levels,
+            |i| entry(i).map(|e| e[0]),
+            fill[0],
+        ),
+        compress_section(
+            slots,
+            sections[1],
+            levels,
+            |i| entry(i).map(|e| e[1]),
+            fill[1],
+        ),
     )
 }
 
@@ -212,10 +259,12 @@ fn zstd_compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
 fn compress_section(
     slots: usize,
     section: Section,
+    levels: ZstdLevels,
     entry: impl Fn(usize) -> Option<u16> + Sync,
     fill: u16,
 ) -> Result<Blocks, TablebaseError> {
     let spb = section.slots_per_block();
+    let level = levels.of(section);
     let blocks = (slots as u64).div_ceil(spb as u64);
     let blocks = (0..blocks)
         .into_par_iter()
@@ -231,11 +280,15 @@ fn compress_section(
                     prev
                 })
                 .collect();
-            zstd_compress(&section.pack(&words), section.zstd_level())
+            zstd_compress(&section.pack(&words), level)
                 .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
         })
         .collect::<Result<_, _>>()?;
-    Ok(Blocks { section, blocks })
+    Ok(Blocks {
+        section,
+        level,
+        blocks,
+    })
 }
 
 #[cfg(test)]

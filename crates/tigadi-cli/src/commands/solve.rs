@@ -57,6 +57,30 @@ fn parse_subspace(text: &str, rules: &RuleSet) -> Result<Subspace, String> {
     }
 }
 
+/// `--compression`: records levels `text` in a new directory's manifest (the jobs
+/// write at the levels recorded there); a directory already started keeps its
+/// own, and asking for others is an error.
+fn set_compression(tables: &tb::TablebaseDir, text: &str) -> Result<(), String> {
+    let levels = tb::ZstdLevels::parse(text).map_err(|e| format!("--compression {e}"))?;
+    match tables.recorded_levels() {
+        Some(r) if r == levels => Ok(()),
+        Some(r) => Err(format!(
+            "--compression {text} (zstd levels {levels}): {} was started with levels {r}, \
+             which a resumed run keeps so that it writes the same bytes; solve into a new \
+             directory for other levels",
+            tables.path().display()
+        )),
+        None => {
+            let tables = tables.clone().with_levels(levels);
+            let _lock = tables.lock().map_err(|e| e.to_string())?;
+            tables
+                .update_manifest(&[], &[])
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
@@ -84,6 +108,9 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let dir = &args.dir.dir;
+    if let Some(text) = &args.compression {
+        set_compression(&tb::TablebaseDir::new(dir, &rules), text)?;
+    }
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
