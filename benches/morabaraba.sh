@@ -32,9 +32,9 @@
 #               named after its directory name (morabaraba_pieces-4-moving-...)
 #   --data DIR  write the two row files into DIR instead of data/
 #   --compression L
-#               zstd levels of a new DIR (`solve --compression`: fast,
-#               default or W,D); fast writes the placing tables 1.18x faster
-#               in the job at files about 8% larger (docs/PERFORMANCE.md)
+#               zstd levels of a new DIR (`solve --compression`: fast, the
+#               default, small, or W,D); small makes files about 10% smaller
+#               and the placing job about 1.18x slower (docs/PERFORMANCE.md)
 #
 # Needs about 10 GB of memory at the peak (the moving pair 9v8+8v9) and some
 # 20 GB of disk. Expected time on two cores: docs/PERFORMANCE.md, *Morabaraba*.

@@ -158,11 +158,13 @@ pub struct SolveArgs {
     /// solved, adds only the DTW tables.
     #[arg(long)]
     pub dtw: bool,
-    /// zstd levels of the tables: `default` (9 for WDL and category sections, 6
-    /// for DTC, DTC100 and DTW), `fast` (3 and 3: faster writing, files about 5-8%
-    /// larger) or two levels `WDL,DTC` from 1 to 19. Only for a new directory: a
-    /// directory keeps the levels it was started with (recorded in its
-    /// manifest), so a resumed run writes the same bytes.
+    /// zstd levels of the tables: `fast` (the default, also `default`: 3 for every
+    /// section),
+    /// `small` (9 for WDL and category sections, 6 for DTC, DTC100 and DTW: files
+    /// about 10% smaller, written 2.5-3 times slower; what versions before
+    /// 2026-12-03 wrote) or two levels `WDL,DTC` from 1 to 19. Only for a new
+    /// directory: a directory keeps the levels it was started with (recorded in
+    /// its manifest), so a resumed run writes the same bytes.
     #[arg(long, value_name = "LEVELS")]
     pub compression: Option<String>,
 }

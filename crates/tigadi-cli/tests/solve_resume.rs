@@ -134,7 +134,12 @@ fn compression_levels_belong_to_the_directory() {
             "{name}"
         );
         let p = tigadi_tablebase::Table::open(&plain.join("tigadi").join(name)).unwrap();
-        assert_eq!(p.header().wdl.level, 9, "{name}");
+        let default = tigadi_tablebase::ZstdLevels::DEFAULT;
+        assert_eq!(
+            (p.header().wdl.level as i32, p.header().dtc.level as i32),
+            (default.wdl, default.dtc),
+            "{name}"
+        );
         assert!(
             t.values().unwrap() == p.values().unwrap(),
             "{name}: values differ"
@@ -159,11 +164,11 @@ fn compression_levels_belong_to_the_directory() {
         "a run resumed without a readable manifest changed the bytes"
     );
     // Other levels for a directory already started: exit 2, nothing written.
-    let out = run(&fast, &["--compression", "default"]);
+    let out = run(&fast, &["--compression", "small"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("started with levels 2,4"), "{err}");
-    for bad in ["0,3", "3,20", "9", "fast,", "x,y"] {
+    for bad in ["0,3", "3,20", "9", "fast,", "x,y", "smallest"] {
         let out = run(&tmp.path().join("bad"), &["--compression", bad]);
         assert_eq!(out.status.code(), Some(2), "--compression {bad}");
         assert!(

@@ -2,7 +2,7 @@
 //! `cargo run --release -p tigadi-jobs --example io_times -- DIR NAME [RULES] [OUT] [LEVELS]`
 //! with NAME a table file name in DIR's rules folder (e.g. `p20-6v6.tgtb`); the
 //! table is written to OUT (default a temporary directory) at zstd levels LEVELS
-//! (`solve --compression`'s: `fast`, `default` or `W,D`), read back and
+//! (`solve --compression`'s: `fast`, `small` or `W,D`; default `fast`), read back and
 //! compared; compare the files with `cmp` for byte identity. A horizon table is
 //! written with its game table's values from DIR (not timed).
 

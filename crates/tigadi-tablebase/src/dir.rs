@@ -228,22 +228,24 @@ impl TablebaseDir {
     /// The zstd levels the directory was started with: those its manifest
     /// records, or, when the manifest is missing or damaged, those in the section
     /// descriptors of the first table that opens; `None` for a directory with
-    /// neither.
+    /// neither. A level outside [`ZstdLevels::RANGE`] (a hand-edited manifest) is
+    /// brought into it.
     pub fn recorded_levels(&self) -> Option<ZstdLevels> {
-        if let Ok(Some(m)) = self.read_manifest() {
-            return Some(ZstdLevels {
-                wdl: m.settings.wdl_zstd_level,
-                dtc: m.settings.dtc_zstd_level,
-            });
-        }
-        let ids = self.list().unwrap_or_default();
-        ids.into_iter().find_map(|id| {
-            let table = self.open(id).ok()?;
-            let h = table.header();
-            Some(ZstdLevels {
-                wdl: h.wdl.level as i32,
-                dtc: h.dtc.level as i32,
-            })
+        let (wdl, dtc) = match self.read_manifest() {
+            Ok(Some(m)) => (m.settings.wdl_zstd_level, m.settings.dtc_zstd_level),
+            _ => {
+                let ids = self.list().unwrap_or_default();
+                ids.into_iter().find_map(|id| {
+                    let table = self.open(id).ok()?;
+                    let h = table.header();
+                    Some((h.wdl.level as i32, h.dtc.level as i32))
+                })?
+            }
+        };
+        let (lo, hi) = (*ZstdLevels::RANGE.start(), *ZstdLevels::RANGE.end());
+        Some(ZstdLevels {
+            wdl: wdl.clamp(lo, hi),
+            dtc: dtc.clamp(lo, hi),
         })
     }
 

@@ -52,14 +52,15 @@ pub const WDL_SLOTS_PER_BLOCK: u32 = 32_768;
 /// tigadi up to 8 gotis: 6% smaller than 4096-slot blocks, still a cold probe of
 /// about ten microseconds).
 pub const DTC_SLOTS_PER_BLOCK: u32 = 8_192;
-/// zstd level of WDL blocks: fixed, so output is deterministic. Measured on the
-/// tigadi tables 6v4, 4v6 and 5v5 (`examples/encodings.rs`): level 15 is 5%
-/// smaller and 5 times slower to write (24.6 s against 5.0 s), which made
-/// compression a fifth of a full solve's CPU time; level 19 gains nothing more.
+/// zstd level of WDL blocks in the small levels ([`ZstdLevels::SMALL`], the
+/// default until 2026-12-03). Measured on the tigadi tables 6v4, 4v6 and 5v5
+/// (`examples/encodings.rs`): level 15 is 5% smaller and 5 times slower to write
+/// (24.6 s against 5.0 s), which made compression a fifth of a full solve's CPU
+/// time; level 19 gains nothing more.
 pub const WDL_ZSTD_LEVEL: i32 = 9;
-/// zstd level of DTC blocks: fixed, so output is deterministic. Measured on the same
-/// tables: level 9 is 4.5% smaller and 2.9 times slower (48.9 s against 17.1 s);
-/// level 3 is 14% larger and 3 times faster again.
+/// zstd level of DTC blocks in the small levels. Measured on the same tables:
+/// level 9 is 4.5% smaller and 2.9 times slower (48.9 s against 17.1 s); level 3
+/// is 14% larger and 3 times faster again.
 pub const DTC_ZSTD_LEVEL: i32 = 6;
 
 /// The zstd levels a tablebase directory's tables are written at: one for the
@@ -76,16 +77,23 @@ pub struct ZstdLevels {
 }
 
 impl ZstdLevels {
-    /// The default: [`WDL_ZSTD_LEVEL`] and [`DTC_ZSTD_LEVEL`].
-    pub const DEFAULT: ZstdLevels = ZstdLevels {
+    /// Smaller files, slower writing: [`WDL_ZSTD_LEVEL`] and [`DTC_ZSTD_LEVEL`],
+    /// the levels every directory was written at until 2026-12-03 (and still is,
+    /// when it was started then: [`crate::TablebaseDir::with_recorded_levels`]).
+    pub const SMALL: ZstdLevels = ZstdLevels {
         wdl: WDL_ZSTD_LEVEL,
         dtc: DTC_ZSTD_LEVEL,
     };
 
-    /// Faster writing, larger files: level 3 for both. Measured on Morabaraba's
-    /// placing tables `p23-6v8` and `p23-8v8` (docs/PERFORMANCE.md): 4.3 and 6 times
-    /// faster to compress, files 5% and 8% larger.
+    /// Faster writing, larger files: level 3 for both. Measured against
+    /// [`ZstdLevels::SMALL`] (docs/PERFORMANCE.md): Morabaraba's placing tables
+    /// `p23-6v8`, `p23-7v9`, `p23-8v8` 2.5 to 2.9 times less CPU to write, files
+    /// 8% to 13% larger; the whole `tigadi,pieces=7` game 1.18 times faster,
+    /// its directory 12% larger.
     pub const FAST: ZstdLevels = ZstdLevels { wdl: 3, dtc: 3 };
+
+    /// The levels a new directory is written at: [`ZstdLevels::FAST`].
+    pub const DEFAULT: ZstdLevels = ZstdLevels::FAST;
 
     /// The levels zstd accepts here (and the file's one-byte level field holds).
     pub const RANGE: std::ops::RangeInclusive<i32> = 1..=19;
@@ -98,11 +106,12 @@ impl ZstdLevels {
         }
     }
 
-    /// Parses `fast`, `default` or `WDL,DTC` (two levels in [`ZstdLevels::RANGE`]).
+    /// Parses `fast` (or `default`, the same), `small` or `WDL,DTC` (two levels
+    /// in [`ZstdLevels::RANGE`]).
     pub fn parse(s: &str) -> Result<ZstdLevels, String> {
         match s {
-            "fast" => return Ok(ZstdLevels::FAST),
-            "default" => return Ok(ZstdLevels::DEFAULT),
+            "fast" | "default" => return Ok(ZstdLevels::FAST),
+            "small" => return Ok(ZstdLevels::SMALL),
             _ => {}
         }
         let level = |t: &str| -> Result<i32, String> {
@@ -121,7 +130,7 @@ impl ZstdLevels {
                 dtc: level(d)?,
             }),
             None => Err(format!(
-                "{s:?}: expected fast, default, or two zstd levels WDL,DTC such as 9,6"
+                "{s:?}: expected fast, small, or two zstd levels WDL,DTC such as 9,6"
             )),
         }
     }
