@@ -87,7 +87,7 @@ impl ZstdLevels {
 
     /// Faster writing, larger files: level 3 for both. Measured against
     /// [`ZstdLevels::SMALL`] (docs/PERFORMANCE.md): Morabaraba's placing tables
-    /// `p23-6v8`, `p23-7v9`, `p23-8v8` 2.5 to 2.9 times less CPU to write, files
+    /// `p23-6v8`, `p23-7v9`, `p23-8v8` 2.1 to 2.7 times less CPU to write, files
     /// 8% to 13% larger; the whole `tigadi,pieces=7` game 1.18 times faster,
     /// its directory 12% larger.
     pub const FAST: ZstdLevels = ZstdLevels { wdl: 3, dtc: 3 };
