@@ -2,13 +2,29 @@
 //! where the system offers them, so that the random reads and writes over gigabytes
 //! do not each pay a page-table walk.
 
+use rayon::prelude::*;
+
+/// Bytes each task of [`filled_vec`] fills: one huge page.
+const FILL_CHUNK_BYTES: usize = 2 << 20;
+
 /// A vector of `n` copies of `fill`, asking the kernel (Linux) for huge pages before
 /// the memory is first touched. Elsewhere, or when the kernel declines, an ordinary
-/// vector.
+/// vector. The first touch (where the kernel zeroes each fresh page) is shared
+/// among the rayon pool's threads, in chunks of a huge page.
 pub fn filled_vec<T: Copy + Send + Sync>(n: usize, fill: T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
     advise_huge_pages(v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
-    v.resize(n, fill);
+    let per_chunk = (FILL_CHUNK_BYTES / std::mem::size_of::<T>().max(1)).max(1);
+    v.spare_capacity_mut()[..n]
+        .par_chunks_mut(per_chunk)
+        .for_each(|chunk| {
+            for x in chunk {
+                x.write(fill);
+            }
+        });
+    // SAFETY: the loop above initialised each of the first `n` elements, and the
+    // capacity is at least `n`.
+    unsafe { v.set_len(n) };
     v
 }
 
@@ -52,5 +68,24 @@ pub fn prefetch_slice<T>(items: &[T]) {
         .step_by((LINE / std::mem::size_of::<T>()).max(1))
     {
         prefetch(x);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filled_vec_holds_n_copies_across_chunk_edges() {
+        let per16 = FILL_CHUNK_BYTES / 2;
+        for n in [0, 1, 7, per16 - 1, per16, per16 + 1, 3 * per16 + 5] {
+            let v = filled_vec(n, 0xBEEFu16);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().all(|&x| x == 0xBEEF), "n = {n}");
+        }
+        let per64 = FILL_CHUNK_BYTES / 8;
+        let v = filled_vec(2 * per64 + 3, u64::MAX - 1);
+        assert_eq!(v.len(), 2 * per64 + 3);
+        assert!(v.iter().all(|&x| x == u64::MAX - 1));
     }
 }
