@@ -202,9 +202,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                 let data = kind
                     .data(&values, Some(&game))
                     .expect("a horizon table's base");
-                if let Some(w) = writing.take() {
-                    w.wait()?;
-                }
+                finish_writing(&mut writing)?;
                 writing = Some(tables.write_in_background(id, data)?);
                 // The layer before reads where this table differs from its game values.
                 changed.insert(id, differing_slots(&values, &game));
@@ -219,9 +217,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                     observer,
                 )
                 .map_err(|e| JobError::Placing(layer, sub, e))?;
-                if let Some(w) = writing.take() {
-                    w.wait()?;
-                }
+                finish_writing(&mut writing)?;
                 writing = Some(tables.write_values_in_background(id, &solved.values)?);
             }
             written.push(id);
@@ -232,9 +228,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                 started.elapsed().as_secs_f64(),
             );
         }
-        if let Some(w) = writing.take() {
-            w.wait()?;
-        }
+        finish_writing(&mut writing)?;
         // `SHA256SUMS` lists the placing tables too, each layer's as soon as it is
         // written (hashing only those), so a stopped run leaves them listed.
         tables.update_manifest(&written, &[])?;
@@ -247,6 +241,15 @@ fn solve_placing_kind<O: PlacingObserver>(
     }
     let start = tables.load(TableId::layer(kind, 0, Subspace::new(0, 0)))?;
     Ok(start.first().and_then(|p| p.get()))
+}
+
+/// Waits for the table being written in the background, if any, and reports how
+/// its writing went.
+fn finish_writing(writing: &mut Option<PendingWrite>) -> Result<(), TablebaseError> {
+    match writing.take() {
+        Some(w) => w.wait().map(|_| ()),
+        None => Ok(()),
+    }
 }
 
 /// The slots at which horizon table `id`, whose values are `rule`, differs from
