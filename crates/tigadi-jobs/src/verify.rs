@@ -678,13 +678,14 @@ fn verify_moving(
                     Box::new(move |slot: usize, v: Value| wdl[slot] == v.wdl()) as Agrees
                 }),
                 (None, TableKind::Horizon) => table.decode::<field::Category>().and_then(|cats| {
-                    let game = store.load(TableId::moving(TableKind::GameTheoretic, s))?;
+                    let game = game_values(store, &decoded, s)?;
                     Ok(Box::new(move |slot: usize, v: Value| {
                         let g = game[slot].get().expect("Table::values rejects NONE");
                         Category::of(g.wdl(), v.wdl()) == Some(cats[slot])
                     }) as Agrees)
                 }),
-                (None, TableKind::Dtw) => dtw_summary(store, &table, TableId::moving(kind, s))
+                (None, TableKind::Dtw) => game_values(store, &decoded, s)
+                    .and_then(|game| dtw_summary(&table, &arrays[0].1, &game))
                     .map(|bad| Box::new(move |slot: usize, _: Value| !bad[slot]) as Agrees),
             };
             match summary {
@@ -903,7 +904,12 @@ fn verify_placing(
                     }
                     (own, bad)
                 }
-                TableKind::Dtw => (table.values()?, dtw_summary(store, &table, id)?),
+                TableKind::Dtw => {
+                    let own = table.values()?;
+                    let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
+                    let bad = dtw_summary(&table, &own, &game)?;
+                    (own, bad)
+                }
             };
             // The header's class counts are those of the stored positions.
             table.check_counts(&own)?;
@@ -941,24 +947,45 @@ fn verify_placing(
     }
 }
 
-/// For each slot of DTW table `id` (already opened as `table`), whether its first
-/// section disagrees: its WDL code differs from the stored DTW value's win, draw or
-/// loss, or from the game-theoretic table's of the same slot (a DTW table must
-/// carry the game-theoretic values with another depth).
+/// For each slot of a DTW table (opened as `table`, its values decoded as
+/// `own`), whether its first section disagrees: its WDL code differs from the
+/// stored DTW value's win, draw or loss, or from `game`'s, the game-theoretic
+/// table's of the same subspace (a DTW table must carry the game-theoretic
+/// values with another depth).
 fn dtw_summary(
-    store: &TablebaseDir,
     table: &Table,
-    id: TableId,
+    own: &[Packed],
+    game: &[Packed],
 ) -> Result<Vec<bool>, TablebaseError> {
-    let own = table.values()?;
     let wdl = table.decode::<field::Wdl>()?;
-    let game = store.load(id.with_kind(TableKind::GameTheoretic))?;
+    if game.len() != own.len() {
+        return Err(TablebaseError::corrupt(
+            table.path(),
+            "its game-theoretic table has another number of slots",
+        ));
+    }
     Ok((0..own.len())
+        .into_par_iter()
         .map(|i| match (own[i].get(), game[i].get()) {
             (Some(v), Some(g)) => v.wdl() != wdl[i] || v.wdl() != g.wdl(),
             _ => true,
         })
         .collect())
+}
+
+/// The game-theoretic values of moving subspace `s`: those already decoded for
+/// the check of its game table, else read from the directory.
+fn game_values(
+    store: &TablebaseDir,
+    decoded: &HashMap<(TableKind, Subspace), Arc<Vec<Packed>>>,
+    s: Subspace,
+) -> Result<Arc<Vec<Packed>>, TablebaseError> {
+    match decoded.get(&(TableKind::GameTheoretic, s)) {
+        Some(values) => Ok(values.clone()),
+        None => store
+            .load(TableId::moving(TableKind::GameTheoretic, s))
+            .map(Arc::new),
+    }
 }
 
 /// One slot in this many of a table is also recomputed from scratch, its

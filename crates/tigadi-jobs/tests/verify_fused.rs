@@ -257,3 +257,38 @@ fn horizon_tables_that_follow_from_the_game_values_are_settled_by_them() {
     assert!(r.examples[0].wdl_section);
     assert_eq!(report.mismatches(), 1, "only the category fails");
 }
+
+/// A DTW table's first section is compared with the game-theoretic values of
+/// its subspace, which `verify` reuses from the game table's check beside it:
+/// a game value whose win, draw or loss is changed (re-encoded with valid
+/// checksums and listed) fails the game table at that slot and the DTW table
+/// at the same slot through its first section, while the DTW values, which
+/// are not changed, recompute correctly.
+#[test]
+fn a_dtw_table_is_compared_with_the_game_values_of_its_subspace() {
+    let rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path());
+    let store = TablebaseDir::new(dir.path(), &rules);
+    let sub = Subspace::new(4, 3);
+    let id = TableId::moving(TableKind::GameTheoretic, sub);
+    let mut game = store.load(id).unwrap();
+    let slot = common::boards(sub)
+        .into_iter()
+        .map(|(slot, _)| slot)
+        .find(|&slot| matches!(game[slot as usize].get(), Some(Value::Win(_))))
+        .expect("a win");
+    game[slot as usize] = Packed::DRAW;
+    tigadi_tablebase::mark_padding(sub, &mut game);
+    store.write(id, TableData::Game(&game)).unwrap();
+    store.update_manifest(&[id], &[]).unwrap();
+
+    let report = verify(dir.path(), &rules, &|_, _| {}).unwrap();
+    let g = moving_report(&report, TableKind::GameTheoretic, sub);
+    assert!(g.examples.iter().any(|m| m.slot == slot), "{g:?}");
+    let d = moving_report(&report, TableKind::Dtw, sub);
+    assert!(d.error.is_none(), "{d:?}");
+    assert_eq!(d.mismatches, 1, "{d:?}");
+    assert_eq!(d.examples[0].slot, slot, "{d:?}");
+    assert!(d.examples[0].wdl_section, "{d:?}");
+}
