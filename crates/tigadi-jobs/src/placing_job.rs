@@ -15,8 +15,8 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
-    layer_count, layer_subspaces, solve_layer_subspace_changed, solve_layer_subspace_with,
-    subspace_successors,
+    layer_count, layer_subspaces, recompute_by_board, solve_layer_subspace_changed,
+    solve_layer_subspace_with, subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
 use tigadi_tablebase::{
@@ -75,15 +75,17 @@ pub fn solve_placing<O: PlacingObserver>(
 /// the game-theoretic placing tables ([`solve_placing`] first); resumable in the
 /// same way. Returns the empty board's value under the rule for Bone.
 ///
-/// The pass does not run: a placing value is a function of its placements'
-/// values alone, so a subspace's values under the rule are its game-theoretic
-/// values except at the boards with a placement into a slot where a successor's
-/// value under the rule differs from its game value, and only those are
-/// recomputed ([`solve_layer_subspace_changed`]; the same bytes as the pass,
-/// which `tests/placing_horizon.rs` compares it with). Where no successor
-/// differs, the game-theoretic table is written as it is (so it is for every
-/// subspace of Tigadi under the default limit: no DTC of its moving phase
-/// reaches 100).
+/// A placing value is a function of its placements' values alone, so a
+/// subspace's values under the rule are its game-theoretic values except at
+/// the boards with a placement into a slot where a successor's value under the
+/// rule differs from its game value. Where no successor differs, the
+/// game-theoretic table is written as it is (so it is for every subspace of
+/// Tigadi under the default limit: no DTC of its moving phase reaches 100);
+/// where few boards place into such a slot, only those are recomputed
+/// ([`solve_layer_subspace_changed`]); where many do
+/// ([`recompute_by_board`] says which is cheaper), the pass runs over the
+/// successors' horizon tables. Both give the same bytes, which
+/// `tests/placing_horizon.rs` compares with the pass.
 pub fn solve_placing_horizon<O: PlacingObserver>(
     dir: &Path,
     rules: &RuleSet,
@@ -165,6 +167,12 @@ fn solve_placing_kind<O: PlacingObserver>(
                 cache.push((id, tables.load(id)?));
             }
             let id = TableId::layer(kind, layer, sub);
+            let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+            // The placing pass over the successors' tables of this kind.
+            let pass = || {
+                solve_layer_subspace_with(rules, kind.metric(), placed, sub, &next_tables, observer)
+                    .map_err(|e| JobError::Placing(layer, sub, e))
+            };
             if kind == TableKind::Horizon {
                 // Where the successors' values under the rule differ from their
                 // game values: only the boards placing into those are recomputed.
@@ -177,15 +185,15 @@ fn solve_placing_kind<O: PlacingObserver>(
                     .filter(|(_, l)| !l.is_empty())
                     .collect();
                 let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
-                let mut known = game.clone();
-                mark_padding(sub, &mut known);
                 let values = if lists.is_empty() {
                     observer.subspace_from_game_values(placed, sub);
-                    observer.advance(known.len() as u64);
+                    observer.advance(game.len() as u64);
+                    let mut known = game.clone();
+                    mark_padding(sub, &mut known);
                     known
-                } else {
-                    let next_tables =
-                        SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+                } else if recompute_by_board(rules, placed, sub, &lists) {
+                    let mut known = game.clone();
+                    mark_padding(sub, &mut known);
                     solve_layer_subspace_changed(
                         rules,
                         placed,
@@ -198,6 +206,8 @@ fn solve_placing_kind<O: PlacingObserver>(
                     .map_err(|e| JobError::Placing(layer, sub, e))?
                     .0
                     .values
+                } else {
+                    pass()?.values
                 };
                 let data = kind
                     .data(&values, Some(&game))
@@ -207,16 +217,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                 // The layer before reads where this table differs from its game values.
                 changed.insert(id, differing_slots(&values, &game));
             } else {
-                let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
-                let solved = solve_layer_subspace_with(
-                    rules,
-                    kind.metric(),
-                    placed,
-                    sub,
-                    &next_tables,
-                    observer,
-                )
-                .map_err(|e| JobError::Placing(layer, sub, e))?;
+                let solved = pass()?;
                 finish_writing(&mut writing)?;
                 writing = Some(tables.write_values_in_background(id, &solved.values)?);
             }

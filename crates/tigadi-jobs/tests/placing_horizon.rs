@@ -309,10 +309,17 @@ impl PlacingObserver for FromGame {
 /// subspace is written from its game values (its DTCs stay far below 100);
 /// under small limits only some are (asserted), so both branches are checked,
 /// with quiet placements and captures into changed values (Tigadi, and nine
-/// men's morris with flying, 4 a side).
+/// men's morris with flying, 4 a side). Of the subspaces with changed
+/// successors, some are recomputed board by board and some by the pass
+/// (`recompute_by_board`, asserted over the four rule sets), so both ways are
+/// compared with the pass.
 #[test]
 fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_them() {
-    use tigadi_solve::{placing::solve_layer_subspace_with, retrograde::Quiet, SolvedTable};
+    use tigadi_solve::placing::{recompute_by_board, solve_layer_subspace_with};
+    use tigadi_solve::{retrograde::Quiet, SolvedTable};
+    // How many subspaces with changed successors the job recomputed board by
+    // board, and how many by the pass.
+    let mut ways = [0usize; 2];
     for (spec, all) in [
         ("tigadi,pieces=4", true),
         ("tigadi,pieces=4,quiet=26", false),
@@ -349,6 +356,27 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
                             (s, store.load(id).unwrap())
                         })
                         .collect();
+                let lists: Vec<(Subspace, Vec<u64>)> = next
+                    .iter()
+                    .map(|(s, rule)| {
+                        let id = TableId::new(
+                            TableKind::GameTheoretic,
+                            (placed + 1 < layers).then_some(placed as u8 + 1),
+                            *s,
+                        );
+                        let game = store.load(id).unwrap();
+                        let slots = (0..rule.len())
+                            .filter(|&i| rule[i].get().is_some() && rule[i] != game[i])
+                            .map(|i| i as u64)
+                            .collect();
+                        (*s, slots)
+                    })
+                    .collect();
+                if lists.iter().any(|(_, l)| !l.is_empty()) {
+                    let lists: Vec<(Subspace, &[u64])> =
+                        lists.iter().map(|(s, l)| (*s, &l[..])).collect();
+                    ways[recompute_by_board(&rules, placed, sub, &lists) as usize] += 1;
+                }
                 let views = SolvedTable::views(next.iter().map(|(s, v)| (s, v)));
                 let pass = solve_layer_subspace_with(
                     &rules,
@@ -369,6 +397,10 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
         let report = verify(dir.path(), &rules, &no_progress).unwrap();
         assert!(report.is_ok(), "{spec}: {report:?}");
     }
+    assert!(
+        ways[0] > 0 && ways[1] > 0,
+        "by the pass, board by board: {ways:?}"
+    );
 }
 
 /// A placing table's game-theoretic and horizon values, padding marked.

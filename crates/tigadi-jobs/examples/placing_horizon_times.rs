@@ -1,0 +1,107 @@
+//! The two ways of finding one placing subspace's values under the 100-turn rule,
+//! timed side by side on a solved tablebase directory: the boards that place into
+//! a value the rule changes recomputed one by one
+//! (`solve_layer_subspace_changed`, from the game-theoretic table), and the
+//! placing pass over the successors' horizon tables (`solve_layer_subspace_with`).
+//! Prints the slots, the boards the first recomputes, and each one's wall and CPU
+//! seconds (user + system, all threads), and checks that both give the same
+//! values and that they equal the stored horizon table where there is one.
+//!
+//! `cargo run --release -p tigadi-jobs --example placing_horizon_times -- DIR LAYER SUBSPACE [RULES]`
+//! where DIR is a tablebase directory holding the layer's game-theoretic table
+//! and its successors' game-theoretic and horizon tables. Nothing is written.
+
+#[path = "../../tigadi-solve/examples/phase_times.rs"]
+#[allow(dead_code)]
+mod phase_times;
+
+use phase_times::cpu_seconds;
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
+use tigadi_solve::placing::{
+    layer_count, solve_layer_subspace_changed, solve_layer_subspace_with, subspace_successors,
+};
+use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::{Packed, SolvedTable};
+use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseDir};
+use tigadi_values::Metric;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(&args[1]);
+    let placed: u32 = args[2].parse().expect("a layer such as 17");
+    let (m, o) = args[3].split_once('v').expect("a subspace such as 4v8");
+    let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
+    let rules = args
+        .get(4)
+        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let next = (placed + 1 < layer_count(&rules)).then_some(placed as u8 + 1);
+    let store = TablebaseDir::new(&dir, &rules);
+    let mut loaded: Vec<(Subspace, Vec<Packed>)> = Vec::new();
+    let mut lists: Vec<(Subspace, Vec<u64>)> = Vec::new();
+    for s in subspace_successors(&rules, placed, sub) {
+        let rule = store
+            .load(TableId::new(TableKind::Horizon, next, s))
+            .expect("a successor's horizon table");
+        let game = store
+            .load(TableId::new(TableKind::GameTheoretic, next, s))
+            .expect("a successor's game table");
+        let changed: Vec<u64> = (0..rule.len())
+            .filter(|&i| rule[i].is_some() && rule[i] != game[i])
+            .map(|i| i as u64)
+            .collect();
+        lists.push((s, changed));
+        loaded.push((s, rule));
+    }
+    let tables = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
+    let mut known = store
+        .load(TableId::layer(TableKind::GameTheoretic, placed as u8, sub))
+        .expect("the subspace's game table");
+    mark_padding(sub, &mut known);
+    let changed: Vec<(Subspace, &[u64])> = lists.iter().map(|(s, l)| (*s, &l[..])).collect();
+    let listed: usize = lists.iter().map(|(_, l)| l.len()).sum();
+    // Boards placing into a listed slot, counted with repeats: each listed board
+    // `(X, Y)` is reached by a placement on each point of `Y`, and in a capture
+    // table also with a capture on each empty point.
+    let quiet_table = Subspace::new(sub.opponent, sub.mover + 1);
+    let candidates: u64 = lists
+        .iter()
+        .map(|(s, l)| {
+            let fan_in = (sub.mover as u64 + 1)
+                * if *s == quiet_table {
+                    1
+                } else {
+                    24 - s.mover as u64 - s.opponent as u64
+                };
+            l.len() as u64 * fan_in
+        })
+        .sum();
+
+    let (t0, c0) = (Instant::now(), cpu_seconds());
+    let (by_board, boards) =
+        solve_layer_subspace_changed(&rules, placed, sub, known, &tables, &changed, &Quiet)
+            .unwrap();
+    let (wall_b, cpu_b) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    let (t0, c0) = (Instant::now(), cpu_seconds());
+    let pass =
+        solve_layer_subspace_with(&rules, Metric::Dtc, placed, sub, &tables, &Quiet).unwrap();
+    let (wall_p, cpu_p) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    let slots = pass.values.len();
+    println!(
+        "p{placed}-{sub}: {slots} slots, {listed} changed successor slots, {candidates} \
+         candidates, {boards} boards \
+         recomputed ({:.2}%): by board wall {wall_b:.2} s cpu {cpu_b:.2} s; \
+         pass wall {wall_p:.2} s cpu {cpu_p:.2} s",
+        100.0 * boards as f64 / slots as f64
+    );
+    assert!(by_board.values == pass.values, "the two ways differ");
+    if let Ok(mut stored) = store.load(TableId::layer(TableKind::Horizon, placed as u8, sub)) {
+        mark_padding(sub, &mut stored);
+        assert!(
+            stored == pass.values,
+            "differs from the stored horizon table"
+        );
+        println!("same values as the stored horizon table");
+    }
+}
