@@ -20,7 +20,8 @@ use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
-    layer_count, solve_layer_subspace_changed, solve_layer_subspace_with, subspace_successors,
+    changed_candidates, layer_count, solve_layer_subspace_changed, solve_layer_subspace_with,
+    subspace_successors,
 };
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{Packed, SolvedTable};
@@ -61,22 +62,7 @@ fn main() {
     mark_padding(sub, &mut known);
     let changed: Vec<(Subspace, &[u64])> = lists.iter().map(|(s, l)| (*s, &l[..])).collect();
     let listed: usize = lists.iter().map(|(_, l)| l.len()).sum();
-    // Boards placing into a listed slot, counted with repeats: each listed board
-    // `(X, Y)` is reached by a placement on each point of `Y`, and in a capture
-    // table also with a capture on each empty point.
-    let quiet_table = Subspace::new(sub.opponent, sub.mover + 1);
-    let candidates: u64 = lists
-        .iter()
-        .map(|(s, l)| {
-            let fan_in = (sub.mover as u64 + 1)
-                * if *s == quiet_table {
-                    1
-                } else {
-                    24 - s.mover as u64 - s.opponent as u64
-                };
-            l.len() as u64 * fan_in
-        })
-        .sum();
+    let candidates = changed_candidates(&rules, placed, sub, &changed);
 
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let (by_board, boards) =

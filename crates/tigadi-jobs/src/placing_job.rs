@@ -185,20 +185,22 @@ fn solve_placing_kind<O: PlacingObserver>(
                     .filter(|(_, l)| !l.is_empty())
                     .collect();
                 let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
-                let values = if lists.is_empty() {
-                    observer.subspace_from_game_values(placed, sub);
-                    observer.advance(game.len() as u64);
+                // The game values as the solver gives them (padding marked).
+                let known = || {
                     let mut known = game.clone();
                     mark_padding(sub, &mut known);
                     known
+                };
+                let values = if lists.is_empty() {
+                    observer.subspace_from_game_values(placed, sub);
+                    observer.advance(game.len() as u64);
+                    known()
                 } else if recompute_by_board(rules, placed, sub, &lists) {
-                    let mut known = game.clone();
-                    mark_padding(sub, &mut known);
                     solve_layer_subspace_changed(
                         rules,
                         placed,
                         sub,
-                        known,
+                        known(),
                         &next_tables,
                         &lists,
                         observer,

@@ -531,19 +531,32 @@ const BOARD_PER_SLOT: u64 = 16;
 /// Is [`solve_layer_subspace_changed`] (only the boards that place into a
 /// listed slot recomputed) cheaper for subspace `sub` of layer `placed` than
 /// the placing pass over the successors ([`solve_layer_subspace_with`])? Both
-/// give the same values; this counts the placements into the listed slots
-/// (`changed`, as that function takes it), a board counted once per such
-/// placement, against the subspace's slots.
+/// give the same values; this weighs [`changed_candidates`] against the
+/// subspace's slots.
 pub fn recompute_by_board(
     rules: &RuleSet,
     placed: u32,
     sub: Subspace,
     changed: &[(Subspace, &[u64])],
 ) -> bool {
+    changed_candidates(rules, placed, sub, changed).saturating_mul(BOARD_PER_SLOT)
+        <= SubspaceIndex::new(sub).slots()
+}
+
+/// The placements into the listed slots of `changed` (as
+/// [`solve_layer_subspace_changed`] takes it) from the boards of subspace
+/// `sub` of layer `placed`, a board counted once per such placement: at least
+/// the boards that function recomputes.
+pub fn changed_candidates(
+    rules: &RuleSet,
+    placed: u32,
+    sub: Subspace,
+    changed: &[(Subspace, &[u64])],
+) -> u64 {
     let successors = subspace_successors(rules, placed, sub);
     let quiet_table = Subspace::new(sub.opponent, sub.mover + 1);
     let points = tigadi_rules::geometry::POINTS as u64;
-    let candidates: u64 = changed
+    changed
         .iter()
         .filter(|(s, _)| successors.contains(s))
         .map(|(s, slots)| {
@@ -556,8 +569,7 @@ pub fn recompute_by_board(
             };
             slots.len() as u64 * s.opponent as u64 * captured_on
         })
-        .sum();
-    candidates.saturating_mul(BOARD_PER_SLOT) <= SubspaceIndex::new(sub).slots()
+        .sum()
 }
 
 /// [`solve_layer_subspace`] (values with DTC) from values already known for
