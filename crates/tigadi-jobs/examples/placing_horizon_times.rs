@@ -18,7 +18,6 @@ mod phase_times;
 use phase_times::cpu_seconds;
 use std::time::Instant;
 use tigadi_index::Subspace;
-use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
     changed_candidates, layer_count, solve_layer_subspace_changed, solve_layer_subspace_with,
     subspace_successors,
@@ -29,14 +28,7 @@ use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseDir};
 use tigadi_values::Metric;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let dir = std::path::PathBuf::from(&args[1]);
-    let placed: u32 = args[2].parse().expect("a layer such as 17");
-    let (m, o) = args[3].split_once('v').expect("a subspace such as 4v8");
-    let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
-    let rules = args
-        .get(4)
-        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let (dir, placed, sub, rules) = phase_times::placing_args();
     let next = (placed + 1 < layer_count(&rules)).then_some(placed as u8 + 1);
     let store = TablebaseDir::new(&dir, &rules);
     let mut loaded: Vec<(Subspace, Vec<Packed>)> = Vec::new();

@@ -20,20 +20,12 @@ mod phase_times;
 use phase_times::cpu_seconds;
 use std::time::Instant;
 use tigadi_index::Subspace;
-use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{layer_count, solve_layer_subspace, subspace_successors};
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{Packed, SolvedTable};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let dir = std::path::PathBuf::from(&args[1]);
-    let placed: u32 = args[2].parse().expect("a layer such as 17");
-    let (m, o) = args[3].split_once('v').expect("a subspace such as 4v8");
-    let sub = Subspace::new(m.parse().unwrap(), o.parse().unwrap());
-    let rules = args
-        .get(4)
-        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let (dir, placed, sub, rules) = phase_times::placing_args();
     let last = placed + 1 == layer_count(&rules);
     let store = tigadi_tablebase::TablebaseDir::new(&dir, &rules);
     let loaded: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, placed, sub)

@@ -22,6 +22,21 @@ pub fn cpu_seconds() -> f64 {
     t(u.ru_utime) + t(u.ru_stime)
 }
 
+/// The arguments `DIR LAYER SUBSPACE [RULES]` of the placing examples (in
+/// tigadi-jobs): a tablebase directory, the placements made (`17`), a subspace
+/// (`4v8`) and a rule set (Tigadi's when left out).
+pub fn placing_args() -> (std::path::PathBuf, u32, tigadi_index::Subspace, RuleSet) {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(&args[1]);
+    let placed: u32 = args[2].parse().expect("a layer such as 17");
+    let (m, o) = args[3].split_once('v').expect("a subspace such as 4v8");
+    let sub = tigadi_index::Subspace::new(m.parse().unwrap(), o.parse().unwrap());
+    let rules = args
+        .get(4)
+        .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    (dir, placed, sub, rules)
+}
+
 #[derive(Default)]
 struct Split {
     /// CPU seconds at the start of the current phase.
