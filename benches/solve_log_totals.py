@@ -1,42 +1,102 @@
 #!/usr/bin/env python3
-"""Totals of the moving-phase pair lines that `tigadi solve` writes to a log (not to
-a terminal): pairs, slots, CPU seconds, peak memory and random words touched.
+"""Totals of the lines that `tigadi solve` writes to a log (not to a terminal): the
+moving phase's pairs (slots, wall and CPU seconds, peak memory, random words
+touched) and the placing phase's subspaces (slots, wall and CPU seconds, peak
+memory), each phase's on a line of its own. These are the game-theoretic pass's
+lines; the 100-turn pass's (`9v9 (100-turn): ...`) are not counted.
 
-Usage: python3 benches/solve_log_totals.py LOG [LOG ...]
+Usage: python3 benches/solve_log_totals.py [--json] LOG [LOG ...]
 
-A resumed run prints "already solved" for the pairs an earlier run solved, so pass
-every log of the run in order; each pair counts once (its first result line).
+A resumed run prints "already solved" for the pairs and layers an earlier run
+solved, so pass every log of the run in order; each pair and each placing
+subspace counts once (its first result line). A run stopped in the middle of a
+pair or a subspace printed no line for it, so the totals are those of the work a
+run without the stop would have done: the sum of the wall times is the solve's
+wall time less what runs outside the pairs and subspaces (start-up, checking the
+tables already written when a phase starts) and less, for a stopped run, the
+work redone after the stop.
+
+With --json, one JSON object per phase instead of the text lines.
 """
+import json
 import re
 import sys
 
-LINE = re.compile(
+PAIR = re.compile(
     r"(\S+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, peak ([\d.]+) GB\).*?"
     r"(\d+) random words touched"
 )
+SUBSPACE = re.compile(
+    r"placing layer (\d+), (\d+v\d+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
+    r"peak ([\d.]+) GB\)"
+)
 
 
-def main(paths):
-    seen = {}
+def totals(paths):
+    """The moving and placing totals of the logs `paths`, as dicts (None for a
+    phase with no lines)."""
+    pairs, subspaces = {}, {}
     for path in paths:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             for line in f:
-                m = LINE.match(line)
-                if m and m.group(1) not in seen:
-                    seen[m.group(1)] = (int(m.group(2)), float(m.group(4)),
-                                        float(m.group(5)), int(m.group(6)))
-    if not seen:
-        sys.exit("no pair lines with a random-words count in " + ", ".join(paths))
-    slots = sum(v[0] for v in seen.values())
-    cpu = sum(v[1] for v in seen.values())
-    words = sum(v[3] for v in seen.values())
-    peak = max(v[2] for v in seen.values())
-    print(f"{len(seen)} pairs, {slots} slots, {cpu:.1f} CPU s, peak {peak} GB, "
-          f"{words} random words touched, {cpu / slots * 1e6:.3f} us CPU a slot, "
-          f"{words / slots:.2f} words a slot")
+                m = PAIR.match(line)
+                if m and m.group(1) not in pairs:
+                    pairs[m.group(1)] = (int(m.group(2)), float(m.group(3)),
+                                         float(m.group(4)), float(m.group(5)),
+                                         int(m.group(6)))
+                    continue
+                m = SUBSPACE.match(line)
+                key = m and (int(m.group(1)), m.group(2))
+                if m and key not in subspaces:
+                    subspaces[key] = (int(m.group(3)), float(m.group(4)),
+                                      float(m.group(5)), float(m.group(6)))
+    moving = placing = None
+    if pairs:
+        v = pairs.values()
+        slots = sum(x[0] for x in v)
+        cpu = sum(x[2] for x in v)
+        words = sum(x[4] for x in v)
+        moving = {"phase": "moving", "pairs": len(pairs), "slots": slots,
+                  "seconds": round(sum(x[1] for x in v), 1), "cpu_seconds": round(cpu, 1),
+                  "peak_gb": max(x[3] for x in v), "random_words": words,
+                  "us_cpu_per_slot": round(cpu / slots * 1e6, 3),
+                  "words_per_slot": round(words / slots, 2)}
+    if subspaces:
+        v = subspaces.values()
+        slots = sum(x[0] for x in v)
+        cpu = sum(x[2] for x in v)
+        placing = {"phase": "placing", "layers": len({k[0] for k in subspaces}),
+                   "subspaces": len(subspaces), "slots": slots,
+                   "seconds": round(sum(x[1] for x in v), 1), "cpu_seconds": round(cpu, 1),
+                   "peak_gb": max(x[3] for x in v),
+                   "us_cpu_per_slot": round(cpu / slots * 1e6, 3)}
+    return moving, placing
+
+
+def main(args):
+    as_json = "--json" in args
+    paths = [a for a in args if a != "--json"]
+    moving, placing = totals(paths)
+    if not moving and not placing:
+        sys.exit("no pair or placing-subspace lines in " + ", ".join(paths))
+    for t in (moving, placing):
+        if t is None:
+            continue
+        if as_json:
+            print(json.dumps(t, sort_keys=True))
+        elif t["phase"] == "moving":
+            print(f"{t['pairs']} pairs, {t['slots']} slots, {t['seconds']:.1f} s, "
+                  f"{t['cpu_seconds']:.1f} CPU s, peak {t['peak_gb']} GB, "
+                  f"{t['random_words']} random words touched, "
+                  f"{t['us_cpu_per_slot']:.3f} us CPU a slot, "
+                  f"{t['words_per_slot']:.2f} words a slot")
+        else:
+            print(f"placing: {t['layers']} layers, {t['subspaces']} subspaces, "
+                  f"{t['slots']} slots, {t['seconds']:.1f} s, {t['cpu_seconds']:.1f} CPU s, "
+                  f"peak {t['peak_gb']} GB, {t['us_cpu_per_slot']:.3f} us CPU a slot")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     main(sys.argv[1:])
