@@ -32,6 +32,17 @@ SUBSPACE = re.compile(
 )
 
 
+def common(rows):
+    """The fields both phases total, from rows that start (slots, wall seconds,
+    CPU seconds, peak GB)."""
+    rows = list(rows)
+    slots = sum(x[0] for x in rows)
+    cpu = sum(x[2] for x in rows)
+    return {"slots": slots, "seconds": round(sum(x[1] for x in rows), 1),
+            "cpu_seconds": round(cpu, 1), "peak_gb": max(x[3] for x in rows),
+            "us_cpu_per_slot": round(cpu / slots * 1e6, 3)}
+
+
 def totals(paths):
     """The moving and placing totals of the logs `paths`, as dicts (None for a
     phase with no lines)."""
@@ -52,24 +63,13 @@ def totals(paths):
                                       float(m.group(5)), float(m.group(6)))
     moving = placing = None
     if pairs:
-        v = pairs.values()
-        slots = sum(x[0] for x in v)
-        cpu = sum(x[2] for x in v)
-        words = sum(x[4] for x in v)
-        moving = {"phase": "moving", "pairs": len(pairs), "slots": slots,
-                  "seconds": round(sum(x[1] for x in v), 1), "cpu_seconds": round(cpu, 1),
-                  "peak_gb": max(x[3] for x in v), "random_words": words,
-                  "us_cpu_per_slot": round(cpu / slots * 1e6, 3),
-                  "words_per_slot": round(words / slots, 2)}
+        words = sum(x[4] for x in pairs.values())
+        moving = {"phase": "moving", "pairs": len(pairs), **common(pairs.values()),
+                  "random_words": words}
+        moving["words_per_slot"] = round(words / moving["slots"], 2)
     if subspaces:
-        v = subspaces.values()
-        slots = sum(x[0] for x in v)
-        cpu = sum(x[2] for x in v)
         placing = {"phase": "placing", "layers": len({k[0] for k in subspaces}),
-                   "subspaces": len(subspaces), "slots": slots,
-                   "seconds": round(sum(x[1] for x in v), 1), "cpu_seconds": round(cpu, 1),
-                   "peak_gb": max(x[3] for x in v),
-                   "us_cpu_per_slot": round(cpu / slots * 1e6, 3)}
+                   "subspaces": len(subspaces), **common(subspaces.values())}
     return moving, placing
 
 
