@@ -1,6 +1,8 @@
 //! The resumable solve: solves a list of pairs in dependency order into a
 //! tablebase directory, one pair at a time, writing each pair's files (and the
-//! manifest) as soon as it is solved. Pairs whose files are already present and
+//! manifest) on a thread of their own as soon as it is solved, while the next
+//! pair is solved (which takes its capture targets from the pair before it from
+//! memory, not from the files being written). Pairs whose files are already present and
 //! valid are not solved again, so a run that was stopped, however it stopped,
 //! resumes where it was and ends with the same bytes. The `tigadi solve` command,
 //! a server or a binding all run this one loop; they only choose the pairs and
@@ -10,6 +12,7 @@
 //! the same directory is refused, and it removes only temporary files whose
 //! writer is gone.
 
+use rayon::prelude::*;
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
@@ -17,7 +20,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, Observer, Packed, Pair, SolveError,
-    SolvedTable, Value,
+    SolvedSubspace, SolvedTable, Value,
 };
 use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
 
@@ -183,13 +186,22 @@ pub fn solve_pairs<O: JobObserver>(
         .map(|(&p, _)| slots(p))
         .sum();
     observer.planned(todo.iter().filter(|&&t| t).count(), todo_slots);
+    // The pair solved last: its tables being stored and listed on a thread of
+    // their own while the next pair is solved, and its values, which the next
+    // pair reads instead of the files where they are its capture targets.
+    let mut last: Option<Stored> = None;
     for (&pair, todo) in pairs.iter().zip(todo) {
         if !todo {
             observer.skipped(pair);
         } else {
             observer.started(pair, slots(pair));
-            let report = solve_one(&tables, pair, observer)?;
+            let (report, stored) = solve_one(&tables, pair, last.take(), observer)?;
+            last = Some(stored);
             observer.solved(&report);
+        }
+        if derived.iter().any(|&kind| !solved(kind, pair)) {
+            // The other kinds read the pair's files.
+            Stored::finish(&mut last)?;
         }
         for &kind in derived {
             if solved(kind, pair) {
@@ -210,6 +222,7 @@ pub fn solve_pairs<O: JobObserver>(
             }
         }
     }
+    Stored::finish(&mut last)?;
     // Every table this run wrote is listed already: this adds only what an
     // interrupted run wrote and did not list.
     let manifest = tables.update_manifest(&[], &[])?;
@@ -217,6 +230,78 @@ pub fn solve_pairs<O: JobObserver>(
         observer.warning(&format!("left out of the manifest: {s}"));
     }
     Ok(())
+}
+
+/// A solved pair's game-theoretic tables, stored and then listed in the manifest
+/// (with the pair's solve time) on a thread of their own, and its values.
+struct Stored {
+    /// The storing thread; `None` once joined. Dropping a `Stored` joins it, so
+    /// a job that stops for another reason still finishes (or removes) the files
+    /// before it releases the directory's lock.
+    listing: Option<std::thread::JoinHandle<Result<(), TablebaseError>>>,
+    /// The pair's values, one per slot of each subspace ([`Packed::NONE`] in
+    /// padding, which no capture reads).
+    values: Vec<(Subspace, Vec<Packed>)>,
+}
+
+impl Stored {
+    /// Stores the pair's `solved` values as game-theoretic tables: compressed on
+    /// the caller's pool, then written, synced and listed with `seconds` on a
+    /// thread of its own.
+    fn start(
+        tables: &TablebaseDir,
+        solved: Vec<SolvedSubspace>,
+        seconds: f64,
+    ) -> Result<Stored, TablebaseError> {
+        let id = |s: Subspace| TableId::moving(TableKind::GameTheoretic, s);
+        let mut writes = Vec::new();
+        for s in &solved {
+            writes.push(tables.write_values_in_background(id(s.subspace), &s.values)?);
+        }
+        // After every pair, so a run stopped later loses no solve times.
+        let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
+        let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
+        let dir = tables.clone();
+        let listing = std::thread::Builder::new()
+            .name("list pair".into())
+            .spawn(move || {
+                for w in writes {
+                    w.wait()?;
+                }
+                dir.update_manifest(&written, &times).map(|_| ())
+            })
+            .map_err(|e| TablebaseError::io(tables.path(), e))?;
+        Ok(Stored {
+            listing: Some(listing),
+            values: solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
+        })
+    }
+
+    /// Waits for the last pair's tables to be written and listed, if any, and
+    /// says how that went.
+    fn finish(last: &mut Option<Stored>) -> Result<(), TablebaseError> {
+        match last.take() {
+            Some(mut stored) => stored.join(),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for the storing thread.
+    fn join(&mut self) -> Result<(), TablebaseError> {
+        match self.listing.take().map(|h| h.join()) {
+            None => Ok(()),
+            Some(Ok(result)) => result,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+impl Drop for Stored {
+    fn drop(&mut self) {
+        if let Some(h) = self.listing.take() {
+            let _ = h.join();
+        }
+    }
 }
 
 /// The tables of kind `kind` of `pair`'s capture targets.
@@ -245,44 +330,69 @@ fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
     SolvedTable::views(targets.iter().map(|(s, v)| (s, v)))
 }
 
-/// Solves one pair, writes its files and the manifest.
+/// Solves one pair and starts storing its files and listing them in the
+/// manifest. `last` is the pair solved before it, if any: its values are read in
+/// place of its files where they are this pair's capture targets, and its
+/// storing is waited for before this pair's begins (so one pair's files are
+/// being written at a time).
 fn solve_one<O: JobObserver>(
     tables: &TablebaseDir,
     pair: Pair,
+    mut last: Option<Stored>,
     observer: &O,
-) -> Result<PairReport, JobError> {
+) -> Result<(PairReport, Stored), JobError> {
     let t0 = Instant::now();
-    let targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+    let mut kept = last.as_mut().map(|l| std::mem::take(&mut l.values));
+    let mut targets = Vec::new();
+    for s in pair.capture_targets() {
+        let held = kept.as_mut().and_then(|k| {
+            k.iter()
+                .position(|(t, _)| *t == s)
+                .map(|i| k.swap_remove(i))
+        });
+        targets.push(match held {
+            Some(t) => t,
+            None => (
+                s,
+                tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
+            ),
+        });
+    }
+    drop(kept);
     let solved = solve_pair(tables.rules(), pair, &as_tables(&targets), observer)
         .map_err(|e| JobError::Solve(pair, e))?;
     drop(targets);
     let seconds = t0.elapsed().as_secs_f64();
-    let id = |s: Subspace| TableId::moving(TableKind::GameTheoretic, s);
-    for s in &solved {
-        tables.write_values(id(s.subspace), &s.values)?;
+    Stored::finish(&mut last)?;
+    // Wins, draws and losses, counted in parallel.
+    fn add(a: [u64; 3], b: [u64; 3]) -> [u64; 3] {
+        [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
     }
-    // After every pair, so a run stopped later loses no solve times.
-    let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
-    let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
-    tables.update_manifest(&written, &times)?;
-    let mut report = PairReport {
+    let [wins, draws, losses] = solved
+        .iter()
+        .map(|s| {
+            s.values
+                .par_iter()
+                .map(|v| match v.get() {
+                    Some(Value::Win(_)) => [1, 0, 0],
+                    Some(Value::Draw) => [0, 1, 0],
+                    Some(Value::Loss(_)) => [0, 0, 1],
+                    None => [0, 0, 0],
+                })
+                .reduce(|| [0; 3], add)
+        })
+        .fold([0; 3], add);
+    let report = PairReport {
         pair,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),
         seconds,
         rounds: solved[0].rounds,
-        wins: 0,
-        draws: 0,
-        losses: 0,
+        wins,
+        draws,
+        losses,
     };
-    for v in solved.iter().flat_map(|s| &s.values) {
-        match v.get() {
-            Some(Value::Win(_)) => report.wins += 1,
-            Some(Value::Draw) => report.draws += 1,
-            Some(Value::Loss(_)) => report.losses += 1,
-            None => {}
-        }
-    }
-    Ok(report)
+    let stored = Stored::start(tables, solved, seconds)?;
+    Ok((report, stored))
 }
 
 /// Finds the values under the 100-turn rule of `pair` and writes its horizon

@@ -331,3 +331,49 @@ fn a_later_solve_does_not_bless_an_altered_table() {
     run();
     assert_eq!(listed_sums(&dir.path().join("tigadi")), listed);
 }
+
+/// The job stores each pair's tables while it solves the next one, and a pair
+/// whose capture targets the pair before it solved reads them from memory, not
+/// from the files. Its tables must be the bytes of the same pairs solved one job
+/// at a time (every target read back from its file), and of the tables solved
+/// in memory and written one by one; and every table is listed in the manifest
+/// with its solve time.
+#[test]
+fn a_run_of_pairs_writes_what_pairs_solved_one_job_at_a_time_write() {
+    let rules = RuleSet::parse("tigadi,pieces=4").unwrap();
+    let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
+    // 3v3, 4v3+3v4 (which captures into 3v3), 4v4 (into 3v4): both reads from
+    // memory happen.
+    assert_eq!(pairs.len(), 3);
+    let together = tempfile::tempdir().unwrap();
+    tigadi_jobs::solve_pairs(together.path(), &rules, &pairs, &[], &Silent).unwrap();
+    let apart = tempfile::tempdir().unwrap();
+    for p in &pairs {
+        tigadi_jobs::solve_pairs(apart.path(), &rules, &[*p], &[], &Silent).unwrap();
+    }
+    let in_memory = tempfile::tempdir().unwrap();
+    let solved = solve_and_write(in_memory.path(), rules, 8);
+    let name = TablebaseDir::name_of(&rules);
+    let bytes = |root: &Path, sub: Subspace| {
+        std::fs::read(TablebaseDir::new(root, &rules).table_path(game(sub))).unwrap()
+    };
+    assert_eq!(solved.len(), 4);
+    for &sub in solved.keys() {
+        let written = bytes(together.path(), sub);
+        assert!(written == bytes(apart.path(), sub), "{sub} differs");
+        assert!(written == bytes(in_memory.path(), sub), "{sub} differs");
+    }
+    assert_eq!(
+        listed_sums(&together.path().join(&name)),
+        listed_sums(&apart.path().join(&name))
+    );
+    let manifest = TablebaseDir::new(together.path(), &rules)
+        .read_manifest()
+        .unwrap()
+        .unwrap();
+    assert_eq!(manifest.subspaces.len(), 4);
+    assert!(
+        manifest.subspaces.iter().all(|e| e.seconds.is_some()),
+        "{manifest:?}"
+    );
+}

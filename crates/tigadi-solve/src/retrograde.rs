@@ -470,30 +470,31 @@ pub(crate) fn solve_pair_capped(
         level += 1;
     }
 
-    // 3. The rest are draws.
-    let mut values_raw: Vec<u16> = words_raw
-        .into_par_iter()
-        .map(|w| {
-            let v = word_value(w);
-            if v == NONE && word_count(w) != PADDING {
-                Packed::DRAW.0
-            } else {
-                v
-            }
-        })
-        .collect();
-
+    // 3. The rest are draws. Each subspace's values go into an array of their own,
+    // in huge pages as the tables read from files are (the job hands a pair's
+    // values to the next pair as capture targets, read at random).
+    let value_of = |w: u32| {
+        let v = word_value(w);
+        if v == NONE && word_count(w) != PADDING {
+            Packed::DRAW
+        } else {
+            Packed(v)
+        }
+    };
     let rounds = level as u32;
     let mut out = Vec::new();
+    let mut end = n;
     for (idx, start) in space.parts.iter().rev() {
-        // Split the tail subspace off first so the head keeps the allocation.
-        let tail = values_raw.split_off(*start as usize);
+        let start = *start as usize;
+        let part = &words_raw[start..end];
         out.push(SolvedSubspace {
             subspace: idx.subspace(),
-            values: tail.into_iter().map(Packed).collect(),
+            values: crate::memory::vec_from_fn(part.len(), |i| value_of(part[i])),
             rounds,
         });
+        end = start;
     }
+    drop(words_raw);
     out.reverse();
     Ok(out)
 }

@@ -12,14 +12,21 @@ const FILL_CHUNK_BYTES: usize = 2 << 20;
 /// vector. The first touch (where the kernel zeroes each fresh page) is shared
 /// among the rayon pool's threads, in chunks of a huge page.
 pub fn filled_vec<T: Copy + Send + Sync>(n: usize, fill: T) -> Vec<T> {
+    vec_from_fn(n, |_| fill)
+}
+
+/// The vector `[f(0), f(1), …, f(n - 1)]`, in huge pages as [`filled_vec`]'s,
+/// each element written once, in parallel.
+pub fn vec_from_fn<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
     advise_huge_pages(v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
     let per_chunk = (FILL_CHUNK_BYTES / std::mem::size_of::<T>().max(1)).max(1);
     v.spare_capacity_mut()[..n]
         .par_chunks_mut(per_chunk)
-        .for_each(|chunk| {
-            for x in chunk {
-                x.write(fill);
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            for (i, x) in chunk.iter_mut().enumerate() {
+                x.write(f(c * per_chunk + i));
             }
         });
     // SAFETY: the loop above initialised each of the first `n` elements, and the
