@@ -12,6 +12,7 @@
 //! the same directory is refused, and it removes only temporary files whose
 //! writer is gone.
 
+use crate::placing_job::finish_writing;
 use rayon::prelude::*;
 use std::fmt;
 use std::path::Path;
@@ -22,7 +23,9 @@ use tigadi_solve::{
     solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, Observer, Packed, Pair, SolveError,
     SolvedSubspace, SolvedTable, Value,
 };
-use tigadi_tablebase::{field, mark_padding, TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_tablebase::{
+    field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
+};
 
 /// What a pair's solve produced, as reported to [`JobObserver::solved`].
 #[derive(Clone, Debug, PartialEq)]
@@ -235,10 +238,10 @@ pub fn solve_pairs<O: JobObserver>(
 /// A solved pair's game-theoretic tables, stored and then listed in the manifest
 /// (with the pair's solve time) on a thread of their own, and its values.
 struct Stored {
-    /// The storing thread; `None` once joined. Dropping a `Stored` joins it, so
-    /// a job that stops for another reason still finishes (or removes) the files
-    /// before it releases the directory's lock.
-    listing: Option<std::thread::JoinHandle<Result<(), TablebaseError>>>,
+    /// The storing and listing; dropping it waits for it, so a job that stops
+    /// for another reason still finishes (or removes) the files before it
+    /// releases the directory's lock.
+    listing: PendingWrite,
     /// The pair's values, one per slot of each subspace ([`Packed::NONE`] in
     /// padding, which no capture reads).
     values: Vec<(Subspace, Vec<Packed>)>,
@@ -262,17 +265,15 @@ impl Stored {
         let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
         let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
         let dir = tables.clone();
-        let listing = std::thread::Builder::new()
-            .name("list pair".into())
-            .spawn(move || {
-                for w in writes {
-                    w.wait()?;
-                }
-                dir.update_manifest(&written, &times).map(|_| ())
-            })
-            .map_err(|e| TablebaseError::io(tables.path(), e))?;
+        let listing = PendingWrite::spawn("list pair".into(), tables.path(), move || {
+            for w in writes {
+                w.wait()?;
+            }
+            dir.update_manifest(&written, &times)?;
+            Ok(dir.path().to_path_buf())
+        })?;
         Ok(Stored {
-            listing: Some(listing),
+            listing,
             values: solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
         })
     }
@@ -280,27 +281,7 @@ impl Stored {
     /// Waits for the last pair's tables to be written and listed, if any, and
     /// says how that went.
     fn finish(last: &mut Option<Stored>) -> Result<(), TablebaseError> {
-        match last.take() {
-            Some(mut stored) => stored.join(),
-            None => Ok(()),
-        }
-    }
-
-    /// Waits for the storing thread.
-    fn join(&mut self) -> Result<(), TablebaseError> {
-        match self.listing.take().map(|h| h.join()) {
-            None => Ok(()),
-            Some(Ok(result)) => result,
-            Some(Err(panic)) => std::panic::resume_unwind(panic),
-        }
-    }
-}
-
-impl Drop for Stored {
-    fn drop(&mut self) {
-        if let Some(h) = self.listing.take() {
-            let _ = h.join();
-        }
+        finish_writing(&mut last.take().map(|s| s.listing))
     }
 }
 

@@ -248,7 +248,7 @@ fn solve_placing_kind<O: PlacingObserver>(
 
 /// Waits for the table being written in the background, if any, and reports how
 /// its writing went.
-fn finish_writing(writing: &mut Option<PendingWrite>) -> Result<(), TablebaseError> {
+pub(crate) fn finish_writing(writing: &mut Option<PendingWrite>) -> Result<(), TablebaseError> {
     match writing.take() {
         Some(w) => w.wait().map(|_| ()),
         None => Ok(()),

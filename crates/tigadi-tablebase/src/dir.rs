@@ -166,6 +166,22 @@ pub struct PendingWrite {
 }
 
 impl PendingWrite {
+    /// Runs `work` (writing files) on a thread of its own named `name`; `dir` is
+    /// the directory named if the thread cannot be started.
+    pub fn spawn(
+        name: String,
+        dir: &Path,
+        work: impl FnOnce() -> Result<PathBuf, TablebaseError> + Send + 'static,
+    ) -> Result<PendingWrite, TablebaseError> {
+        let handle = std::thread::Builder::new()
+            .name(name)
+            .spawn(work)
+            .map_err(|e| TablebaseError::io(dir, e))?;
+        Ok(PendingWrite {
+            handle: Some(handle),
+        })
+    }
+
     /// Waits for the file to be written and synced; its path, or what failed.
     pub fn wait(mut self) -> Result<PathBuf, TablebaseError> {
         let handle = self.handle.take().expect("waited for once");
@@ -344,12 +360,8 @@ impl TablebaseDir {
     ) -> Result<PendingWrite, TablebaseError> {
         let compressed = self.compress(id, data)?;
         let dir = self.clone();
-        let handle = std::thread::Builder::new()
-            .name(format!("write {}", id.file_name()))
-            .spawn(move || dir.store(id, compressed))
-            .map_err(|e| TablebaseError::io(&self.path, e))?;
-        Ok(PendingWrite {
-            handle: Some(handle),
+        PendingWrite::spawn(format!("write {}", id.file_name()), &self.path, move || {
+            dir.store(id, compressed)
         })
     }
 
