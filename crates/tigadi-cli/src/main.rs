@@ -221,6 +221,10 @@ pub struct ProbeArgs {
     /// Machine-readable JSON output.
     #[arg(long)]
     pub json: bool,
+    /// Name the 100-turn rule's value on every line, also where it changes nothing
+    /// (by default only where it changes a value or class, or the counter is above 0).
+    #[arg(long)]
+    pub rule_detail: bool,
 }
 
 /// Arguments of `serve`.

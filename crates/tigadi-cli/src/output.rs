@@ -26,14 +26,3 @@ pub fn text(text: &str) -> Result<(), String> {
 pub fn flush() -> Result<(), String> {
     std::io::stdout().flush().map_err(write_error)
 }
-
-/// A value whose depth is the DTW in words: `win in 41 turns` (to the end of the
-/// game), `loss in 40 turns`, `draw`.
-pub fn dtw_text(v: tigadi_solve::Value) -> String {
-    let turns = |d: u16| format!("{d} turn{}", if d == 1 { "" } else { "s" });
-    match v {
-        tigadi_solve::Value::Win(d) => format!("win in {}", turns(d)),
-        tigadi_solve::Value::Draw => "draw".into(),
-        tigadi_solve::Value::Loss(d) => format!("loss in {}", turns(d)),
-    }
-}

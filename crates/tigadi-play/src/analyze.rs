@@ -9,7 +9,7 @@ use crate::table::{best_turns, table_answer, NoTable};
 use serde::Serialize;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_tablebase::{ProbeReport, RuleValues};
-use tigadi_values::{Category, Value};
+use tigadi_values::{Category, Metric, Value};
 
 /// A whole game's analysis.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -95,14 +95,24 @@ pub struct Assessment {
     /// The class at counter 0.
     #[serde(serialize_with = "ser::opt_text")]
     pub category: Option<Category>,
+    /// The game-theoretic value with its depth to win (`{"value", "dtw"}`), where
+    /// the DTW tables exist.
+    #[serde(serialize_with = "opt_dtw")]
+    pub dtw: Option<Value>,
+}
+
+/// An optional value whose depth is a DTW, as `{"value", "dtw"}` or null.
+fn opt_dtw<S: serde::Serializer>(v: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
+    v.map(|v| ser::Measured(v, Metric::Dtw)).serialize(s)
 }
 
 impl Assessment {
-    fn of(value: Value, rule: Option<RuleValues>) -> Assessment {
+    fn of(value: Value, rule: Option<RuleValues>, dtw: Option<Value>) -> Assessment {
         Assessment {
             value,
             rule_value: rule.map(|r| r.rule_value),
             category: rule.map(|r| r.category),
+            dtw,
         }
     }
 }
@@ -184,8 +194,8 @@ fn judge(answer: &ProbeReport, mv: Move) -> Verdict {
         .iter()
         .find(|t| t.turn == mv)
         .expect("the referee and the prober generate the same legal moves");
-    let before = Assessment::of(answer.value, answer.rule);
-    let after = Assessment::of(played.value, played.rule);
+    let before = Assessment::of(answer.value, answer.rule, answer.dtw);
+    let after = Assessment::of(played.value, played.rule, played.dtw);
     let best: Vec<Move> = best_turns(answer).into_iter().map(|t| t.turn).collect();
     let played_best = best.contains(&mv);
     let thrown_under_rule = match (before.rule_value, after.rule_value) {

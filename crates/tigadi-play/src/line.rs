@@ -11,20 +11,25 @@
 use crate::error::PlayError;
 use crate::ser;
 use crate::table::{table_answer, NoTable};
+use serde::ser::SerializeMap;
 use serde::Serialize;
 use tigadi_rules::Phase;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_tablebase::{field, Tablebase};
 use tigadi_values::{Metric, Value};
 
-/// A principal variation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A principal variation. As JSON: `start`, `metric` (`"dtc"` or `"dtw"`), `value`,
+/// `steps` (each `side`, `move`, `value`, `position`) and `end`; every value is
+/// `{"value", KEY}` with KEY the metric's ([`ser::Measured`]), so a depth to win is
+/// never under `dtc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// Where it starts.
-    #[serde(serialize_with = "ser::text")]
     pub start: Position,
-    /// The game-theoretic value of the start for its player to move.
-    #[serde(serialize_with = "ser::value")]
+    /// The depth both sides play by, and the one the values carry.
+    pub metric: Metric,
+    /// The game-theoretic value of the start for its player to move, its depth by
+    /// [`Line::metric`].
     pub value: Value,
     /// The turns, first first.
     pub steps: Vec<Step>,
@@ -33,21 +38,50 @@ pub struct Line {
 }
 
 /// One turn of a [`Line`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Who moves.
-    #[serde(serialize_with = "ser::side")]
     pub side: Side,
     /// The move: the first of the prober's best turns.
-    #[serde(rename = "move", serialize_with = "ser::text")]
     pub mv: Move,
     /// The value for the player who moves, counted from the position before the
-    /// move (so a win's DTC falls by one per turn until the capture, which is 1).
-    #[serde(serialize_with = "ser::value")]
+    /// move (so a win's DTC falls by one per turn until the capture, which is 1),
+    /// its depth by the line's metric.
     pub value: Value,
     /// The position after the move.
-    #[serde(serialize_with = "ser::text")]
     pub position: Position,
+}
+
+impl Serialize for Line {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct StepJson {
+            #[serde(serialize_with = "ser::side")]
+            side: Side,
+            #[serde(rename = "move", serialize_with = "ser::text")]
+            mv: Move,
+            value: ser::Measured,
+            #[serde(serialize_with = "ser::text")]
+            position: Position,
+        }
+        let steps: Vec<StepJson> = self
+            .steps
+            .iter()
+            .map(|t| StepJson {
+                side: t.side,
+                mv: t.mv,
+                value: ser::Measured(t.value, self.metric),
+                position: t.position,
+            })
+            .collect();
+        let mut m = s.serialize_map(Some(5))?;
+        m.serialize_entry("start", &self.start.to_string())?;
+        m.serialize_entry("metric", self.metric.key())?;
+        m.serialize_entry("value", &ser::Measured(self.value, self.metric))?;
+        m.serialize_entry("steps", &steps)?;
+        m.serialize_entry("end", &self.end)?;
+        m.end()
+    }
 }
 
 /// Why a [`Line`] stops.
@@ -141,6 +175,7 @@ pub fn line_with(
     };
     Ok(Line {
         start: *start,
+        metric,
         value,
         steps,
         end,

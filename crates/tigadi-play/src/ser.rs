@@ -1,11 +1,12 @@
 //! How the rules' and the prober's types serialise in this crate's results: moves,
-//! positions and categories as their notation, values as `{"value", "dtc"}` (the
-//! words of `tigadi probe --json`), sides in lower case.
+//! positions and categories as their notation, values as `{"value", "dtc"}` or,
+//! for a depth to win, `{"value", "dtw"}` (the keys of `tigadi probe --json`: a key
+//! names its metric), sides in lower case.
 
 use serde::ser::SerializeMap;
-use serde::Serializer;
+use serde::{Serialize, Serializer};
 use tigadi_rules::{GameResult, Side};
-use tigadi_values::Value;
+use tigadi_values::{Metric, Value};
 
 /// Anything with a `Display` (moves, positions, categories) as its text.
 pub fn text<T: std::fmt::Display, S: Serializer>(t: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -30,10 +31,21 @@ pub fn opt_text<T: std::fmt::Display, S: Serializer>(
 
 /// `{"value": "win"|"draw"|"loss", "dtc": N|null}`.
 pub fn value<S: Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
-    let mut m = s.serialize_map(Some(2))?;
-    m.serialize_entry("value", &v.wdl().to_string())?;
-    m.serialize_entry("dtc", &v.dtc())?;
-    m.end()
+    Measured(*v, Metric::Dtc).serialize(s)
+}
+
+/// A value whose depth counts by a metric: `{"value": "win"|"draw"|"loss", KEY:
+/// N|null}`, KEY `dtc` or `dtw` ([`Metric::key`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Measured(pub Value, pub Metric);
+
+impl Serialize for Measured {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("value", &self.0.wdl().to_string())?;
+        m.serialize_entry(self.1.key(), &self.0.dtc())?;
+        m.end()
+    }
 }
 
 /// An optional value as [`value`] or null.

@@ -13,6 +13,8 @@ pub mod category;
 pub mod memory;
 pub mod placing;
 pub mod value;
+pub mod words;
 
 pub use category::{value_at_counter, Category};
 pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
+pub use words::{both_in_words, in_words};

@@ -6,12 +6,12 @@ use super::CmdResult;
 use crate::AnalyzeArgs;
 use tigadi_play::{analyze, Assessment, PlayerSummary, Verdict};
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::Tablebase;
+use tigadi_values::{both_in_words, in_words, Metric};
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &AnalyzeArgs) -> CmdResult {
     let moves = read_moves(&args.game)?;
-    let tb = Tablebase::open(&args.dir.dir, &rules);
+    let tb = super::tables::open(&args.dir.dir, &rules)?;
     let analysis = analyze(&tb, &moves).map_err(|e| e.to_string())?;
     if args.game.json {
         let text = serde_json::to_string(&analysis).map_err(|e| e.to_string())?;
@@ -46,7 +46,11 @@ pub fn run(rules: RuleSet, args: &AnalyzeArgs) -> CmdResult {
                 // Under the rule only where it says something else.
                 let rule = match (before.rule_value, after.rule_value) {
                     (Some(b), Some(a)) if (b, a) != (before.value, after.value) => {
-                        format!("; under the 100-turn rule {b} -> {a}")
+                        format!(
+                            "; under the 100-turn rule {} -> {}",
+                            in_words(b, Metric::Dtc),
+                            in_words(a, Metric::Dtc)
+                        )
                     }
                     _ => String::new(),
                 };
@@ -68,7 +72,11 @@ pub fn run(rules: RuleSet, args: &AnalyzeArgs) -> CmdResult {
 }
 
 fn values(before: &Assessment, after: &Assessment) -> String {
-    format!("{} -> {}", before.value, after.value)
+    format!(
+        "{} -> {}",
+        both_in_words(before.value, before.dtw),
+        both_in_words(after.value, after.dtw)
+    )
 }
 
 fn summary(p: &PlayerSummary) -> String {

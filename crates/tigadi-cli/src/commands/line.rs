@@ -7,13 +7,12 @@ use super::CmdResult;
 use crate::LineArgs;
 use tigadi_play::{line_with, LineEnd};
 use tigadi_rules::RuleSet;
-use tigadi_solve::Metric;
-use tigadi_tablebase::Tablebase;
+use tigadi_values::{in_words, Metric};
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &LineArgs) -> CmdResult {
     let start = position(&rules, &args.position)?;
-    let tb = Tablebase::open(&args.dir.dir, &rules);
+    let tb = super::tables::open(&args.dir.dir, &rules)?;
     let metric = match args.metric.as_str() {
         "dtw" => Metric::Dtw,
         _ => Metric::Dtc,
@@ -26,21 +25,22 @@ pub fn run(rules: RuleSet, args: &LineArgs) -> CmdResult {
         return Ok(0);
     }
     outln!("{}", l.start);
-    match metric {
-        Metric::Dtw => outln!(
-            "{} to move: {} (depth to win: turns to the end of the game)",
-            l.start.side,
-            crate::output::dtw_text(l.value)
-        ),
-        Metric::Dtc => outln!("{} to move: {}", l.start.side, l.value),
-    }
+    let why = match metric {
+        Metric::Dtw => " (by the depth to win: both sides play to the end of the game)",
+        Metric::Dtc => " (by the depth to capture: both sides play to each next capture)",
+    };
+    outln!(
+        "{} to move: {}{why}",
+        l.start.side,
+        in_words(l.value, metric)
+    );
     for (i, s) in l.steps.iter().enumerate() {
         outln!(
-            "{:>3}. {:<4}  {:<11} {:<12} {}",
+            "{:>3}. {:<4}  {:<11} {:<30} {}",
             i + 1,
             s.side.name(),
             s.mv.to_string(),
-            s.value.to_string(),
+            in_words(s.value, metric),
             s.position
         );
     }

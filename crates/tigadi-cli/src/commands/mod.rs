@@ -14,6 +14,7 @@ pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod stats;
+pub mod tables;
 pub mod verify;
 
 /// What a command returns: an exit code, or an error message (exit code 2).

@@ -10,6 +10,7 @@ use crate::PlayArgs;
 use tigadi_play::{choose_in_game, hint, How, Level, Rng};
 use tigadi_rules::{parse_move, Game, GameResult, Move, Position, RuleSet, Side};
 use tigadi_tablebase::Tablebase;
+use tigadi_values::both_in_words;
 
 const HELP: &str = "Type a move: d5 (place), a1-a4 (slide), d5xg7 or a1-a4xg7 (with the \
 capture a tigadi earns), pass (only when blocked). Or: hint (the best move), undo (take \
@@ -28,6 +29,9 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         None => Position::start(&rules),
     };
     let mut game = Game::from_position(rules, start).map_err(|e| format!("--from: {e}"))?;
+    if let Some(why) = super::tables::missing(&args.dir.dir, &rules) {
+        eprintln!("tigadi: {why}; the computer searches a few turns ahead instead");
+    }
     let tb = Tablebase::open(&args.dir.dir, &rules);
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = Rng::seeded(seed);
@@ -101,7 +105,16 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                     Ok(h) => {
                         let moves: Vec<String> = h.best.iter().map(Move::to_string).collect();
                         let why = match &h.how {
-                            How::Table { value, .. } => format!("from the tables: {value}"),
+                            How::Table { value, .. } => {
+                                // The depth to win of the first best move, where solved.
+                                let dtw = tb.answer(&p).ok().and_then(|r| {
+                                    r.moves
+                                        .into_iter()
+                                        .find(|t| h.best.first() == Some(&t.turn))
+                                        .and_then(|t| t.dtw)
+                                });
+                                format!("from the tables: {}", both_in_words(*value, dtw))
+                            }
                             How::Search {
                                 depth, no_table, ..
                             } => format!(

@@ -7,27 +7,27 @@ use serde_json::json;
 use std::io::Write;
 use tigadi_rules::notation::shown;
 use tigadi_rules::RuleSet;
-use tigadi_solve::Value;
-use tigadi_tablebase::{position_after_record, ProbeReport, Tablebase};
+use tigadi_tablebase::{position_after_record, ProbeReport, RuleValues, Tablebase};
+use tigadi_values::{both_in_words, in_words, Category, Metric, Value};
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
-    let tb = Tablebase::open(&args.dir.dir, &rules);
+    let tb = super::tables::open(&args.dir.dir, &rules)?;
     if let Some(record) = &args.record {
         let position = position_after_record(rules, record)?;
-        return print_one(&tb, &position.to_string(), args.json);
+        return print_one(&tb, &position.to_string(), args);
     }
     match &args.position {
-        Some(text) => print_one(&tb, text, args.json),
+        Some(text) => print_one(&tb, text, args),
         None => batch(&tb),
     }
 }
 
-fn print_one(tb: &Tablebase, text: &str, json: bool) -> CmdResult {
+fn print_one(tb: &Tablebase, text: &str, args: &ProbeArgs) -> CmdResult {
     let report = tb.report(text).map_err(|e| e.to_string())?;
-    if json {
+    if args.json {
         outln!("{}", json_line(&report));
     } else {
-        crate::output::text(&to_text(&report))?;
+        crate::output::text(&to_text(&report, args.rule_detail))?;
     }
     Ok(0)
 }
@@ -94,82 +94,82 @@ fn json_line(report: &ProbeReport) -> String {
     serde_json::to_string(report).expect("a probe report is plain JSON")
 }
 
-/// `report` as `tigadi probe` prints it without `--json`.
-fn to_text(report: &ProbeReport) -> String {
+/// `report` as `tigadi probe` prints it without `--json`: the position's value
+/// and one line per move, both depths in the words of [`both_in_words`]. The
+/// 100-turn rule is named only where it changes something (a value or class, or a
+/// counter above 0), unless `detail` (`--rule-detail`) asks for it everywhere.
+fn to_text(report: &ProbeReport, detail: bool) -> String {
     let side = report.position.side;
     if let Some(r) = report.over {
         return format!("{}\n{} to move: game over: {r}\n", report.text, side.name());
     }
+    let counting = report.position.quiet_turns > 0;
     let mut s = format!(
-        "{}\n{} to move: {} ignoring the 100-turn rule",
+        "{}\n{} to move: {}",
         report.text,
         side.name(),
-        describe_dtw(report.value, report.dtw)
+        both_in_words(report.value, report.dtw)
     );
+    let head_rule = report
+        .rule
+        .as_ref()
+        .filter(|r| detail || counting || rule_changes(report.value, r));
+    if head_rule.is_some() {
+        s.push_str(" ignoring the 100-turn rule");
+    }
     s.push('\n');
-    match &report.rule {
+    match (head_rule, detail) {
         // No counter runs while placing: the moving phase starts at 0.
-        Some(r) if report.placing => s.push_str(&format!(
+        (Some(r), _) if report.placing => s.push_str(&format!(
             "under the 100-turn rule (its counter starts with the moving phase): {}; class {}\n",
-            describe_rule(r.rule_value),
+            rule_words(r.rule_value),
             r.category
         )),
-        Some(r) => s.push_str(&format!(
+        (Some(r), _) => s.push_str(&format!(
             "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
             report.position.quiet_turns,
-            describe_rule(r.rule_value),
+            rule_words(r.rule_value),
             r.category
         )),
-        None if report.placing => {
+        (None, true) if report.rule.is_some() => {}
+        (None, true) if report.placing => {
             s.push_str("placing phase: game-theoretic values (placing tables)\n")
         }
-        None => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
+        (None, true) => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
+        (None, false) => {}
     }
     if report.moves.is_empty() {
         s.push_str("no legal move (blocked)\n");
     }
     for m in &report.moves {
         let name = m.turn.to_string();
-        match &m.rule {
-            Some(r) => s.push_str(&format!(
-                "  {name:<12} under the rule: {}; ignoring it: {}\n",
-                describe_rule(r.rule_value),
-                describe_dtw(m.value, m.dtw)
-            )),
-            None => s.push_str(&format!("  {name:<12} {}\n", describe_dtw(m.value, m.dtw))),
+        s.push_str(&format!("  {name:<12} {}", both_in_words(m.value, m.dtw)));
+        if let Some(r) = m
+            .rule
+            .as_ref()
+            .filter(|r| detail || counting || rule_changes(m.value, r))
+        {
+            s.push_str(&format!(
+                "; under the 100-turn rule: {}",
+                rule_words(r.rule_value)
+            ));
         }
+        s.push('\n');
     }
     s
 }
 
-fn describe(v: Value) -> String {
-    match v {
-        Value::Win(d) => format!("win (capture in {d} turn{})", if d == 1 { "" } else { "s" }),
-        Value::Draw => "draw".into(),
-        Value::Loss(0) => "loss (blocked)".into(),
-        Value::Loss(d) => format!("loss (opponent captures in {d} turns)"),
-    }
+/// Does the 100-turn rule change `value`: its value at the counter asked for, or
+/// its class (a cursed win or a blessed loss)?
+fn rule_changes(value: Value, r: &RuleValues) -> bool {
+    r.rule_value.wdl() != value.wdl()
+        || matches!(r.category, Category::CursedWin | Category::BlessedLoss)
 }
 
-/// A game-theoretic value in words with its depth to win when known: `win in 41
-/// turns, capture in 7`, `loss in 40 turns, opponent captures in 6`.
-fn describe_dtw(v: Value, dtw: Option<Value>) -> String {
-    match (v, dtw) {
-        (Value::Win(d), Some(Value::Win(n))) => {
-            format!("{}, capture in {d}", crate::output::dtw_text(Value::Win(n)))
-        }
-        (Value::Loss(d), Some(Value::Loss(n))) if d > 0 => format!(
-            "{}, opponent captures in {d}",
-            crate::output::dtw_text(Value::Loss(n))
-        ),
-        _ => describe(v),
-    }
-}
-
-/// A value under the rule in words (its DTC is DTC₁₀₀).
-fn describe_rule(v: Value) -> String {
+/// A value under the rule in words (its depth is DTC₁₀₀, a depth to capture).
+fn rule_words(v: Value) -> String {
     match v {
         Value::Draw => "draw (no capture can be forced in time)".into(),
-        v => describe(v),
+        v => in_words(v, Metric::Dtc),
     }
 }

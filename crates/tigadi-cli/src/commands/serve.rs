@@ -14,6 +14,13 @@ pub fn run(args: &ServeArgs) -> CmdResult {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     let dir = &args.dir.dir;
+    if !dir.is_dir() {
+        return Err(format!(
+            "tablebase directory {} does not exist (write tables there with `tigadi solve --dir {}`)",
+            dir.display(),
+            dir.display()
+        ));
+    }
     let tables = tigadi_server::Tablebases::with_cache_blocks(
         dir,
         tigadi_server::cache_blocks(args.cache_mib),

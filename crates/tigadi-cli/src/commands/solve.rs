@@ -153,19 +153,15 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         let (game, rule, dtw) = result.map_err(|e| e.to_string())?;
         if let Some(v) = game {
             progress.line(&format!(
-                "empty board ({rules}): {v} for Bone, who places first"
+                "empty board ({rules}), Bone to place first: {}",
+                tigadi_values::both_in_words(v, dtw)
             ));
         }
         if let Some(v) = rule {
             progress.line(&format!(
-                "empty board ({rules}) under the 100-turn rule, turn limit {}: {v}",
-                rules.quiet
-            ));
-        }
-        if let Some(v) = dtw {
-            progress.line(&format!(
-                "empty board ({rules}): {} for Bone, depth to win",
-                crate::output::dtw_text(v)
+                "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
+                rules.quiet,
+                tigadi_values::in_words(v, tigadi_values::Metric::Dtc)
             ));
         }
         if let Some(e) = progress.write_failure() {

@@ -322,17 +322,16 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
         }
         println!("{row}");
     } else {
-        println!("empty board ({position}): {value} for Bone, who places first (game-theoretic)");
+        println!(
+            "empty board ({position}), Bone to place first: {} (game-theoretic)",
+            tigadi_values::both_in_words(value, dtw)
+        );
         if let Some(r) = rule {
             println!(
-                "empty board under the 100-turn rule (quiet={}): {} for Bone ({})",
-                rules.quiet, r.dtc100, r.category
-            );
-        }
-        if let Some(v) = dtw {
-            println!(
-                "empty board depth to win: {} for Bone",
-                crate::output::dtw_text(v)
+                "empty board under the 100-turn rule (quiet={}): {} ({})",
+                rules.quiet,
+                tigadi_values::in_words(r.dtc100, tigadi_values::Metric::Dtc),
+                r.category
             );
         }
     }
