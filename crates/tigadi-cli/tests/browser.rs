@@ -127,6 +127,27 @@ impl Browser {
         self.call("POST", &format!("/element/{id}/click"), json!({}));
     }
 
+    /// Clicks the centre of board point `name` with the mouse, at its coordinates
+    /// (not on an element), so whatever is drawn over the point gets the click; the
+    /// topmost element there must be the point itself.
+    fn click_point(&mut self, name: &str) {
+        let xy = self.script(&format!(
+            "const e = document.querySelector(\"#board circle[data-point='{name}']\"); const r = e.getBoundingClientRect(); const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2); const top = document.elementFromPoint(x, y); return [x, y, top && top.dataset ? (top.dataset.point || top.getAttribute('class')) : null]"
+        ));
+        assert_eq!(xy[2], json!(name), "the topmost element at {name}'s centre");
+        let (x, y) = (xy[0].as_i64().unwrap(), xy[1].as_i64().unwrap());
+        self.call(
+            "POST",
+            "/actions",
+            json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                "actions": [
+                    {"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerUp", "button": 0},
+                ]}]}),
+        );
+    }
+
     /// Polls `script` until it returns something other than null or false.
     fn wait_for(&mut self, what: &str, script: &str) -> Json {
         let start = Instant::now();
@@ -211,14 +232,6 @@ fn base64_decode(text: &str) -> Vec<u8> {
     out
 }
 
-/// How the page writes a move's value (tables without the 100-turn values).
-fn shown_value(m: &Json) -> String {
-    match m["dtc"].as_u64() {
-        Some(d) => format!("{} · DTC {d}", m["value"].as_str().unwrap()),
-        None => m["value"].as_str().unwrap().to_string(),
-    }
-}
-
 /// `tigadi probe --json` of one position.
 fn probe(dir: &Path, position: &str) -> Json {
     let mut cmd = tigadi();
@@ -234,7 +247,7 @@ fn assert_rows_match(rows: &[(String, String, String)], probe: &Json) {
     assert_eq!(rows.len(), moves.len(), "{rows:?}");
     for (row, m) in rows.iter().zip(moves) {
         assert_eq!(row.0, m["move"].as_str().unwrap());
-        assert_eq!(row.1, shown_value(m), "{}", row.0);
+        assert_eq!(row.1, described(m), "{}", row.0);
         assert!(
             row.2.split(' ').any(|c| c == m["value"].as_str().unwrap()),
             "{row:?}"
@@ -274,7 +287,7 @@ fn the_page_lists_values_and_plays_moves() {
     let want = probe(dir, P);
     assert_rows_match(&b.moves_shown(), &want);
     let status = b.script("return document.getElementById('value').textContent");
-    assert_eq!(status, json!(shown_value(&want)));
+    assert_eq!(status, json!(described(&want)));
 
     // Click the best move: the page shows the position it leads to, with its values.
     let best = want["moves"][0]["move"].as_str().unwrap().to_string();
@@ -313,6 +326,8 @@ fn the_page_lists_values_and_plays_moves() {
     b.click("#computer option[value='seed']");
     let note = b.script("return document.getElementById('note').textContent");
     assert!(note.as_str().unwrap().contains("values unknown"), "{note}");
+    // It says what to do about it.
+    assert!(note.as_str().unwrap().contains("solve --dtw"), "{note}");
     let rows = b.moves_shown();
     assert_eq!(rows.len(), 24);
     assert!(rows.iter().all(|r| r.1 == "?" && r.2.contains("unknown")));
@@ -352,15 +367,35 @@ fn probe_under(dir: &Path, rules: &str, position: &str) -> Json {
     serde_json::from_str(&r.stdout).unwrap()
 }
 
-/// How the page writes a value with the 100-turn fields (its `describe`): the
-/// category, the DTC, and the DTC under the rule where it differs or matters.
+/// How the page writes a probe answer's value (its `describe`), in the words of
+/// docs/USAGE.md: the depth to win first where known ("wins in 7 turns", with the
+/// class where the 100-turn rule makes it another), then the depth to capture
+/// ("captures in 3"), and the DTC under the rule where it differs or matters.
 fn described(m: &Json) -> String {
-    let category = m["category"]
-        .as_str()
-        .unwrap_or_else(|| m["value"].as_str().unwrap());
-    let mut s = category.replace('-', " ");
-    if let Some(d) = m["dtc"].as_u64() {
-        s += &format!(" · DTC {d}");
+    let value = m["value"].as_str().unwrap();
+    let category = m["category"].as_str().unwrap_or(value);
+    let class = category.replace('-', " ");
+    let mut s = match m["dtw"].as_u64().filter(|&d| d > 0 && value != "draw") {
+        Some(d) => format!(
+            "{} in {d} turn{}{}",
+            if value == "win" { "wins" } else { "loses" },
+            if d == 1 { "" } else { "s" },
+            if category == value {
+                String::new()
+            } else {
+                format!(" ({class})")
+            }
+        ),
+        None if category == value => value.to_string(),
+        None => class,
+    };
+    if let Some(d) = m["dtc"].as_u64().filter(|&d| d > 0 && value != "draw") {
+        let who = if value == "loss" {
+            "opponent captures"
+        } else {
+            "captures"
+        };
+        s += &format!(" · {who} in {d}");
     }
     if let Some(d100) = m["dtc100"].as_u64() {
         if category == "cursed-win" || category == "blessed-loss" || Some(d100) != m["dtc"].as_u64()
@@ -376,10 +411,10 @@ fn points_of(m: &str) -> Vec<String> {
     m.split(['-', 'x']).map(str::to_string).collect()
 }
 
-/// The page's marks on empty points: (point, value, dtc) sorted by point.
-fn marks_shown(b: &mut Browser) -> Vec<(String, String, String)> {
+/// The page's marks on empty points: (point, value, dtc, dtw) sorted by point.
+fn marks_shown(b: &mut Browser) -> Vec<(String, String, String, String)> {
     let v = b.script(
-        "return [...document.querySelectorAll('#board [data-mark]')].map(e => [e.dataset.mark, e.dataset.value, e.dataset.dtc])",
+        "return [...document.querySelectorAll('#board [data-mark]')].map(e => [e.dataset.mark, e.dataset.value, e.dataset.dtc, e.dataset.dtw])",
     );
     let mut rows: Vec<_> = v
         .as_array()
@@ -387,7 +422,7 @@ fn marks_shown(b: &mut Browser) -> Vec<(String, String, String)> {
         .iter()
         .map(|r| {
             let s = |i: usize| r[i].as_str().unwrap().to_string();
-            (s(0), s(1), s(2))
+            (s(0), s(1), s(2), s(3))
         })
         .collect();
     rows.sort();
@@ -411,15 +446,20 @@ fn assert_page_shows(b: &mut Browser, want: &Json, placing: bool) {
     if placing {
         for m in moves {
             let to = points_of(m["move"].as_str().unwrap())[0].clone();
+            let depth = |k: &str| m[k].as_u64().map(|d| d.to_string()).unwrap_or_default();
             best.entry(to).or_insert_with(|| {
                 (
                     m["value"].as_str().unwrap().to_string(),
-                    m["dtc"].as_u64().map(|d| d.to_string()).unwrap_or_default(),
+                    depth("dtc"),
+                    depth("dtw"),
                 )
             });
         }
     }
-    let want_marks: Vec<_> = best.into_iter().map(|(p, (v, d))| (p, v, d)).collect();
+    let want_marks: Vec<_> = best
+        .into_iter()
+        .map(|(p, (v, c, w))| (p, v, c, w))
+        .collect();
     assert_eq!(marks_shown(b), want_marks, "{}", want["position"]);
 }
 
@@ -454,13 +494,14 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         "{offered}"
     );
 
-    // Bone aims at the top row, Seed at the bottom one; a capture is taken when
-    // one is offered, with the capture chosen by clicking the goti.
-    let plan = ["a7", "a1", "d7", "g1", "g7", "b2", "f6", "f2"];
+    // A whole game by clicks on point centres: Bone plays the prober's best move,
+    // Seed its worst, each preferring among those a move onto the point a goti just
+    // left (the dashed last-move line ends there), so that point is clicked too.
     let mut position = start;
-    let mut captured = false;
-    assert_eq!(plan.len(), 2 * rules.pieces as usize);
-    for (turn, planned) in plan.iter().enumerate() {
+    let mut game = tigadi_rules::Game::new(rules);
+    let (mut just_left, mut onto_left, mut both_depths, mut captures) = (None, 0, 0, 0);
+    for turn in 0.. {
+        assert!(turn < 300, "the game did not end");
         let text = position.to_string();
         let want = probe_under(dir, rules_name, &text);
         assert_page_shows(
@@ -468,27 +509,53 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
             &want,
             position.phase() == tigadi_rules::Phase::Placing,
         );
-        let moves: Vec<String> = want["moves"]
+        // Both depths on the status line: to win, then to capture.
+        if want["dtw"].as_u64().is_some_and(|d| d > 0)
+            && want["dtc"].as_u64().is_some_and(|d| d > 0)
+        {
+            let status = b.script("return document.getElementById('value').textContent");
+            let status = status.as_str().unwrap();
+            assert!(
+                status.contains(" turn") && status.contains("captures in"),
+                "{status}"
+            );
+            both_depths += 1;
+        }
+        let moves: Vec<(String, String)> = want["moves"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| m["move"].as_str().unwrap().to_string())
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m["value"].as_str().unwrap().to_string(),
+                )
+            })
             .collect();
+        let pick = if position.side == tigadi_rules::Side::Bone {
+            &moves[0]
+        } else {
+            &moves[moves.len() - 1]
+        };
+        let onto = |m: &str| {
+            let p = points_of(m);
+            p.len() > 1 && m.contains('-') && Some(&p[1]) == just_left.as_ref()
+        };
         let chosen = moves
             .iter()
-            .find(|m| m.contains('x'))
-            .or_else(|| moves.iter().find(|m| m == planned))
-            .unwrap_or(&moves[0])
+            .find(|(m, v)| *v == pick.1 && onto(m))
+            .unwrap_or(pick)
+            .0
             .clone();
+        onto_left += onto(&chosen) as usize;
         if turn == 5 {
             // A look at the values on the board while placing (not checked in).
             b.screenshot(&std::env::temp_dir().join("tigadi-explorer-placing.png"));
         }
         let pts = points_of(&chosen);
         for (i, p) in pts.iter().enumerate() {
-            b.click(&format!("#board circle[data-point='{p}']"));
-            if i == 0 && pts.len() > 1 {
-                // The gotis the placement may capture are marked on the board.
+            if chosen.contains('x') && i == pts.len() - 1 {
+                // The gotis the move may capture are marked on the board.
                 let mut targets: Vec<String> = b
                     .script("return [...document.querySelectorAll('#board .goti.target')].map(e => e.dataset.point)")
                     .as_array()
@@ -499,43 +566,71 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
                 targets.sort();
                 let mut want_targets: Vec<String> = moves
                     .iter()
-                    .filter(|m| points_of(m)[0] == *p && m.contains('x'))
-                    .map(|m| points_of(m)[1].clone())
+                    .map(|(m, _)| points_of(m))
+                    .filter(|q| q.len() == pts.len() && q[..i] == pts[..i])
+                    .map(|q| q[i].clone())
                     .collect();
                 want_targets.sort();
                 assert_eq!(targets, want_targets, "{text} {chosen}");
-                captured = true;
             }
+            b.click_point(p);
         }
         let m = position
             .legal_moves(&rules)
             .into_iter()
             .find(|m| m.to_string() == chosen)
             .unwrap();
-        position = position.apply(m);
-        b.wait_for_position(&position.to_string());
+        game.play(m).unwrap();
+        position = *game.position();
+        just_left = chosen.contains('-').then(|| pts[0].clone());
+        let shown = format!(
+            "return document.getElementById('position').textContent === {} && (document.querySelectorAll('#moves li').length > 0 || document.getElementById('status').textContent.startsWith('Game over'))",
+            json!(position.to_string())
+        );
+        b.wait_for(&format!("position {position}"), &shown);
+        if let Some(c) = m.capture() {
+            // The point of the last capture is marked.
+            let marked = b.script("const e = document.querySelector('#board [data-captured]'); return e ? e.dataset.captured : null");
+            assert_eq!(marked, json!(c.name()), "{chosen}");
+            captures += 1;
+        }
+        if game.result().is_over() {
+            break;
+        }
     }
-    assert!(captured, "the line offered no capture");
-    // The moving phase: no marks, values from the moving tables, slides by clicks.
-    assert_eq!(position.phase(), tigadi_rules::Phase::Moving);
-    let want = probe_under(dir, rules_name, &position.to_string());
-    assert_page_shows(&mut b, &want, false);
     let status = b.script("return document.getElementById('status').textContent");
+    assert_eq!(status, json!(format!("Game over: {}", game.result())));
     assert!(
-        status.as_str().unwrap().contains("to move (moving phase"),
-        "{status}"
+        onto_left > 0,
+        "no move went onto the point a goti just left"
     );
-    let best = want["moves"][0]["move"].as_str().unwrap().to_string();
-    for p in points_of(&best) {
-        b.click(&format!("#board circle[data-point='{p}']"));
-    }
-    let m = position
-        .legal_moves(&rules)
-        .into_iter()
-        .find(|m| m.to_string() == best)
-        .unwrap();
-    let after = position.apply(m);
-    b.wait_for_position(&after.to_string());
+    assert!(both_depths > 0 && captures > 0, "{both_depths} {captures}");
+
+    // A game record loaded in the box is shown from its start: Forward steps
+    // through it, Back returns.
+    let record = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/pieces4-game.txt"),
+    )
+    .unwrap();
+    b.script(&format!(
+        "document.getElementById('input').value = {}; document.querySelector('#goto button').click(); return true",
+        json!(record)
+    ));
+    b.wait_for_position(&start.to_string());
+    assert_eq!(
+        b.script("return document.getElementById('back').disabled"),
+        json!(true)
+    );
+    assert_eq!(
+        b.script("return document.getElementById('forward').disabled"),
+        json!(false)
+    );
+    let first_move = tigadi_rules::parse_record(&record).unwrap()[0];
+    let first = start.apply(first_move).to_string();
+    b.click("#forward");
+    b.wait_for_position(&first);
+    b.click("#back");
+    b.wait_for_position(&start.to_string());
 
     // New game: the start of this rule set again; the computer (Bone) places best.
     b.click("#start");

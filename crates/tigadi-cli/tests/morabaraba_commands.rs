@@ -146,10 +146,7 @@ fn the_four_a_side_game_answers_through_every_command() {
     let start = json(&["--rules", SMALL, "probe", "--json", "--dir", dir, EMPTY4]);
     assert_eq!(start["position"], EMPTY4);
     let stats = ok(&["--rules", SMALL, "stats", "--dir", dir]);
-    let said = format!(
-        "{} for Bone, who places first",
-        start["value"].as_str().unwrap()
-    );
+    let said = format!("Bone to place first: {}", common::in_words(&start));
     assert!(stats.contains(&said), "{stats}");
     let verified = ok(&["--rules", SMALL, "verify", "--dir", dir]);
     assert!(verified.contains(&format!("{SMALL}: all ")), "{verified}");

@@ -339,8 +339,23 @@ impl ProbeMove {
         self.turn.dtw.and_then(|v| v.dtc())
     }
 
+    /// `ProbeMove('d5', 'wins in 7 turns, captures in 3')`: the value in the words
+    /// of docs/USAGE.md ("Depths in words"), the depth to win first where known.
     fn __repr__(&self) -> String {
-        format!("ProbeMove('{}', {})", self.turn.turn, self.turn.value)
+        format!(
+            "ProbeMove('{}', '{}')",
+            self.turn.turn,
+            tigadi_values::both_in_words(self.turn.value, self.turn.dtw)
+        )
+    }
+
+    /// The value in words, as `repr` shows it: `wins in 7 turns, captures in 3`.
+    fn __str__(&self) -> String {
+        format!(
+            "{}: {}",
+            self.turn.turn,
+            tigadi_values::both_in_words(self.turn.value, self.turn.dtw)
+        )
     }
 }
 
@@ -474,7 +489,14 @@ impl Probe {
     }
 
     fn __repr__(&self) -> String {
-        format!("Probe('{}', {})", self.report.text, self.report.value)
+        match self.report.over {
+            Some(r) => format!("Probe('{}', 'game over: {r}')", self.report.text),
+            None => format!(
+                "Probe('{}', '{}')",
+                self.report.text,
+                tigadi_values::both_in_words(self.report.value, self.report.dtw)
+            ),
+        }
     }
 }
 

@@ -245,3 +245,28 @@ def test_damaged_table_raises_corrupt_table_error(tigadi_tb, tmp_path):
     with pytest.raises(tigadi.CorruptTableError, match="corrupt"):
         # Probe every 3v3 position of a sample; at least the damaged block's fail.
         tb.probe_many(random_positions(3000, seed=7))
+
+
+def test_repr_speaks_the_one_vocabulary(morris3_tb, tigadi_tb):
+    """repr and str of a move name a depth to win "wins in N turns" / "loses in N
+    turns" and a depth to capture "captures in N" (docs/USAGE.md, "Depths in
+    words"), built here from the move's own dtw and dtc."""
+    tb = tigadi.Tablebase(morris3_tb, rules="morris,pieces=3")
+    seen = 0
+    for table, position in [(tb, ".../.../.../....../.../.../... B 3 3"),
+                            (tigadi.Tablebase(tigadi_tb), EXAMPLE)]:
+        for m in table.probe(position).moves:
+            text = repr(m)
+            assert "win in" not in text and "loss in" not in text, text
+            if m.value == "draw":
+                assert text.endswith("'draw')"), text
+                continue
+            if m.dtw is not None:
+                verb = "wins" if m.value == "win" else "loses"
+                turns = "turn" if m.dtw == 1 else "turns"
+                assert f"{verb} in {m.dtw} {turns}" in text, text
+                seen += 1
+            if m.dtc:
+                assert f"captures in {m.dtc}" in text, text
+            assert str(m).startswith(m.move + ": "), str(m)
+    assert seen > 0

@@ -7,8 +7,8 @@ use tigadi_rules::{Game, Phase, Point, Side};
 use tigadi_tablebase::{result_json, Tablebase, TablebaseError};
 
 /// The value fields of a probe answer, copied to the explorer's answer and to each
-/// of its moves (`null` where unknown).
-const VALUE_FIELDS: [&str; 5] = ["value", "dtc", "category", "rule_value", "dtc100"];
+/// of its moves (`null` where unknown; `dtw` also where no DTW tables exist).
+const VALUE_FIELDS: [&str; 6] = ["value", "dtc", "dtw", "category", "rule_value", "dtc100"];
 
 /// The explorer's answer for `game`'s position (any phase) under `tb`'s rule set,
 /// with `game`'s result (a position started from, or the end of a record; the
@@ -20,7 +20,8 @@ const VALUE_FIELDS: [&str; 5] = ["value", "dtc", "category", "rule_value", "dtc1
 ///   `quiet_turns`, `quiet_limit`, `result` (as in `tigadi show --json`);
 /// - `known`: whether the tables give values here; `unknown` says why not
 ///   (no table for the subspace or placing layer), `null` otherwise;
-/// - `value`, `dtc`, `category`, `rule_value`, `dtc100`: as in the probe answer;
+/// - `value`, `dtc`, `dtw`, `category`, `rule_value`, `dtc100`: as in the probe
+///   answer (`dtw`, the depth to win, `null` without DTW tables);
 /// - `moves`: every legal move, best first where values are known (the probe's
 ///   order and fields), in generation order otherwise, each with `next`, the
 ///   position string it leads to. None once the game is over (the repetition rule
@@ -69,7 +70,12 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
                 unknown = Some(match position.phase() {
                     Phase::Placing => {
-                        format!("the placing phase is not solved here: values unknown ({e})")
+                        format!(
+                            "the placing phase is not solved here: values unknown ({e}); \
+                             solve the whole game into the served directory with \
+                             `tigadi --rules {} solve --dtw --dir DIR`",
+                            rules.name()
+                        )
                     }
                     Phase::Moving => format!("values unknown: {e}"),
                 });

@@ -58,11 +58,20 @@ function category(m) {
   return m.category || m.value;
 }
 
+// A value in the toolkit's words (docs/USAGE.md, "Depths in words"): the depth to
+// win first where it is known ("wins in 7 turns"), then the depth to capture
+// ("captures in 3"); the class under the 100-turn rule where it is not the value.
 function describe(m) {
   if (m.value === null || m.value === undefined) return "?";
-  const c = category(m).replace("-", " ");
-  let s = c;
-  if (m.dtc !== null) s += ` · DTC ${m.dtc}`;
+  const turns = (n) => `${n} turn${n === 1 ? "" : "s"}`;
+  const cat = category(m);
+  let s = cat === m.value ? m.value : cat.replace("-", " ");
+  if (m.dtw && m.value !== "draw") {
+    s = `${m.value === "win" ? "wins" : "loses"} in ${turns(m.dtw)}` + (cat === m.value ? "" : ` (${cat.replace("-", " ")})`);
+  }
+  if (m.dtc && m.value !== "draw") {
+    s += ` · ${m.value === "loss" ? "opponent captures" : "captures"} in ${m.dtc}`;
+  }
   if (m.dtc100 !== null && m.dtc100 !== undefined && (m.category === "cursed-win" || m.category === "blessed-loss" || m.dtc100 !== m.dtc)) s += ` · DTC₁₀₀ ${m.dtc100}`;
   return s;
 }
@@ -137,6 +146,19 @@ function drawBoard() {
       if (!(to in marks)) marks[to] = m;
     }
   }
+  // The last slide as a dashed line under the points (a placement's capture is
+  // no path); it takes no clicks, so the point a goti just left stays clickable.
+  const lastMove = state.at > 0 ? state.moves[state.at - 1] : "";
+  const last = lastMove.includes("-") ? pointsOf(lastMove) : [];
+  if (last.length > 1) {
+    const p = at[last[0]], q = at[last[1]];
+    el("line", { class: "last", x1: p.x, y1: p.y, x2: q.x, y2: q.y });
+  }
+  // The point of the last capture, ringed.
+  const taken = lastMove.includes("x") ? lastMove.split("x")[1] : null;
+  if (taken && at[taken]) {
+    el("circle", { class: "captured", cx: at[taken].x, cy: at[taken].y, r: 0.36, "data-captured": taken });
+  }
   const bone = new Set(a.bone), seed = new Set(a.seed);
   // Files along the bottom, ranks down the left, as the point names give them.
   const files = {}, ranks = {};
@@ -149,7 +171,7 @@ function drawBoard() {
     const tgt = targets.has(p.name) ? " target" : "";
     const m = marks[p.name];
     if (m) {
-      const mark = el("circle", { class: `mark ${category(m)}`, cx: p.x, cy: p.y, r: 0.22, "data-mark": p.name, "data-value": m.value, "data-dtc": m.dtc === null ? "" : m.dtc });
+      const mark = el("circle", { class: `mark ${category(m)}`, cx: p.x, cy: p.y, r: 0.22, "data-mark": p.name, "data-value": m.value, "data-dtc": m.dtc === null ? "" : m.dtc, "data-dtw": m.dtw === null || m.dtw === undefined ? "" : m.dtw });
       const t = document.createElementNS(SVG, "title");
       t.textContent = `${m.move}: ${describe(m)}`;
       mark.append(t);
@@ -162,20 +184,15 @@ function drawBoard() {
       el("text", { class: "markv", x: p.x, y: p.y - 0.27, "data-mark-text": p.name }).textContent = shortValue(m);
     }
   }
-  // The last slide as a dashed line (a placement's capture is no path).
-  const lastMove = state.at > 0 ? state.moves[state.at - 1] : "";
-  const last = lastMove.includes("-") ? pointsOf(lastMove) : [];
-  if (last.length > 1) {
-    const p = at[last[0]], q = at[last[1]];
-    el("line", { class: "last", x1: p.x, y1: p.y, x2: q.x, y2: q.y });
-  }
 }
 
-// A value in a few characters for the board: W5 (win in 5 turns), D, L12.
+// A value in a few characters for the board: W7 (wins in 7 turns, the depth to
+// win where known), W·c3 (captures in 3, without DTW tables), D, L12.
 function shortValue(m) {
   if (m.value === null || m.value === undefined) return "?";
   const letter = { win: "W", draw: "D", loss: "L" }[m.value] || "?";
-  return letter + (m.dtc === null || m.dtc === undefined ? "" : m.dtc);
+  if (m.dtw !== null && m.dtw !== undefined && m.value !== "draw") return letter + m.dtw;
+  return letter + (m.dtc === null || m.dtc === undefined ? "" : "·c" + m.dtc);
 }
 
 // The point names a move string mentions, in order (d5, a1-a4, a1-a4xg7, d5xg7).
@@ -291,10 +308,21 @@ $("goto").addEventListener("submit", async (ev) => {
   const text = $("input").value.trim();
   if (!text) return newGame();
   if (text.includes("/")) return start(text);
-  // A game record: the server replays it.
+  // A game record: the server replays it (an illegal move is named); the page
+  // then shows it from its start, with Back and Forward through every move.
   try {
-    const a = await api(`/api/v1/${enc(state.rules)}/explore?record=${enc(text)}`);
-    start(a.position);
+    await api(`/api/v1/${enc(state.rules)}/explore?record=${enc(text)}`);
+    const moves = text.split(/\s+/).map((t) => t.replace(/^\d+\.+/, "")).filter((t) => t);
+    const first = await api(`/api/v1/${enc(state.rules)}/explore`);
+    const line = [first.position];
+    for (let i = 1; i <= moves.length; i++) {
+      const a = await api(`/api/v1/${enc(state.rules)}/explore?record=${enc(moves.slice(0, i).join(" "))}`);
+      line.push(a.position);
+    }
+    state.line = line;
+    state.moves = moves;
+    state.at = 0;
+    show();
   } catch (e) {
     $("error").textContent = e.message;
   }

@@ -174,3 +174,25 @@ pub fn files_named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<(String, Vec<
     v.sort();
     v
 }
+
+/// A probe answer's value in the words of docs/USAGE.md ("Depths in words"),
+/// built from its JSON (`value`, `dtc`, `dtw`) independently of the program's
+/// own wording code: "wins in 39 turns, captures in 7", "loses in 8 turns,
+/// opponent captures in 4", "win, captures in 7" (no DTW), "draw".
+#[allow(dead_code)]
+pub fn in_words(answer: &serde_json::Value) -> String {
+    let value = answer["value"].as_str().unwrap();
+    let dtc = answer["dtc"].as_u64();
+    let turns = |n: u64| format!("{n} turn{}", if n == 1 { "" } else { "s" });
+    match (value, dtc, answer["dtw"].as_u64()) {
+        ("draw", _, _) => "draw".into(),
+        (_, Some(0), _) => "loss (no move)".into(),
+        ("win", Some(c), Some(w)) => format!("wins in {}, captures in {c}", turns(w)),
+        ("loss", Some(c), Some(w)) => {
+            format!("loses in {}, opponent captures in {c}", turns(w))
+        }
+        ("win", Some(c), None) => format!("win, captures in {c}"),
+        ("loss", Some(c), None) => format!("loss, opponent captures in {c}"),
+        other => panic!("not a probe value: {other:?}"),
+    }
+}
