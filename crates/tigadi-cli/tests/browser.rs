@@ -156,10 +156,12 @@ impl Browser {
             if !v.is_null() && v != json!(false) {
                 return v;
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "timed out waiting for {what}"
-            );
+            if start.elapsed() > Duration::from_secs(60) {
+                let page = self.script(
+                    "return ['position', 'status', 'note', 'error'].map(id => id + ': ' + document.getElementById(id).textContent).join(' | ')",
+                );
+                panic!("timed out waiting for {what}; the page shows {page}");
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -614,7 +616,8 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
     .unwrap();
     b.script(&format!(
         "document.getElementById('input').value = {}; document.querySelector('#goto button').click(); return true",
-        json!(record)
+        // The box is one line: the record's lines joined.
+        json!(record.split_whitespace().collect::<Vec<_>>().join(" "))
     ));
     b.wait_for_position(&start.to_string());
     assert_eq!(

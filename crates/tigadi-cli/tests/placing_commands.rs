@@ -129,13 +129,13 @@ fn placing_phase_through_the_cli() {
         "{line} / {value}"
     );
     // Every empty point is a placement on the empty board (one indented line each,
-    // after the position, its value and the line naming the tables).
+    // after the position and its value).
     assert_eq!(
         probe.lines().filter(|l| l.starts_with("  ")).count(),
         24,
         "{probe}"
     );
-    assert_eq!(probe.lines().count(), 24 + 3, "{probe}");
+    assert_eq!(probe.lines().count(), 24 + 2, "{probe}");
 
     // probe --record from the empty board on, and a capture choice listed per target.
     let (ok, out, err) = tigadi(dir, &["probe", "--json", "--record", "a1 d2 a4 b2"]);

@@ -210,7 +210,7 @@ fn play_a_whole_game_with_typos_an_illegal_move_a_hint_and_undo() {
     let hint_line = r.stdout.lines().find(|l| l.contains("Hint: ")).unwrap();
     let best = hint_line.split("Hint: ").nth(1).unwrap();
     let best = best.split_whitespace().next().unwrap();
-    assert!(hint_line.contains("win in 1"), "{hint_line}");
+    assert!(hint_line.contains("win, captures in 1"), "{hint_line}");
 
     let r = session(&format!(
         "hello\na9\na7-a4\nd6-d7\nhint\na7-b6\nundo\n{best}\n"

@@ -201,7 +201,8 @@ pub struct LineQuery {
 
 /// `GET /api/v1/{rules}/line?position=P|record=R[&max_turns=N][&metric=dtc|dtw]`:
 /// the principal variation under perfect play (`tigadi line --json [--metric
-/// dtw]`, [`tigadi_play::line_with`]).
+/// dtw]`, [`tigadi_play::line_with`]); every value's depth under its metric's key
+/// (`dtw` steps carry `dtw`).
 async fn line(
     State(tables): State<AppState>,
     rules: Result<Path<String>, PathRejection>,

@@ -7,11 +7,18 @@ use serde_json::json;
 use std::io::Write;
 use tigadi_rules::notation::shown;
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::{position_after_record, ProbeReport, RuleValues, Tablebase};
+use tigadi_tablebase::{
+    position_after_record, ProbeReport, ReportError, RuleValues, Tablebase, TablebaseError,
+};
 use tigadi_values::{both_in_words, in_words, Category, Metric, Value};
 
 pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
-    let tb = super::tables::open(&args.dir.dir, &rules)?;
+    let tb = Tablebase::open(&args.dir.dir, &rules);
+    // A directory without this rule set's tables is named (with the rule sets
+    // it does hold) where a position needs a table, after the position's own
+    // errors.
+    let missing = super::tables::missing(&args.dir.dir, &rules);
+    let tb = Tables { tb: &tb, missing };
     if let Some(record) = &args.record {
         let position = position_after_record(rules, record)?;
         return print_one(&tb, &position.to_string(), args);
@@ -22,8 +29,8 @@ pub fn run(rules: RuleSet, args: &ProbeArgs) -> CmdResult {
     }
 }
 
-fn print_one(tb: &Tablebase, text: &str, args: &ProbeArgs) -> CmdResult {
-    let report = tb.report(text).map_err(|e| e.to_string())?;
+fn print_one(tb: &Tables, text: &str, args: &ProbeArgs) -> CmdResult {
+    let report = tb.report(text)?;
     if args.json {
         outln!("{}", json_line(&report));
     } else {
@@ -36,7 +43,7 @@ fn print_one(tb: &Tablebase, text: &str, args: &ProbeArgs) -> CmdResult {
 /// on standard output (`{"position": ..., "error": ...}` for a line that fails,
 /// including a line that is not UTF-8 or longer than [`MAX_LINE_BYTES`]; the lines
 /// after it are still answered).
-fn batch(tb: &Tablebase) -> CmdResult {
+fn batch(tb: &Tables) -> CmdResult {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -63,7 +70,7 @@ fn batch(tb: &Tablebase) -> CmdResult {
                 "line {number} is longer than {MAX_LINE_BYTES} bytes (skipped to its end)"
             ))
         } else if utf8 {
-            tb.report(&text).map_err(|e| e.to_string())
+            tb.report(&text)
         } else {
             Err(format!("line {number} is not valid UTF-8"))
         };
@@ -86,6 +93,24 @@ fn batch(tb: &Tablebase) -> CmdResult {
         return Err(format!("{failed} of {lines} positions could not be probed"));
     }
     Ok(0)
+}
+
+/// The tables probed, and why the directory holds none of this rule set's
+/// ([`super::tables::missing`]).
+struct Tables<'a> {
+    tb: &'a Tablebase,
+    missing: Option<String>,
+}
+
+impl Tables<'_> {
+    /// The probe's answer for `text`; a missing table of a directory without this
+    /// rule set's tables is the message naming the directory.
+    fn report(&self, text: &str) -> Result<ProbeReport, String> {
+        self.tb.report(text).map_err(|e| match (&e, &self.missing) {
+            (ReportError::Table(TablebaseError::MissingSubspace { .. }), Some(why)) => why.clone(),
+            _ => e.to_string(),
+        })
+    }
 }
 
 /// `report` as `tigadi probe --json` prints it (the object of
