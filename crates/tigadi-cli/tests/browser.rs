@@ -1,7 +1,9 @@
 //! The web explorer in a real headless browser (Debian's `chromium` driven through
 //! `chromedriver` by WebDriver): the page shows every move of a position with the
 //! values `tigadi probe` gives, clicking a move plays it, Back returns, and the
-//! computer answers a move. Writes the README's screenshot, `docs/explorer.png`.
+//! computer answers a move; a whole 4-a-side game is played by clicks on point
+//! centres. Writes the README's screenshot, `docs/explorer.png` (a 4-a-side
+//! position with both depths).
 //!
 //! Without the browser the test says so loudly and passes, except under CI
 //! (`CI` set), where `.ci/run` installs it and a missing browser fails.
@@ -17,8 +19,8 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// The position in the README's screenshot (Bone to move, 4v3, won in 11; its
-/// moves win, draw and lose).
+/// A position whose moves win, draw and lose (Bone to move, 4v3, a win capturing
+/// in 11).
 const SHOWN: &str = "..S/S../.../BSB.../..B/.../..B B";
 /// WebDriver's key for an element reference.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -340,7 +342,7 @@ fn the_page_lists_values_and_plays_moves() {
     );
     assert!(line.as_str().unwrap().starts_with("Line: d5 "), "{line}");
 
-    // The README's picture: a 4v3 position whose moves win, draw and lose.
+    // A 4v3 position whose moves win, draw and lose.
     b.click("#computer option[value='']");
     b.call(
         "POST",
@@ -349,7 +351,6 @@ fn the_page_lists_values_and_plays_moves() {
     );
     b.wait_for_position(SHOWN);
     assert_rows_match(&b.moves_shown(), &probe(dir, SHOWN));
-    b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
 }
 
 /// `tigadi --rules RULES probe --json` of one position.
@@ -634,6 +635,21 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
     b.wait_for_position(&first);
     b.click("#back");
     b.wait_for_position(&start.to_string());
+
+    // The README's picture: the record after Bone threw the draw (turn 7), Seed
+    // to place and win, both depths on every line and the marks on the board.
+    let thrown = tigadi_rules::parse_record(&record).unwrap()[..7]
+        .iter()
+        .fold(start, |p, &m| p.apply(m))
+        .to_string();
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&thrown))}),
+    );
+    b.wait_for_position(&thrown);
+    assert_page_shows(&mut b, &probe_under(dir, rules_name, &thrown), true);
+    b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
 
     // New game: the start of this rule set again; the computer (Bone) places best.
     b.click("#start");

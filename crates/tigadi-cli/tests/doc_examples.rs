@@ -249,3 +249,11 @@ fn the_readme_main_job_then_its_whole_tour_runs_with_tables() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README stays a quick start (words as `wc -w` counts them); the rest lives
+/// in docs/.
+#[test]
+fn the_readme_is_at_most_1500_words() {
+    let n = read("README.md").split_whitespace().count();
+    assert!(n <= 1500, "README.md has {n} words");
+}
