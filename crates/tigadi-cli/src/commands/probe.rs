@@ -151,8 +151,13 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
             r.category
         )),
         (Some(r), _) => s.push_str(&format!(
-            "under the 100-turn rule, {} turns since the last capture: {}; class {}\n",
+            "under the 100-turn rule, {} turn{} since the last capture: {}; class {}\n",
             report.position.quiet_turns,
+            if report.position.quiet_turns == 1 {
+                ""
+            } else {
+                "s"
+            },
             rule_words(r.rule_value),
             r.category
         )),
