@@ -4,9 +4,10 @@ whole-game `morris` tables (both phases) against OpenSpiel's MCTS bot, in
 OpenSpiel's `nine_mens_morris` from the empty board: GAMES games, half with the
 bot first (Bone, OpenSpiel's "W"), half second. One JSON line per game on
 standard output (game, the bot's player, result for the bot, turns, the bot's
-moves answered by the tables, seconds), then one summary line; the exit status
-is 1 when the bot lost a game (the start is a draw: a bot playing from the
-tables never loses it).
+moves answered by the tables, its record in toolkit moves, seconds), then one
+summary line; the exit status is 1 when the bot lost a game (the start is a
+draw: a bot playing from the tables never loses it) or the directory holds no
+morris tables.
 
     python3 benches/openspiel_match.py TABLEBASE_DIR [--games 100] [--simulations 100]
         [--workers N] [--seed 55] > match.jsonl
