@@ -190,15 +190,19 @@ class Never(pyspiel.Bot):
 
 
 def play(state, bots):
+    """Plays ``state`` (changed) to its end: the returns."""
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
     return state.returns()
 
 
-def check_result(start, player, value, dtw, returns):
+def check_result(start, end, player, value, dtw):
     left = tos.MAX_TURNS - tos.turns_played(start)
+    returns = end.returns()
     if value == "win" and dtw <= left:
-        assert returns[player] == 1.0, (str(tos.to_position(start)), player, dtw, left)
+        # Won, and within the depth to win: every move of the bot shortens it.
+        took = tos.turns_played(end) - tos.turns_played(start)
+        assert returns[player] == 1.0 and took <= dtw, (str(tos.to_position(start)), dtw, took)
     else:
         assert returns[player] >= 0.0, (str(tos.to_position(start)), player, value)
 
@@ -218,8 +222,9 @@ def test_bot_never_worsens_a_won_or_drawn_position_against_mcts(morris8_tb):
     for start, player, value, dtw in starts:
         bots = [None, None]
         bots[player], bots[1 - player] = bot, opponent
-        returns = play(start.clone(), bots)
-        check_result(start, player, value, dtw, returns)
+        end = start.clone()
+        play(end, bots)
+        check_result(start, end, player, value, dtw)
 
 
 def test_bot_against_itself_never_loses_a_drawn_start(morris8_tb):
