@@ -16,7 +16,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 venv="$(cd "$venv" && pwd)"  # absolute: TIGADI_VENV may be either
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check maturin pytest
+# open_spiel (a binary wheel) for tigadi.openspiel's tests (test_openspiel.py).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check maturin pytest open_spiel
 
 cargo build --release -p tigadi-cli
 VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --manifest-path crates/tigadi-py/Cargo.toml

@@ -90,3 +90,16 @@ def tigadi4_tb(tmp_path_factory):
     directory = tmp_path_factory.mktemp("tb-tigadi4")
     run_cli("--rules", PIECES4, "solve", "--dir", str(directory))
     return directory
+
+
+@pytest.fixture(scope="session")
+def morris8_tb(tmp_path_factory):
+    """`morris` (OpenSpiel's nine_mens_morris) moving-phase tables up to 8 gotis
+    on the board (3v3 to 5v3), with their DTW tables: every position a game
+    reaches from one of them is answered (a few seconds)."""
+    directory = tmp_path_factory.mktemp("tb-morris8")
+    run_cli(
+        "--rules", "morris", "solve", "--max-pieces", "8", "--no-horizon", "--dtw",
+        "--dir", str(directory),
+    )
+    return directory

@@ -42,7 +42,8 @@ fn print_one(tb: &Tables, text: &str, args: &ProbeArgs) -> CmdResult {
 /// Batch mode: one position per line on standard input, one JSON object per line
 /// on standard output (`{"position": ..., "error": ...}` for a line that fails,
 /// including a line that is not UTF-8 or longer than [`MAX_LINE_BYTES`]; the lines
-/// after it are still answered).
+/// after it are still answered). Each answer is written and flushed as soon as
+/// its line is read.
 fn batch(tb: &Tables) -> CmdResult {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -82,13 +83,15 @@ fn batch(tb: &Tables) -> CmdResult {
             }
         };
         writeln!(out, "{obj}").map_err(crate::output::write_error)?;
+        // Flushed before the next line is read, so a program holding the probe
+        // open as a subprocess gets each answer before it writes the next
+        // position (and the answer to an overlong line before its rest, which
+        // may be endless, is skipped).
+        out.flush().map_err(crate::output::write_error)?;
         if line == Line::TooLong {
-            // Said now: the rest of the line may be long, or endless.
-            out.flush().map_err(crate::output::write_error)?;
             skip_line(&mut input).map_err(|e| format!("reading standard input: {e}"))?;
         }
     }
-    out.flush().map_err(crate::output::write_error)?;
     if failed > 0 {
         return Err(format!("{failed} of {lines} positions could not be probed"));
     }
