@@ -51,7 +51,7 @@ fn placing_phase_through_the_cli() {
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tgtb"));
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tghz"));
     assert!(files.iter().any(|(n, _)| n.starts_with("p5-")));
-    assert!(out.contains("placing layer 0, 100-turn rule"), "{out}");
+    assert!(out.contains("placing layer 0, 100-turn"), "{out}");
 
     // Resume: lost layers are solved again, byte for byte, on one thread.
     for (n, _) in &files {
