@@ -27,6 +27,7 @@ use tigadi_tablebase::{
 };
 
 use crate::placing_job::changed_slots;
+use tigadi_values::{Hands, Tier};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -243,16 +244,19 @@ pub fn verify_kinds(
     let all = store.list()?;
     let mut subs: Vec<Subspace> = all
         .iter()
-        .filter(|id| id.kind == TableKind::GameTheoretic && id.placing.is_none())
-        .map(|id| id.subspace)
+        .filter(|id| id.kind == TableKind::GameTheoretic && id.tier.is_moving())
+        .map(|id| id.tier.subspace)
         .collect();
     let mut placing: Vec<TableId> = all
         .into_iter()
-        .filter(|id| id.placing.is_some() && selected(&id.kind))
+        .filter(|id| !id.tier.is_moving() && selected(&id.kind))
         .collect();
     // Game-theoretic tables first (horizon tables read them for the classes), each
     // kind's layers last first: each needs only the one after it.
-    placing.sort_by_key(|id| (id.kind, std::cmp::Reverse(id.placing), id.subspace));
+    placing.sort_by_key(|id| {
+        let placed = std::cmp::Reverse(id.tier.placements(rules));
+        (id.kind, placed, id.tier.subspace)
+    });
     if subs.is_empty() && placing.is_empty() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
         return Err(TablebaseError::io(store.path(), e));
@@ -296,16 +300,19 @@ pub fn verify_kinds(
             let mut problems = Vec::new();
             let mut count = 0;
             for name in listed.keys() {
-                let id = TableId::parse(name);
+                let id = TableId::parse(name, rules);
                 if id.is_some_and(|id| !selected(&id.kind)) {
                     continue;
                 }
                 count += 1;
-                let here = id.is_some_and(|id| match id.placing {
-                    None => opened
-                        .iter()
-                        .any(|(k, present, _)| *k == id.kind && present.contains(&id.subspace)),
-                    Some(_) => placing.contains(&id),
+                let here = id.is_some_and(|id| {
+                    if id.tier.is_moving() {
+                        opened.iter().any(|(k, present, _)| {
+                            *k == id.kind && present.contains(&id.tier.subspace)
+                        })
+                    } else {
+                        placing.contains(&id)
+                    }
                 });
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
@@ -327,7 +334,7 @@ pub fn verify_kinds(
     let listed = listed.unwrap_or_default();
     let placing_slots: u64 = placing
         .iter()
-        .map(|id| SubspaceIndex::new(id.subspace).slots())
+        .map(|id| SubspaceIndex::new(id.tier.subspace).slots())
         .sum();
     let tables: usize = opened
         .iter()
@@ -402,7 +409,7 @@ fn open_checked(
             }
             let hash = sha256_file(t.path())?;
             if let Ok(listed) = listed {
-                match listed.get(&id.file_name()) {
+                match listed.get(&id.file_name(store.rules())) {
                     Some(h) if *h != hash => {
                         return Err(TablebaseError::corrupt(
                             t.path(),
@@ -590,7 +597,7 @@ fn verify_moving(
             if !present.contains(&s) {
                 continue;
             }
-            let name = TableId::moving(kind, s).file_name();
+            let name = TableId::moving(kind, s).file_name(rules);
             let mut report = SubspaceReport {
                 subspace: s,
                 kind,
@@ -628,7 +635,7 @@ fn verify_moving(
             }
             let files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|id| sha.get(id).map(|h| (id.file_name(), h.clone())))
+                .filter_map(|id| sha.get(id).map(|h| (id.file_name(rules), h.clone())))
                 .collect();
             let complete = files.len() == reads.len();
             if let Some(positions) = journal.passed_earlier(&name, &files, complete) {
@@ -779,8 +786,8 @@ fn verify_placing(
     // after it, checked before it), for the journal.
     let mut sha = sha.clone();
     for &id in placing {
-        let (kind, s) = (id.kind, id.subspace);
-        let placed = id.placing.expect("a placing table");
+        let (kind, s) = (id.kind, id.tier.subspace);
+        let placed = id.tier.placements(rules).expect("a placing table") as u8;
         let path = store.table_path(id);
         let mut report = SubspaceReport {
             subspace: s,
@@ -795,7 +802,7 @@ fn verify_placing(
             from_game: false,
         };
         let slots = SubspaceIndex::new(s).slots();
-        let name = id.file_name();
+        let name = id.file_name(rules);
         observer.started(s, slots);
         // `Some(files)`: the check passed or failed with every file it read hashed
         // (for the journal).
@@ -818,10 +825,10 @@ fn verify_placing(
                 }
             }
             sha.insert(id, hash.clone());
-            let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
+            let next = id.tier.hands.after_placement();
             let needed: Vec<TableId> = subspace_successors(rules, placed as u32, s)
                 .into_iter()
-                .map(|n| TableId::new(kind, next, n))
+                .map(|n| TableId::new(kind, Tier::new(next, n)))
                 .collect();
             // The files the check reads besides this one: the successors' tables,
             // and for a horizon or DTW table the game-theoretic table of its subspace.
@@ -837,7 +844,7 @@ fn verify_placing(
             }
             let mut files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|r| sha.get(r).map(|h| (r.file_name(), h.clone())))
+                .filter_map(|r| sha.get(r).map(|h| (r.file_name(rules), h.clone())))
                 .collect();
             let complete = files.len() == reads.len();
             files.insert(name.clone(), hash);
@@ -851,12 +858,12 @@ fn verify_placing(
             let mut arrays = Vec::new();
             for &n in &needed {
                 if let Some(v) = decoded.get(&n) {
-                    arrays.push((n.subspace, v.clone()));
+                    arrays.push((n.tier.subspace, v.clone()));
                     continue;
                 }
                 let v = Arc::new(store.load(n)?);
                 decoded.insert(n, v.clone());
-                arrays.push((n.subspace, v));
+                arrays.push((n.tier.subspace, v));
             }
             // A horizon table whose game-theoretic table passed (in this run, or
             // in an earlier one with the same files): its game values and where
@@ -894,7 +901,7 @@ fn verify_placing(
                         changed.retain(|k, _| needed.contains(k));
                         let mut lists = Vec::new();
                         for (n, rule) in &arrays {
-                            let nid = TableId::new(kind, next, *n);
+                            let nid = TableId::new(kind, Tier::new(next, *n));
                             let list = changed_slots(store, &mut changed, nid, rule)?;
                             lists.push((*n, list.to_vec()));
                         }
@@ -1097,7 +1104,13 @@ fn check_placing(
                     let Some(b) = index.board(slot) else {
                         continue;
                     };
-                    let slow = evaluate_placing_with(rules, metric, placed as u32, b, lookup);
+                    let slow = evaluate_placing_with(
+                        rules,
+                        metric,
+                        Hands::after_placements(rules, placed as u32),
+                        b,
+                        lookup,
+                    );
                     match fast {
                         Some(f) if slow == stored() => f,
                         _ => slow,
