@@ -27,7 +27,7 @@ use tigadi_tablebase::{
 };
 
 use crate::placing_job::changed_slots;
-use tigadi_values::{Hands, Tier};
+use tigadi_values::{successor_tiers, Hands, Tier};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -74,6 +74,10 @@ pub struct SubspaceReport {
     /// A checksum or structure failure of this file, or a successor table that is
     /// missing or damaged; when set, values were not (all) recomputed.
     pub error: Option<TablebaseError>,
+    /// The file names of tables its check reads (its successors' tables, and
+    /// the game-theoretic tables) that failed before it in this run: a mismatch
+    /// here may be theirs, not this table's.
+    pub culprits: Vec<String>,
     /// Passed in an earlier run, and no file its check reads has changed since:
     /// not recomputed this time (`checked` is that run's count).
     pub earlier: bool,
@@ -87,6 +91,15 @@ pub struct SubspaceReport {
 }
 
 impl SubspaceReport {
+    /// The table reported on, under `rules`.
+    pub fn id(&self, rules: &RuleSet) -> TableId {
+        let tier = match self.placing {
+            None => Tier::moving(self.subspace),
+            Some(k) => Tier::after_placements(rules, k as u32, self.subspace),
+        };
+        TableId::new(self.kind, tier)
+    }
+
     /// Did this table pass every check?
     pub fn is_ok(&self) -> bool {
         self.error.is_none() && self.mismatches == 0
@@ -183,6 +196,35 @@ pub trait VerifyObserver: Sync {
     fn advance(&self, _slots: u64) {}
     /// A table's check is over.
     fn finished(&self, _report: &SubspaceReport) {}
+}
+
+/// Hands a finished table's report on: names in it the tables its check read
+/// that failed earlier in the run ([`SubspaceReport::culprits`]), tells
+/// `observer`, and adds it to `reports`.
+fn finish(
+    rules: &RuleSet,
+    mut report: SubspaceReport,
+    reports: &mut Vec<SubspaceReport>,
+    observer: &dyn VerifyObserver,
+) {
+    if report.mismatches > 0 {
+        let id = report.id(rules);
+        let mut read = vec![id.with_kind(TableKind::GameTheoretic)];
+        for t in successor_tiers(rules, id.tier) {
+            read.push(TableId::new(id.kind, t));
+            read.push(TableId::new(TableKind::GameTheoretic, t));
+        }
+        read.retain(|r| *r != id);
+        report.culprits = reports
+            .iter()
+            .filter(|r| !r.is_ok())
+            .map(|r| r.id(rules))
+            .filter(|r| read.contains(r))
+            .map(|r| r.file_name(rules))
+            .collect();
+    }
+    observer.finished(&report);
+    reports.push(report);
 }
 
 /// File name of the journal of passed tables inside a rule set's directory.
@@ -607,6 +649,7 @@ fn verify_moving(
                 mismatches: 0,
                 examples: Vec::new(),
                 error: None,
+                culprits: Vec::new(),
                 earlier: false,
                 from_game: false,
             };
@@ -621,8 +664,7 @@ fn verify_moving(
                         Err(TablebaseError::corrupt(&report.path, "see its own report")),
                     );
                     report.error = Some(e);
-                    observer.finished(&report);
-                    reports.push(report);
+                    finish(rules, report, reports, observer);
                     continue;
                 }
             };
@@ -643,8 +685,7 @@ fn verify_moving(
                 report.checked = positions;
                 report.earlier = true;
                 observer.advance(table.header().slots);
-                observer.finished(&report);
-                reports.push(report);
+                finish(rules, report, reports, observer);
                 continue;
             }
             let mut arrays = Vec::new();
@@ -710,8 +751,7 @@ fn verify_moving(
                     report.error.get_or_insert(e);
                     journal.record(name, None);
                     observer.started(s, table.header().slots);
-                    observer.finished(&report);
-                    reports.push(report);
+                    finish(rules, report, reports, observer);
                 }
             }
         }
@@ -754,8 +794,7 @@ fn verify_moving(
                 positions: c.report.checked,
             });
             journal.record(c.name, passed);
-            observer.finished(&c.report);
-            reports.push(c.report);
+            finish(rules, c.report, reports, observer);
         }
     }
 }
@@ -798,6 +837,7 @@ fn verify_placing(
             mismatches: 0,
             examples: Vec::new(),
             error: None,
+            culprits: Vec::new(),
             earlier: false,
             from_game: false,
         };
@@ -949,8 +989,7 @@ fn verify_placing(
                 .map(|files| JournalEntry { files, positions });
             journal.record(name, passed);
         }
-        observer.finished(&report);
-        reports.push(report);
+        finish(rules, report, reports, observer);
     }
 }
 

@@ -110,9 +110,11 @@ fn verify_catches_an_altered_placing_value() {
     let table = &layers[placed as usize][0];
     let mut values = table.values.clone();
     let slot = values.iter().position(|v| v.is_some()).unwrap();
+    // A loss in one turn: the placements into it become quick wins, so the
+    // tables before it that read it fail too.
     let altered = match values[slot].get().unwrap() {
-        Value::Win(_) => Value::Draw,
-        _ => Value::Win(1),
+        Value::Loss(_) => Value::Win(1),
+        _ => Value::Loss(1),
     };
     values[slot] = Packed::new(altered);
     TablebaseDir::new(dir.path(), &rules)
@@ -136,6 +138,22 @@ fn verify_catches_an_altered_placing_value() {
     assert_eq!(ex.stored, altered);
     assert_eq!(ex.slot, slot as u64);
     assert_ne!(ex.recomputed, altered);
+    // The table before it that fails by reading the altered value names it as
+    // the culprit; the altered table itself names none.
+    let altered_name = layer_table(&rules, placed, table.subspace).file_name(&rules);
+    let own = bad
+        .iter()
+        .find(|s| s.placing == Some(placed) && s.subspace == table.subspace)
+        .unwrap();
+    assert!(own.culprits.is_empty(), "{:?}", own.culprits);
+    let readers: Vec<_> = bad
+        .iter()
+        .filter(|s| s.placing == Some(placed - 1))
+        .collect();
+    assert!(!readers.is_empty(), "{bad:?}");
+    for r in readers {
+        assert_eq!(r.culprits, std::slice::from_ref(&altered_name), "{r:?}");
+    }
 }
 
 /// Placing tables that passed are not recomputed by a resumed verify while every

@@ -11,7 +11,7 @@
 //! *layer*, and a layer is a set of moving-phase-style boards (mover's and
 //! opponent's gotis), split by goti counts into [`Subspace`]s and indexed by the
 //! same symmetry-reduced [`SubspaceIndex`] as the moving phase. Only goti counts that
-//! some sequence of placements reaches get a subspace ([`layer_subspaces`]); counts
+//! some sequence of placements reaches get a subspace ([`subspaces_after`]); counts
 //! with fewer than three gotis on a side are normal while placing.
 //!
 //! Every placement leads from layer `placed` to layer `placed + 1`, so the layers are
@@ -683,8 +683,8 @@ pub fn solve_layer_subspace_changed(
 }
 
 /// Solves layer `placed` given the values of what its placements lead to (`next`:
-/// the tables of [`successor_subspaces`]), and returns one table per subspace of
-/// [`layer_subspaces`] ([`solve_layer_subspace`] for each). Reports one phase
+/// the tables of [`tigadi_values::successor_tiers`]), and returns one table per subspace of
+/// [`subspaces_after`] ([`solve_layer_subspace`] for each). Reports one phase
 /// `"layer <placed>"` to `observer`, its work in slots.
 pub fn solve_layer(
     rules: &RuleSet,
@@ -715,7 +715,7 @@ pub fn solve_layer_with(
 }
 
 /// Solves every placing layer in memory, last first, from the solved moving phase
-/// (`moving`: at least the subspaces of [`successor_subspaces`] of the last
+/// (`moving`: at least the subspaces of [`tigadi_values::successor_tiers`] of the last
 /// layer), calling `each(placed, tables)` after each layer. Returns all layers,
 /// index `placed`. For tests and small games; `tigadi solve` keeps only the layer it
 /// needs and writes the rest.

@@ -46,6 +46,12 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
                 m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
             ));
         }
+        if !s.culprits.is_empty() {
+            lines.push(format!(
+                "    it reads {}, which failed above: look there first",
+                s.culprits.join(", ")
+            ));
+        }
     }
     lines
 }
