@@ -109,7 +109,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("moves_warm", |bench| {
         bench.iter(|| {
             for &b in few {
-                black_box(warm.probe_moves(None, b).unwrap());
+                black_box(warm.probe_moves(tigadi_tablebase::Hands::EMPTY, b).unwrap());
             }
         })
     });

@@ -180,30 +180,22 @@ pub struct VerifyArgs {
     pub again: bool,
     /// Verify only the tables of this kind, both phases (repeatable; default: every
     /// kind present): game (win/draw/loss and DTC), horizon (the 100-turn rule), dtw
-    #[arg(long = "kind", value_enum, value_name = "KIND")]
-    pub kinds: Vec<KindArg>,
+    #[arg(long = "kind", value_parser = parse_kind, value_name = "KIND")]
+    pub kinds: Vec<tigadi_tablebase::TableKind>,
 }
 
-/// A kind of table, as `verify --kind` names it.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KindArg {
-    /// Game-theoretic tables (`.tgtb`).
-    Game,
-    /// Tables of values under the 100-turn rule (`.tghz`).
-    Horizon,
-    /// Depth-to-win tables (`.tgdw`).
-    Dtw,
-}
-
-impl KindArg {
-    /// The kind of table it names.
-    pub fn kind(self) -> tigadi_tablebase::TableKind {
-        match self {
-            KindArg::Game => tigadi_tablebase::TableKind::GameTheoretic,
-            KindArg::Horizon => tigadi_tablebase::TableKind::Horizon,
-            KindArg::Dtw => tigadi_tablebase::TableKind::Dtw,
-        }
-    }
+/// A kind of table as `verify --kind` names it ([`tigadi_tablebase::TableKind::name`]).
+fn parse_kind(word: &str) -> Result<tigadi_tablebase::TableKind, String> {
+    tigadi_tablebase::TableKind::named(word).ok_or_else(|| {
+        let names: Vec<&str> = tigadi_tablebase::TableKind::ALL
+            .iter()
+            .map(|k| k.name())
+            .collect();
+        format!(
+            "no kind of table is named {word:?} (kinds: {})",
+            names.join(", ")
+        )
+    })
 }
 
 /// Arguments of `probe`.

@@ -153,7 +153,7 @@ pub struct SolveProgress<'a> {
     touched: std::sync::atomic::AtomicU64,
     /// What the placing layers being solved hold: `""` game-theoretic values, or
     /// the values under the 100-turn rule.
-    placing_kind: Mutex<&'static str>,
+    placing_kind: Mutex<Option<&'static str>>,
     /// The placing subspace being written takes its game-theoretic values as its
     /// values under the rule ([`PlacingObserver::subspace_from_game_values`]).
     from_game: std::sync::atomic::AtomicBool,
@@ -166,7 +166,7 @@ impl<'a> SolveProgress<'a> {
             pair: Mutex::new(None),
             cpu_mark: Mutex::new(0.0),
             touched: Default::default(),
-            placing_kind: Mutex::new(""),
+            placing_kind: Mutex::new(None),
             from_game: Default::default(),
         }
     }
@@ -272,18 +272,16 @@ impl JobObserver for SolveProgress<'_> {
 impl SolveProgress<'_> {
     /// `placing layer K` or `placing layer K, 100-turn rule`.
     fn layer_name(&self, placed: u32) -> String {
-        let kind = *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner());
-        format!("placing layer {placed}{kind}")
+        match *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) {
+            None => format!("placing layer {placed}"),
+            Some(label) => format!("placing layer {placed}, {label}"),
+        }
     }
 }
 
 impl PlacingObserver for SolveProgress<'_> {
     fn placing_pass(&self, kind: tigadi_tablebase::TableKind) {
-        *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) = match kind {
-            tigadi_tablebase::TableKind::GameTheoretic => "",
-            tigadi_tablebase::TableKind::Horizon => ", 100-turn rule",
-            tigadi_tablebase::TableKind::Dtw => ", DTW",
-        };
+        *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) = kind.label();
     }
     fn layer_skipped(&self, placed: u32) {
         self.progress

@@ -123,13 +123,17 @@ fn stats_gives_each_placing_layers_counts_under_the_rule() {
     // Per layer: cursed wins, blessed losses, longest DTC₁₀₀ of a win and a loss.
     let mut expected = std::collections::BTreeMap::<u64, [u64; 4]>::new();
     for id in store.list().unwrap() {
-        let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
+        let Some(placed) = id
+            .tier
+            .placements(&rules)
+            .filter(|_| id.kind == TableKind::GameTheoretic)
+        else {
             continue;
         };
         // Counted over symmetry classes: padding slots (repeats of a class in the
         // runs a symmetry fixes) hold no position.
         let mut game = store.load(id).unwrap();
-        mark_padding(id.subspace, &mut game);
+        mark_padding(id.tier.subspace, &mut game);
         let rule = store.load(id.with_kind(TableKind::Horizon)).unwrap();
         let e = expected.entry(placed as u64).or_default();
         for (g, r) in game.iter().zip(&rule) {

@@ -51,7 +51,7 @@ fn placing_phase_through_the_cli() {
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tgtb"));
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tghz"));
     assert!(files.iter().any(|(n, _)| n.starts_with("p5-")));
-    assert!(out.contains("placing layer 0, 100-turn rule"), "{out}");
+    assert!(out.contains("placing layer 0, 100-turn"), "{out}");
 
     // Resume: lost layers are solved again, byte for byte, on one thread.
     for (n, _) in &files {
@@ -94,9 +94,15 @@ fn placing_phase_through_the_cli() {
     for (placed, row) in layers.iter().enumerate() {
         assert_eq!(row["placed"], placed);
         let mut wdl = [0u64; 3];
-        let subs = tigadi_solve::placing::layer_subspaces(&rules, placed as u32);
+        let subs = tigadi_tablebase::tiers_after(&rules, placed as u32)
+            .into_iter()
+            .map(|t| t.subspace)
+            .collect::<Vec<_>>();
         for &sub in &subs {
-            let id = TableId::layer(TableKind::GameTheoretic, placed as u8, sub);
+            let id = TableId::new(
+                TableKind::GameTheoretic,
+                tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+            );
             let mut values = TablebaseDir::new(dir, &rules).load(id).unwrap();
             tigadi_tablebase::mark_padding(sub, &mut values);
             for v in values.iter().filter_map(|v| v.get()) {

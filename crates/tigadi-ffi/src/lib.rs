@@ -226,9 +226,7 @@ fn code_of(e: &TablebaseError) -> i32 {
         TablebaseError::MissingSubspace { .. } => TIGADI_ERR_MISSING_TABLE,
         TablebaseError::Corrupt { .. } => TIGADI_ERR_CORRUPT_TABLE,
         TablebaseError::RulesMismatch { .. } => TIGADI_ERR_RULES_MISMATCH,
-        TablebaseError::InvalidPosition(_) | TablebaseError::NotMovingPhase => {
-            TIGADI_ERR_INVALID_POSITION
-        }
+        TablebaseError::InvalidPosition(_) => TIGADI_ERR_INVALID_POSITION,
         TablebaseError::Io { .. } => TIGADI_ERR_IO,
         TablebaseError::InvalidValues(_) => TIGADI_ERR_INTERNAL,
     }

@@ -125,7 +125,9 @@ fn rust_symbols_agree_with_the_prober() {
         assert_eq!(wdl, expected(value).wdl, "{p}");
         assert_eq!(rust.probe_wdl(board).unwrap(), value.wdl());
 
-        let moves = rust.probe_moves(None, board).unwrap();
+        let moves = rust
+            .probe_moves(tigadi_tablebase::Hands::EMPTY, board)
+            .unwrap();
         let mut n = 0;
         let code = unsafe {
             tigadi_probe_root(tb, bone, seed, side, root.as_mut_ptr(), root.len(), &mut n)
@@ -446,7 +448,9 @@ fn the_c_example_agrees_with_the_prober() {
             wdl(rust.probe_wdl(board).unwrap())
         );
         want += &format!("value {} {}\n", wdl(value.wdl()), value.dtc().unwrap_or(0));
-        let moves = rust.probe_moves(None, board).unwrap();
+        let moves = rust
+            .probe_moves(tigadi_tablebase::Hands::EMPTY, board)
+            .unwrap();
         match moves.first() {
             Some((t, _)) => want += &format!("best {t}\n"),
             None => want += "best none\n",
@@ -519,7 +523,14 @@ fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
                 for s in layer {
                     TablebaseDir::new(dir.path(), &rules)
                         .write(
-                            TableId::layer(TableKind::GameTheoretic, placed as u8, s.subspace),
+                            TableId::new(
+                                TableKind::GameTheoretic,
+                                tigadi_tablebase::Tier::after_placements(
+                                    &rules,
+                                    placed as u32,
+                                    s.subspace,
+                                ),
+                            ),
                             TableData::Game(&s.values),
                         )
                         .expect("writes");

@@ -24,7 +24,7 @@ fn main() {
         positions += table.header().counts.classes();
         if let Err(e) = table.check_counts(&values) {
             bad += 1;
-            println!("{id}: {e}");
+            println!("{id:?}: {e}");
         }
     }
     println!("{tables} tables, {positions} positions by their headers, {bad} with wrong counts");

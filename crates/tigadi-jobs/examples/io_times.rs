@@ -18,17 +18,17 @@ use tigadi_tablebase::{TableId, TablebaseDir, ZstdLevels};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::PathBuf::from(&args[1]);
-    let id = TableId::parse(&args[2]).expect("a table file name");
     let rules = args
         .get(3)
         .map_or(RuleSet::TIGADI, |r| RuleSet::parse(r).unwrap());
+    let id = TableId::parse(&args[2], &rules).expect("a table file name");
     let out = args.get(4).map_or_else(std::env::temp_dir, Into::into);
     let store = TablebaseDir::new(&dir, &rules);
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let mut values = store.load(id).expect("the table");
     let (lw, lc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
     // Padding as the solver leaves it, so the file written is the same.
-    tigadi_tablebase::mark_padding(id.subspace, &mut values);
+    tigadi_tablebase::mark_padding(id.tier.subspace, &mut values);
     let levels = args
         .get(5)
         .map_or(ZstdLevels::DEFAULT, |l| ZstdLevels::parse(l).unwrap());
@@ -45,7 +45,7 @@ fn main() {
     let (ww, wc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
     let (t0, c0) = (Instant::now(), cpu_seconds());
     let mut again = target.load(id).expect("read back");
-    tigadi_tablebase::mark_padding(id.subspace, &mut again);
+    tigadi_tablebase::mark_padding(id.tier.subspace, &mut again);
     let (rw, rc) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
     assert!(again == values, "read back differs");
     println!(

@@ -19,7 +19,7 @@ use phase_times::cpu_seconds;
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_solve::placing::{
-    changed_candidates, layer_count, solve_layer_subspace_changed, solve_layer_subspace_with,
+    changed_candidates, solve_layer_subspace_changed, solve_layer_subspace_with,
     subspace_successors,
 };
 use tigadi_solve::retrograde::Quiet;
@@ -29,16 +29,22 @@ use tigadi_values::Metric;
 
 fn main() {
     let (dir, placed, sub, rules) = phase_times::placing_args();
-    let next = (placed + 1 < layer_count(&rules)).then_some(placed as u8 + 1);
+    let next = tigadi_tablebase::Hands::after_placements(&rules, placed + 1);
     let store = TablebaseDir::new(&dir, &rules);
     let mut loaded: Vec<(Subspace, Vec<Packed>)> = Vec::new();
     let mut lists: Vec<(Subspace, Vec<u64>)> = Vec::new();
     for s in subspace_successors(&rules, placed, sub) {
         let rule = store
-            .load(TableId::new(TableKind::Horizon, next, s))
+            .load(TableId::new(
+                TableKind::Horizon,
+                tigadi_tablebase::Tier::new(next, s),
+            ))
             .expect("a successor's horizon table");
         let game = store
-            .load(TableId::new(TableKind::GameTheoretic, next, s))
+            .load(TableId::new(
+                TableKind::GameTheoretic,
+                tigadi_tablebase::Tier::new(next, s),
+            ))
             .expect("a successor's game table");
         let changed: Vec<u64> = (0..rule.len())
             .filter(|&i| rule[i].is_some() && rule[i] != game[i])
@@ -49,7 +55,10 @@ fn main() {
     }
     let tables = SolvedTable::views(loaded.iter().map(|(s, v)| (s, v)));
     let mut known = store
-        .load(TableId::layer(TableKind::GameTheoretic, placed as u8, sub))
+        .load(TableId::new(
+            TableKind::GameTheoretic,
+            tigadi_tablebase::Tier::after_placements(&rules, placed, sub),
+        ))
         .expect("the subspace's game table");
     mark_padding(sub, &mut known);
     let changed: Vec<(Subspace, &[u64])> = lists.iter().map(|(s, l)| (*s, &l[..])).collect();
@@ -74,7 +83,10 @@ fn main() {
         100.0 * boards as f64 / slots as f64
     );
     assert!(by_board.values == pass.values, "the two ways differ");
-    if let Ok(mut stored) = store.load(TableId::layer(TableKind::Horizon, placed as u8, sub)) {
+    if let Ok(mut stored) = store.load(TableId::new(
+        TableKind::Horizon,
+        tigadi_tablebase::Tier::after_placements(&rules, placed, sub),
+    )) {
         mark_padding(sub, &mut stored);
         assert!(
             stored == pass.values,

@@ -20,13 +20,12 @@ mod phase_times;
 use phase_times::cpu_seconds;
 use std::time::Instant;
 use tigadi_index::Subspace;
-use tigadi_solve::placing::{layer_count, solve_layer_subspace, subspace_successors};
+use tigadi_solve::placing::{solve_layer_subspace, subspace_successors};
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{Packed, SolvedTable};
 
 fn main() {
     let (dir, placed, sub, rules) = phase_times::placing_args();
-    let last = placed + 1 == layer_count(&rules);
     let store = tigadi_tablebase::TablebaseDir::new(&dir, &rules);
     let loaded: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, placed, sub)
         .into_iter()
@@ -35,9 +34,9 @@ fn main() {
                 let idx = tigadi_index::SubspaceIndex::new(s);
                 return (s, vec![Packed::DRAW; idx.slots() as usize]);
             }
-            let next = (!last).then_some(placed as u8 + 1);
+            let next = tigadi_tablebase::Tier::after_placements(&rules, placed + 1, s);
             let id =
-                tigadi_tablebase::TableId::new(tigadi_tablebase::TableKind::GameTheoretic, next, s);
+                tigadi_tablebase::TableId::new(tigadi_tablebase::TableKind::GameTheoretic, next);
             (s, store.load(id).expect("successor table"))
         })
         .collect();
@@ -53,10 +52,9 @@ fn main() {
     if dir.as_os_str() == "-" {
         return;
     }
-    let id = tigadi_tablebase::TableId::layer(
+    let id = tigadi_tablebase::TableId::new(
         tigadi_tablebase::TableKind::GameTheoretic,
-        placed as u8,
-        sub,
+        tigadi_tablebase::Tier::after_placements(&rules, placed, sub),
     );
     if let Ok(mut stored) = store.load(id) {
         tigadi_tablebase::mark_padding(sub, &mut stored);

@@ -15,13 +15,14 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::placing::{
-    layer_count, layer_subspaces, recompute_by_board, solve_layer_subspace_changed,
-    solve_layer_subspace_with, subspace_successors,
+    recompute_by_board, solve_layer_subspace_changed, solve_layer_subspace_with,
+    subspace_successors,
 };
 use tigadi_solve::{Observer, Packed, SolvedTable, Value};
 use tigadi_tablebase::{
     mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
 };
+use tigadi_values::{placing_turns, tiers_with_hands, Hands, Tier};
 
 /// What [`solve_placing`] reports as it goes (besides the solver's [`Observer`]
 /// calls); every method has a no-op default.
@@ -125,7 +126,7 @@ fn solve_placing_kind<O: PlacingObserver>(
         ));
     }
     observer.placing_pass(kind);
-    let layers = layer_count(rules);
+    let layers = placing_turns(rules);
     // The successor tables read last: neighbouring subspaces share one.
     let mut cache: Vec<(TableId, Vec<Packed>)> = Vec::new();
     // Horizon tables: the slots where a successor's values under the rule differ
@@ -133,18 +134,20 @@ fn solve_placing_kind<O: PlacingObserver>(
     let mut changed: HashMap<TableId, Vec<u64>> = HashMap::new();
     for placed in (0..layers).rev() {
         let layer = placed as u8;
-        let todo: Vec<Subspace> = layer_subspaces(rules, placed)
+        let hands = Hands::after_placements(rules, placed);
+        let todo: Vec<Subspace> = tiers_with_hands(rules, hands)
             .into_iter()
-            .filter(|&s| !tables.is_solved(TableId::layer(kind, layer, s)))
+            .filter(|&t| !tables.is_solved(TableId::new(kind, t)))
+            .map(|t| t.subspace)
             .collect();
         if todo.is_empty() {
             observer.layer_skipped(placed);
             continue;
         }
         let t0 = Instant::now();
-        let next = (placed + 1 < layers).then_some(layer + 1);
-        // Only the next layer's lists are read from here on.
-        changed.retain(|id, _| id.placing == next);
+        let next = hands.after_placement();
+        // Only the next hands' lists are read from here on.
+        changed.retain(|id, _| id.tier.hands == next);
         let work: u64 = todo.iter().map(|&s| SubspaceIndex::new(s).slots()).sum();
         observer.layer_started(placed, todo.len(), work);
         // The tables this layer writes, for the manifest.
@@ -157,7 +160,7 @@ fn solve_placing_kind<O: PlacingObserver>(
             observer.subspace_started(placed, sub);
             let needed: Vec<TableId> = subspace_successors(rules, placed, sub)
                 .into_iter()
-                .map(|s| TableId::new(kind, next, s))
+                .map(|s| TableId::new(kind, Tier::new(next, s)))
                 .collect();
             cache.retain(|(k, _)| needed.contains(k));
             for &id in &needed {
@@ -166,8 +169,9 @@ fn solve_placing_kind<O: PlacingObserver>(
                 }
                 cache.push((id, tables.load(id)?));
             }
-            let id = TableId::layer(kind, layer, sub);
-            let next_tables = SolvedTable::views(cache.iter().map(|(id, v)| (&id.subspace, v)));
+            let id = TableId::new(kind, Tier::new(hands, sub));
+            let next_tables =
+                SolvedTable::views(cache.iter().map(|(id, v)| (&id.tier.subspace, v)));
             // The placing pass over the successors' tables of this kind.
             let pass = || {
                 solve_layer_subspace_with(rules, kind.metric(), placed, sub, &next_tables, observer)
@@ -181,7 +185,7 @@ fn solve_placing_kind<O: PlacingObserver>(
                 }
                 let lists: Vec<(Subspace, &[u64])> = cache
                     .iter()
-                    .map(|(nid, _)| (nid.subspace, &changed[nid][..]))
+                    .map(|(nid, _)| (nid.tier.subspace, &changed[nid][..]))
                     .filter(|(_, l)| !l.is_empty())
                     .collect();
                 let game = tables.load(id.with_kind(TableKind::GameTheoretic))?;
@@ -242,7 +246,7 @@ fn solve_placing_kind<O: PlacingObserver>(
     if !sums_list_every_placing_table(&tables)? {
         tables.update_manifest(&[], &[])?;
     }
-    let start = tables.load(TableId::layer(kind, 0, Subspace::new(0, 0)))?;
+    let start = tables.load(TableId::new(kind, Tier::start(rules)))?;
     Ok(start.first().and_then(|p| p.get()))
 }
 
@@ -292,6 +296,6 @@ fn sums_list_every_placing_table(tables: &TablebaseDir) -> Result<bool, Tablebas
     Ok(tables
         .list()?
         .into_iter()
-        .filter(|id| id.placing.is_some())
-        .all(|id| listed.contains_key(&id.file_name())))
+        .filter(|id| !id.tier.is_moving())
+        .all(|id| listed.contains_key(&id.file_name(tables.rules()))))
 }

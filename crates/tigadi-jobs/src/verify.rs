@@ -27,6 +27,7 @@ use tigadi_tablebase::{
 };
 
 use crate::placing_job::changed_slots;
+use tigadi_values::{successor_tiers, Hands, Tier};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
 pub const MAX_EXAMPLES: usize = 20;
@@ -73,6 +74,10 @@ pub struct SubspaceReport {
     /// A checksum or structure failure of this file, or a successor table that is
     /// missing or damaged; when set, values were not (all) recomputed.
     pub error: Option<TablebaseError>,
+    /// The file names of tables its check reads (its successors' tables, and
+    /// the game-theoretic tables) that failed before it in this run: a mismatch
+    /// here may be theirs, not this table's.
+    pub culprits: Vec<String>,
     /// Passed in an earlier run, and no file its check reads has changed since:
     /// not recomputed this time (`checked` is that run's count).
     pub earlier: bool,
@@ -86,6 +91,15 @@ pub struct SubspaceReport {
 }
 
 impl SubspaceReport {
+    /// The table reported on, under `rules`.
+    pub fn id(&self, rules: &RuleSet) -> TableId {
+        let tier = match self.placing {
+            None => Tier::moving(self.subspace),
+            Some(k) => Tier::after_placements(rules, k as u32, self.subspace),
+        };
+        TableId::new(self.kind, tier)
+    }
+
     /// Did this table pass every check?
     pub fn is_ok(&self) -> bool {
         self.error.is_none() && self.mismatches == 0
@@ -184,6 +198,35 @@ pub trait VerifyObserver: Sync {
     fn finished(&self, _report: &SubspaceReport) {}
 }
 
+/// Hands a finished table's report on: names in it the tables its check read
+/// that failed earlier in the run ([`SubspaceReport::culprits`]), tells
+/// `observer`, and adds it to `reports`.
+fn finish(
+    rules: &RuleSet,
+    mut report: SubspaceReport,
+    reports: &mut Vec<SubspaceReport>,
+    observer: &dyn VerifyObserver,
+) {
+    if report.mismatches > 0 {
+        let id = report.id(rules);
+        let mut read = vec![id.with_kind(TableKind::GameTheoretic)];
+        for t in successor_tiers(rules, id.tier) {
+            read.push(TableId::new(id.kind, t));
+            read.push(TableId::new(TableKind::GameTheoretic, t));
+        }
+        read.retain(|r| *r != id);
+        report.culprits = reports
+            .iter()
+            .filter(|r| !r.is_ok())
+            .map(|r| r.id(rules))
+            .filter(|r| read.contains(r))
+            .map(|r| r.file_name(rules))
+            .collect();
+    }
+    observer.finished(&report);
+    reports.push(report);
+}
+
 /// File name of the journal of passed tables inside a rule set's directory.
 pub const JOURNAL: &str = "verified.json";
 
@@ -243,16 +286,19 @@ pub fn verify_kinds(
     let all = store.list()?;
     let mut subs: Vec<Subspace> = all
         .iter()
-        .filter(|id| id.kind == TableKind::GameTheoretic && id.placing.is_none())
-        .map(|id| id.subspace)
+        .filter(|id| id.kind == TableKind::GameTheoretic && id.tier.is_moving())
+        .map(|id| id.tier.subspace)
         .collect();
     let mut placing: Vec<TableId> = all
         .into_iter()
-        .filter(|id| id.placing.is_some() && selected(&id.kind))
+        .filter(|id| !id.tier.is_moving() && selected(&id.kind))
         .collect();
     // Game-theoretic tables first (horizon tables read them for the classes), each
     // kind's layers last first: each needs only the one after it.
-    placing.sort_by_key(|id| (id.kind, std::cmp::Reverse(id.placing), id.subspace));
+    placing.sort_by_key(|id| {
+        let placed = std::cmp::Reverse(id.tier.placements(rules));
+        (id.kind, placed, id.tier.subspace)
+    });
     if subs.is_empty() && placing.is_empty() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "no tablebase files here");
         return Err(TablebaseError::io(store.path(), e));
@@ -296,16 +342,19 @@ pub fn verify_kinds(
             let mut problems = Vec::new();
             let mut count = 0;
             for name in listed.keys() {
-                let id = TableId::parse(name);
+                let id = TableId::parse(name, rules);
                 if id.is_some_and(|id| !selected(&id.kind)) {
                     continue;
                 }
                 count += 1;
-                let here = id.is_some_and(|id| match id.placing {
-                    None => opened
-                        .iter()
-                        .any(|(k, present, _)| *k == id.kind && present.contains(&id.subspace)),
-                    Some(_) => placing.contains(&id),
+                let here = id.is_some_and(|id| {
+                    if id.tier.is_moving() {
+                        opened.iter().any(|(k, present, _)| {
+                            *k == id.kind && present.contains(&id.tier.subspace)
+                        })
+                    } else {
+                        placing.contains(&id)
+                    }
                 });
                 if !here {
                     problems.push(format!("{name} is listed but not here"));
@@ -327,7 +376,7 @@ pub fn verify_kinds(
     let listed = listed.unwrap_or_default();
     let placing_slots: u64 = placing
         .iter()
-        .map(|id| SubspaceIndex::new(id.subspace).slots())
+        .map(|id| SubspaceIndex::new(id.tier.subspace).slots())
         .sum();
     let tables: usize = opened
         .iter()
@@ -402,7 +451,7 @@ fn open_checked(
             }
             let hash = sha256_file(t.path())?;
             if let Ok(listed) = listed {
-                match listed.get(&id.file_name()) {
+                match listed.get(&id.file_name(store.rules())) {
                     Some(h) if *h != hash => {
                         return Err(TablebaseError::corrupt(
                             t.path(),
@@ -590,7 +639,7 @@ fn verify_moving(
             if !present.contains(&s) {
                 continue;
             }
-            let name = TableId::moving(kind, s).file_name();
+            let name = TableId::moving(kind, s).file_name(rules);
             let mut report = SubspaceReport {
                 subspace: s,
                 kind,
@@ -600,6 +649,7 @@ fn verify_moving(
                 mismatches: 0,
                 examples: Vec::new(),
                 error: None,
+                culprits: Vec::new(),
                 earlier: false,
                 from_game: false,
             };
@@ -614,8 +664,7 @@ fn verify_moving(
                         Err(TablebaseError::corrupt(&report.path, "see its own report")),
                     );
                     report.error = Some(e);
-                    observer.finished(&report);
-                    reports.push(report);
+                    finish(rules, report, reports, observer);
                     continue;
                 }
             };
@@ -628,7 +677,7 @@ fn verify_moving(
             }
             let files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|id| sha.get(id).map(|h| (id.file_name(), h.clone())))
+                .filter_map(|id| sha.get(id).map(|h| (id.file_name(rules), h.clone())))
                 .collect();
             let complete = files.len() == reads.len();
             if let Some(positions) = journal.passed_earlier(&name, &files, complete) {
@@ -636,8 +685,7 @@ fn verify_moving(
                 report.checked = positions;
                 report.earlier = true;
                 observer.advance(table.header().slots);
-                observer.finished(&report);
-                reports.push(report);
+                finish(rules, report, reports, observer);
                 continue;
             }
             let mut arrays = Vec::new();
@@ -703,8 +751,7 @@ fn verify_moving(
                     report.error.get_or_insert(e);
                     journal.record(name, None);
                     observer.started(s, table.header().slots);
-                    observer.finished(&report);
-                    reports.push(report);
+                    finish(rules, report, reports, observer);
                 }
             }
         }
@@ -747,8 +794,7 @@ fn verify_moving(
                 positions: c.report.checked,
             });
             journal.record(c.name, passed);
-            observer.finished(&c.report);
-            reports.push(c.report);
+            finish(rules, c.report, reports, observer);
         }
     }
 }
@@ -779,8 +825,8 @@ fn verify_placing(
     // after it, checked before it), for the journal.
     let mut sha = sha.clone();
     for &id in placing {
-        let (kind, s) = (id.kind, id.subspace);
-        let placed = id.placing.expect("a placing table");
+        let (kind, s) = (id.kind, id.tier.subspace);
+        let placed = id.tier.placements(rules).expect("a placing table") as u8;
         let path = store.table_path(id);
         let mut report = SubspaceReport {
             subspace: s,
@@ -791,11 +837,12 @@ fn verify_placing(
             mismatches: 0,
             examples: Vec::new(),
             error: None,
+            culprits: Vec::new(),
             earlier: false,
             from_game: false,
         };
         let slots = SubspaceIndex::new(s).slots();
-        let name = id.file_name();
+        let name = id.file_name(rules);
         observer.started(s, slots);
         // `Some(files)`: the check passed or failed with every file it read hashed
         // (for the journal).
@@ -818,10 +865,10 @@ fn verify_placing(
                 }
             }
             sha.insert(id, hash.clone());
-            let next = (placed as u32 + 1 < 2 * rules.pieces as u32).then_some(placed + 1);
+            let next = id.tier.hands.after_placement();
             let needed: Vec<TableId> = subspace_successors(rules, placed as u32, s)
                 .into_iter()
-                .map(|n| TableId::new(kind, next, n))
+                .map(|n| TableId::new(kind, Tier::new(next, n)))
                 .collect();
             // The files the check reads besides this one: the successors' tables,
             // and for a horizon or DTW table the game-theoretic table of its subspace.
@@ -837,7 +884,7 @@ fn verify_placing(
             }
             let mut files: BTreeMap<String, String> = reads
                 .iter()
-                .filter_map(|r| sha.get(r).map(|h| (r.file_name(), h.clone())))
+                .filter_map(|r| sha.get(r).map(|h| (r.file_name(rules), h.clone())))
                 .collect();
             let complete = files.len() == reads.len();
             files.insert(name.clone(), hash);
@@ -851,12 +898,12 @@ fn verify_placing(
             let mut arrays = Vec::new();
             for &n in &needed {
                 if let Some(v) = decoded.get(&n) {
-                    arrays.push((n.subspace, v.clone()));
+                    arrays.push((n.tier.subspace, v.clone()));
                     continue;
                 }
                 let v = Arc::new(store.load(n)?);
                 decoded.insert(n, v.clone());
-                arrays.push((n.subspace, v));
+                arrays.push((n.tier.subspace, v));
             }
             // A horizon table whose game-theoretic table passed (in this run, or
             // in an earlier one with the same files): its game values and where
@@ -894,7 +941,7 @@ fn verify_placing(
                         changed.retain(|k, _| needed.contains(k));
                         let mut lists = Vec::new();
                         for (n, rule) in &arrays {
-                            let nid = TableId::new(kind, next, *n);
+                            let nid = TableId::new(kind, Tier::new(next, *n));
                             let list = changed_slots(store, &mut changed, nid, rule)?;
                             lists.push((*n, list.to_vec()));
                         }
@@ -942,8 +989,7 @@ fn verify_placing(
                 .map(|files| JournalEntry { files, positions });
             journal.record(name, passed);
         }
-        observer.finished(&report);
-        reports.push(report);
+        finish(rules, report, reports, observer);
     }
 }
 
@@ -1097,7 +1143,13 @@ fn check_placing(
                     let Some(b) = index.board(slot) else {
                         continue;
                     };
-                    let slow = evaluate_placing_with(rules, metric, placed as u32, b, lookup);
+                    let slow = evaluate_placing_with(
+                        rules,
+                        metric,
+                        Hands::after_placements(rules, placed as u32),
+                        b,
+                        lookup,
+                    );
                     match fast {
                         Some(f) if slow == stored() => f,
                         _ => slow,

@@ -31,7 +31,9 @@ fn answer_is_probe_and_probe_moves() {
         let answer = tb.answer(&position).unwrap();
         assert_eq!(answer.value, tb.probe(board).unwrap());
         assert_eq!((answer.rule, answer.over), (None, None));
-        let moves: Vec<(tigadi_rules::Move, Value)> = tb.probe_moves(None, board).unwrap();
+        let moves: Vec<(tigadi_rules::Move, Value)> = tb
+            .probe_moves(tigadi_tablebase::Hands::EMPTY, board)
+            .unwrap();
         let turns: Vec<(tigadi_rules::Move, Value)> =
             answer.moves.iter().map(|t| (t.turn, t.value)).collect();
         assert_eq!(turns, moves);

@@ -36,11 +36,11 @@ fn solve_all(dir: &Path, rules: &RuleSet, dtw: bool) {
 }
 
 /// Every table file's bytes, by name.
-fn files(rdir: &Path) -> BTreeMap<String, Vec<u8>> {
+fn files(rdir: &Path, rules: &RuleSet) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(rdir)
         .unwrap()
         .map(|e| e.unwrap())
-        .filter(|e| TableId::parse(e.file_name().to_str().unwrap()).is_some())
+        .filter(|e| TableId::parse(e.file_name().to_str().unwrap(), rules).is_some())
         .map(|e| {
             let name = e.file_name().to_str().unwrap().to_string();
             (name, std::fs::read(e.path()).unwrap())
@@ -60,7 +60,7 @@ fn alter_one_dtw(store: &TablebaseDir, id: TableId) -> u64 {
         unreachable!()
     };
     values[slot] = Packed::new(Value::Win(d + 1));
-    tigadi_tablebase::mark_padding(id.subspace, &mut values);
+    tigadi_tablebase::mark_padding(id.tier.subspace, &mut values);
     store.write(id, TableData::Dtw(&values)).unwrap();
     store.update_manifest(&[id], &[]).unwrap();
     slot as u64
@@ -93,10 +93,16 @@ fn dtw_tables_hold_the_pass_and_verify_catches_an_altered_depth() {
     // The empty board's DTW table has the game-theoretic value's win/draw/loss.
     let start = Subspace::new(0, 0);
     let gt = store
-        .load(TableId::layer(TableKind::GameTheoretic, 0, start))
+        .load(TableId::new(
+            TableKind::GameTheoretic,
+            tigadi_tablebase::Tier::after_placements(&rules, 0_u32, start),
+        ))
         .unwrap();
     let dtw = store
-        .load(TableId::layer(TableKind::Dtw, 0, start))
+        .load(TableId::new(
+            TableKind::Dtw,
+            tigadi_tablebase::Tier::after_placements(&rules, 0_u32, start),
+        ))
         .unwrap();
     assert_eq!(gt[0].get().unwrap().wdl(), dtw[0].get().unwrap().wdl());
 
@@ -110,18 +116,24 @@ fn dtw_tables_hold_the_pass_and_verify_catches_an_altered_depth() {
     // One altered DTW in the moving phase, then one in the last placing layer.
     for id in [
         TableId::moving(TableKind::Dtw, Subspace::new(3, 3)),
-        TableId::layer(TableKind::Dtw, 5, Subspace::new(2, 3)),
+        TableId::new(
+            TableKind::Dtw,
+            tigadi_tablebase::Tier::after_placements(&rules, 5_u32, Subspace::new(2, 3)),
+        ),
     ] {
         let before = std::fs::read(store.table_path(id)).unwrap();
         let slot = alter_one_dtw(&store, id);
         let report = verify(dir.path(), &rules, &no_progress).unwrap();
-        assert!(!report.is_ok(), "{id}: an altered DTW passed");
+        assert!(!report.is_ok(), "{id:?}: an altered DTW passed");
         let bad: Vec<_> = report.subspaces.iter().filter(|s| !s.is_ok()).collect();
         assert!(bad.iter().all(|s| s.kind == TableKind::Dtw), "{bad:?}");
         let own = bad
             .iter()
-            .find(|s| s.subspace == id.subspace && s.placing == id.placing)
-            .unwrap_or_else(|| panic!("{id} not reported: {bad:?}"));
+            .find(|s| {
+                s.subspace == id.tier.subspace
+                    && s.placing.map(u32::from) == id.tier.placements(&rules)
+            })
+            .unwrap_or_else(|| panic!("{id:?} not reported: {bad:?}"));
         assert!(own.error.is_none(), "{:?}", own.error);
         assert!(
             own.examples
@@ -143,10 +155,10 @@ fn dtw_is_added_to_a_solved_directory_and_resumes_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     solve_all(dir.path(), &rules, false);
     let rdir = TablebaseDir::new(dir.path(), &rules).path().to_path_buf();
-    let before = files(&rdir);
+    let before = files(&rdir, &rules);
     assert!(before.keys().all(|n| !n.ends_with(".tgdw")));
     solve_all(dir.path(), &rules, true);
-    let after = files(&rdir);
+    let after = files(&rdir, &rules);
     for (name, bytes) in &before {
         assert_eq!(after.get(name), Some(bytes), "{name} changed");
     }
@@ -159,7 +171,7 @@ fn dtw_is_added_to_a_solved_directory_and_resumes_to_the_same_bytes() {
         std::fs::remove_file(rdir.join(name)).unwrap();
     }
     solve_all(dir.path(), &rules, true);
-    assert_eq!(files(&rdir), after);
+    assert_eq!(files(&rdir, &rules), after);
     assert!(verify(dir.path(), &rules, &no_progress).unwrap().is_ok());
 }
 
@@ -203,7 +215,10 @@ fn verify_of_one_kind_checks_that_kind_only() {
     for s in &all.subspaces {
         assert_eq!(s.earlier, s.kind == TableKind::Dtw, "{s:?}");
     }
-    let id = TableId::layer(TableKind::Dtw, 5, Subspace::new(2, 3));
+    let id = TableId::new(
+        TableKind::Dtw,
+        tigadi_tablebase::Tier::after_placements(&rules, 5_u32, Subspace::new(2, 3)),
+    );
     alter_one_dtw(&store, id);
     let dtw = verify_kinds(dir.path(), &rules, true, &[TableKind::Dtw], &Nothing).unwrap();
     assert!(!dtw.is_ok(), "an altered DTW passed a DTW-only run");
@@ -236,13 +251,13 @@ fn header_counts_are_the_positions_and_verify_checks_them() {
         let table = store.open(id).unwrap();
         let values = table.values().unwrap();
         let mut counts = ClassCounts::default();
-        for (slot, _) in common::boards(id.subspace) {
+        for (slot, _) in common::boards(id.tier.subspace) {
             counts.add(values[slot as usize].get().unwrap());
         }
-        assert_eq!(table.header().counts, counts, "{id}");
+        assert_eq!(table.header().counts, counts, "{id:?}");
         if id.kind == TableKind::Dtw {
             let game = store.open(id.with_kind(TableKind::GameTheoretic)).unwrap();
-            assert_eq!(wdl(game.header().counts), wdl(counts), "{id}");
+            assert_eq!(wdl(game.header().counts), wdl(counts), "{id:?}");
         }
     }
 

@@ -80,14 +80,18 @@ fn probes_at_several_counters_agree_with_the_oracle() {
             opponent: tigadi_rules::geometry::transform(s, b.opponent),
         };
         for counter in [0u16, 1, 4, 9, 10] {
-            let r = tb.probe_rule(None, b, counter).unwrap();
+            let r = tb
+                .probe_rule(tigadi_tablebase::Hands::EMPTY, b, counter)
+                .unwrap();
             assert_eq!(
                 code(r.rule_value),
                 naive.value(b.mover, b.opponent, counter),
                 "{b:?} at counter {counter}: {r:?}"
             );
             // The best move's values under the rule are the position's.
-            let moves = tb.probe_moves_rule(None, b, counter).unwrap();
+            let moves = tb
+                .probe_moves_rule(tigadi_tablebase::Hands::EMPTY, b, counter)
+                .unwrap();
             if let Some((_, best)) = moves.first() {
                 assert_eq!(best.rule_value, r.rule_value, "{b:?} at {counter}");
                 assert_eq!(best.category, r.category, "{b:?} at {counter}");
@@ -99,7 +103,7 @@ fn probes_at_several_counters_agree_with_the_oracle() {
     assert!(cursed > 0, "no cursed win among the probes");
     assert!(tb
         .probe_rule(
-            None,
+            tigadi_tablebase::Hands::EMPTY,
             Board {
                 mover: 0b111,
                 opponent: 0b111 << 8
@@ -110,7 +114,8 @@ fn probes_at_several_counters_agree_with_the_oracle() {
 }
 
 fn r_category(tb: &Tablebase, b: Board) -> tigadi_solve::Category {
-    tb.get::<field::Category>(None, b).unwrap()
+    tb.get::<field::Category>(tigadi_tablebase::Hands::EMPTY, b)
+        .unwrap()
 }
 
 #[test]
@@ -181,7 +186,9 @@ fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
         opponent: 0b111 << 8,
     };
     assert!(tb.probe(b).is_ok());
-    let e = tb.probe_rule(None, b, 0).unwrap_err();
+    let e = tb
+        .probe_rule(tigadi_tablebase::Hands::EMPTY, b, 0)
+        .unwrap_err();
     assert!(matches!(e, TablebaseError::RulesMismatch { .. }), "{e}");
     assert!(
         e.to_string().contains("quiet=10") && e.to_string().contains("quiet=12"),
@@ -194,7 +201,7 @@ fn another_turn_limit_is_refused_and_missing_horizon_tables_are_absent() {
     let tb = Tablebase::open(plain.path(), &RuleSet::TIGADI);
     assert!(tb.probe(b).is_ok());
     assert!(matches!(
-        tb.probe_rule(None, b, 0),
+        tb.probe_rule(tigadi_tablebase::Hands::EMPTY, b, 0),
         Err(TablebaseError::MissingSubspace { .. })
     ));
     assert!(verify(plain.path(), &RuleSet::TIGADI, &no_progress)

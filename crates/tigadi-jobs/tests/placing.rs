@@ -8,15 +8,19 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{verify, verify_with, VerifyObserver};
 use tigadi_rules::{Position, RuleSet};
 use tigadi_solve::placing::subspace_successors;
-use tigadi_solve::placing::{evaluate_placing, layer_count, solve_placing, start_value};
+use tigadi_solve::placing::{evaluate_placing, solve_placing, start_value};
 use tigadi_solve::{retrograde::Quiet, Packed, SolvedTable, Value};
 use tigadi_tablebase::{
     encode, field, Header, TableData, TableId, TableKind, Tablebase, TablebaseDir,
 };
 
-/// The game-theoretic table of `sub` of placing layer `placed`.
-fn layer_table(placed: u8, sub: Subspace) -> TableId {
-    TableId::layer(TableKind::GameTheoretic, placed, sub)
+/// The game-theoretic table of `sub` after `placed` placements under `rules`.
+fn layer_table(rules: &RuleSet, placed: u8, sub: Subspace) -> TableId {
+    let rules = *rules;
+    TableId::new(
+        TableKind::GameTheoretic,
+        tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+    )
 }
 
 fn no_progress(_: u64, _: u64) {}
@@ -34,7 +38,7 @@ fn solve_and_write_all(
         for s in layer {
             TablebaseDir::new(dir, &rules)
                 .write(
-                    layer_table(placed as u8, s.subspace),
+                    layer_table(&rules, placed as u8, s.subspace),
                     TableData::Game(&s.values),
                 )
                 .unwrap();
@@ -48,21 +52,31 @@ fn placing_tables_round_trip_probe_and_verify() {
     let rules = RuleSet::parse("morris,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let layers = solve_and_write_all(dir.path(), rules);
-    assert_eq!(layers.len() as u32, layer_count(&rules));
+    assert_eq!(layers.len() as u32, tigadi_tablebase::placing_turns(&rules));
     let tb = Tablebase::open(dir.path(), &rules);
     for (placed, layer) in layers.iter().enumerate() {
         for s in layer {
             let mut read = TablebaseDir::new(dir.path(), &rules)
-                .load(layer_table(placed as u8, s.subspace))
+                .load(layer_table(&rules, placed as u8, s.subspace))
                 .unwrap();
             tigadi_tablebase::mark_padding(s.subspace, &mut read);
             assert_eq!(read, s.values, "layer {placed} {}", s.subspace);
             // The prober agrees slot by slot, and its best placement is the value.
             let idx = SubspaceIndex::new(s.subspace);
             for (slot, board) in idx.boards(0..idx.slots()).step_by(7) {
-                let v = tb.get::<field::Dtc>(Some(placed as u8), board).unwrap();
+                let v = tb
+                    .get::<field::Dtc>(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed as u32),
+                        board,
+                    )
+                    .unwrap();
                 assert_eq!(Some(v), s.values[slot as usize].get());
-                let moves = tb.probe_moves(Some(placed as u8), board).unwrap();
+                let moves = tb
+                    .probe_moves(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed as u32),
+                        board,
+                    )
+                    .unwrap();
                 assert_eq!(moves[0].1, v);
             }
         }
@@ -76,7 +90,7 @@ fn placing_tables_round_trip_probe_and_verify() {
     assert!(report.subspaces.iter().any(|s| s.placing == Some(0)));
     // A position that no game reaches after 2 placements is refused, not answered.
     let tb_err = tb.get::<field::Dtc>(
-        Some(2),
+        tigadi_tablebase::Hands::after_placements(&rules, 2_u32),
         tigadi_rules::Board {
             mover: 7,
             opponent: 0,
@@ -96,14 +110,16 @@ fn verify_catches_an_altered_placing_value() {
     let table = &layers[placed as usize][0];
     let mut values = table.values.clone();
     let slot = values.iter().position(|v| v.is_some()).unwrap();
+    // A loss in one turn: the placements into it become quick wins, so the
+    // tables before it that read it fail too.
     let altered = match values[slot].get().unwrap() {
-        Value::Win(_) => Value::Draw,
-        _ => Value::Win(1),
+        Value::Loss(_) => Value::Win(1),
+        _ => Value::Loss(1),
     };
     values[slot] = Packed::new(altered);
     TablebaseDir::new(dir.path(), &rules)
         .write(
-            layer_table(placed, table.subspace),
+            layer_table(&rules, placed, table.subspace),
             TableData::Game(&values),
         )
         .unwrap();
@@ -122,6 +138,22 @@ fn verify_catches_an_altered_placing_value() {
     assert_eq!(ex.stored, altered);
     assert_eq!(ex.slot, slot as u64);
     assert_ne!(ex.recomputed, altered);
+    // The table before it that fails by reading the altered value names it as
+    // the culprit; the altered table itself names none.
+    let altered_name = layer_table(&rules, placed, table.subspace).file_name(&rules);
+    let own = bad
+        .iter()
+        .find(|s| s.placing == Some(placed) && s.subspace == table.subspace)
+        .unwrap();
+    assert!(own.culprits.is_empty(), "{:?}", own.culprits);
+    let readers: Vec<_> = bad
+        .iter()
+        .filter(|s| s.placing == Some(placed - 1))
+        .collect();
+    assert!(!readers.is_empty(), "{bad:?}");
+    for r in readers {
+        assert_eq!(r.culprits, std::slice::from_ref(&altered_name), "{r:?}");
+    }
 }
 
 /// Placing tables that passed are not recomputed by a resumed verify while every
@@ -165,7 +197,7 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
     });
     TablebaseDir::new(dir.path(), &rules)
         .write(
-            layer_table(placed, table.subspace),
+            layer_table(&rules, placed, table.subspace),
             TableData::Game(&values),
         )
         .unwrap();
@@ -205,7 +237,8 @@ fn answer_answers_placing_positions() {
                     tigadi_rules::Side::Seed
                 };
                 let mut position = Position::from_board(board, side, 0);
-                let (mover_hand, other_hand) = tigadi_solve::placing::hands(&rules, placed as u32);
+                let hands = tigadi_tablebase::Hands::after_placements(&rules, placed as u32);
+                let (mover_hand, other_hand) = (hands.mover, hands.opponent);
                 (position.bone_hand, position.seed_hand) = match side {
                     tigadi_rules::Side::Bone => (mover_hand, other_hand),
                     tigadi_rules::Side::Seed => (other_hand, mover_hand),
@@ -222,7 +255,11 @@ fn answer_answers_placing_positions() {
                 let answer = tb.answer(&position).unwrap();
                 assert_eq!(
                     answer.value,
-                    tb.get::<field::Dtc>(Some(placed as u8), board).unwrap()
+                    tb.get::<field::Dtc>(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed as u32),
+                        board
+                    )
+                    .unwrap()
                 );
                 let value_only = tb.answer_value(&position).unwrap();
                 assert_eq!(
@@ -230,7 +267,12 @@ fn answer_answers_placing_positions() {
                     (answer.value, answer.rule)
                 );
                 assert!(value_only.moves.is_empty());
-                let placements = tb.probe_moves(Some(placed as u8), board).unwrap();
+                let placements = tb
+                    .probe_moves(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed as u32),
+                        board,
+                    )
+                    .unwrap();
                 assert_eq!(answer.moves.len(), placements.len());
                 for (t, (p, w)) in answer.moves.iter().zip(&placements) {
                     assert_eq!(&t.value, w);
@@ -258,19 +300,31 @@ fn evaluate_placing_matches_the_solver() {
     let dir = tempfile::tempdir().unwrap();
     let layers = solve_and_write_all(dir.path(), rules);
     let tb = Tablebase::open(dir.path(), &rules);
-    let last = layer_count(&rules) - 1;
+    let last = tigadi_tablebase::placing_turns(&rules) - 1;
     for (placed, layer) in layers.iter().enumerate() {
         let placed = placed as u32;
         for s in layer {
             let idx = SubspaceIndex::new(s.subspace);
             for (slot, board) in idx.boards(0..idx.slots()) {
-                let v = evaluate_placing(&rules, placed, board, |b| {
-                    if placed == last {
-                        tb.probe(b).unwrap()
-                    } else {
-                        tb.get::<field::Dtc>(Some(placed as u8 + 1), b).unwrap()
-                    }
-                });
+                let v = evaluate_placing(
+                    &rules,
+                    tigadi_values::Hands::after_placements(&rules, placed),
+                    board,
+                    |b| {
+                        if placed == last {
+                            tb.probe(b).unwrap()
+                        } else {
+                            tb.get::<field::Dtc>(
+                                tigadi_tablebase::Hands::after_placements(
+                                    &rules,
+                                    (placed as u8 + 1) as u32,
+                                ),
+                                b,
+                            )
+                            .unwrap()
+                        }
+                    },
+                );
                 assert_eq!(Some(v), s.values[slot as usize].get());
             }
         }
@@ -288,7 +342,7 @@ fn standard_moving_headers_are_unchanged() {
     let bytes = encode(&rules, id, TableData::Game(&tables[&sub])).unwrap();
     assert_eq!(&bytes[22..24], &[0, 0]);
     let h = Header::parse(&bytes, std::path::Path::new("3v3.tgtb")).unwrap();
-    assert_eq!((h.placing, h.rules), (None, rules));
+    assert_eq!((h.hands, h.rules), (tigadi_tablebase::Hands::EMPTY, rules));
     // pieces=4 is recorded, and read back.
     let four = RuleSet::parse("tigadi,pieces=4").unwrap();
     let bytes = encode(&four, id, TableData::Game(&tables[&sub])).unwrap();

@@ -11,7 +11,6 @@ use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_horizon, verify, PlacingObserver};
 use tigadi_rules::{Board, Position, RuleSet};
-use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
 use tigadi_tablebase::{Header, TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
@@ -33,7 +32,13 @@ fn placing_horizon_tables_probe_and_verify() {
     let dir = tempfile::tempdir().unwrap();
     let (game, rule) = solve_all(dir.path(), &rules);
     let tb = Tablebase::open(dir.path(), &rules);
-    let start = tb.probe_rule(Some(0), Board::default(), 0).unwrap();
+    let start = tb
+        .probe_rule(
+            tigadi_tablebase::Hands::after_placements(&rules, 0),
+            Board::default(),
+            0,
+        )
+        .unwrap();
     assert_eq!((start.value, start.dtc100), (game, rule));
     assert_eq!(
         tb.report(&Position::start(&rules).to_string())
@@ -42,15 +47,27 @@ fn placing_horizon_tables_probe_and_verify() {
         Some(start)
     );
     let mut classes = [0u64; 5];
-    for placed in 0..layer_count(&rules) {
-        for sub in layer_subspaces(&rules, placed) {
+    for placed in 0..tigadi_tablebase::placing_turns(&rules) {
+        for sub in tigadi_tablebase::tiers_after(&rules, placed)
+            .into_iter()
+            .map(|t| t.subspace)
+        {
             let store = TablebaseDir::new(dir.path(), &rules);
-            let id = TableId::layer(TableKind::GameTheoretic, placed as u8, sub);
+            let id = TableId::new(
+                TableKind::GameTheoretic,
+                tigadi_tablebase::Tier::after_placements(&rules, placed, sub),
+            );
             let game = store.load(id).unwrap();
             let rule = store.load(id.with_kind(TableKind::Horizon)).unwrap();
             let idx = SubspaceIndex::new(sub);
             for (slot, board) in idx.boards(0..idx.slots()).step_by(5) {
-                let r = tb.probe_rule(Some(placed as u8), board, 0).unwrap();
+                let r = tb
+                    .probe_rule(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed),
+                        board,
+                        0,
+                    )
+                    .unwrap();
                 assert_eq!(Some(r.value), game[slot as usize].get());
                 assert_eq!(Some(r.dtc100), rule[slot as usize].get());
                 assert_eq!(r.rule_value, r.dtc100, "no counter runs while placing");
@@ -60,7 +77,13 @@ fn placing_horizon_tables_probe_and_verify() {
                 );
                 classes[r.category.code() as usize] += 1;
                 // The best placement under the rule has the position's values.
-                let moves = tb.probe_moves_rule(Some(placed as u8), board, 0).unwrap();
+                let moves = tb
+                    .probe_moves_rule(
+                        tigadi_tablebase::Hands::after_placements(&rules, placed),
+                        board,
+                        0,
+                    )
+                    .unwrap();
                 assert_eq!(moves[0].1.dtc100, r.dtc100, "layer {placed} {board:?}");
                 assert_eq!(moves[0].1.category, r.category);
             }
@@ -77,8 +100,8 @@ fn placing_horizon_tables_probe_and_verify() {
         .iter()
         .filter(|s| s.kind == TableKind::Horizon && s.placing.is_some())
         .count();
-    let layers: usize = (0..layer_count(&rules))
-        .map(|k| layer_subspaces(&rules, k).len())
+    let layers: usize = (0..tigadi_tablebase::placing_turns(&rules))
+        .map(|k| tigadi_tablebase::tiers_after(&rules, k).len())
         .sum();
     assert_eq!(
         placing_horizon, layers,
@@ -87,7 +110,10 @@ fn placing_horizon_tables_probe_and_verify() {
     // A second run finds everything solved and changes nothing.
     let start_file = || {
         let start = Subspace::new(0, 0);
-        let id = TableId::layer(TableKind::Horizon, 0, start);
+        let id = TableId::new(
+            TableKind::Horizon,
+            tigadi_tablebase::Tier::after_placements(&rules, 0_u32, start),
+        );
         std::fs::read(TablebaseDir::new(dir.path(), &rules).table_path(id)).unwrap()
     };
     let before = start_file();
@@ -104,9 +130,15 @@ fn verify_catches_an_altered_placing_horizon_value() {
     // game-theoretic one (so the class still agrees) and rewrite the file with good
     // checksums and SHA256SUMS to match: only recomputation can notice.
     let placed = 4u8;
-    let sub = layer_subspaces(&rules, placed as u32)[0];
+    let sub = tigadi_tablebase::tiers_after(&rules, placed as u32)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect::<Vec<_>>()[0];
     let store = TablebaseDir::new(dir.path(), &rules);
-    let id = TableId::layer(TableKind::Horizon, placed, sub);
+    let id = TableId::new(
+        TableKind::Horizon,
+        tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+    );
     let mut game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
     let mut rule = store.load(id).unwrap();
     let idx = SubspaceIndex::new(sub);
@@ -159,19 +191,25 @@ fn placing_horizon_headers_carry_the_layer_and_the_limit() {
         (Some(5u8), Subspace::new(2, 3), 6),
         (Some(0), Subspace::new(0, 0), 1),
     ] {
-        let id = TableId::new(TableKind::Horizon, placing, sub);
+        let hands = placing.map_or(tigadi_tablebase::Hands::EMPTY, |k| {
+            tigadi_tablebase::Hands::after_placements(&rules, k as u32)
+        });
+        let id = TableId::new(TableKind::Horizon, tigadi_tablebase::Tier::new(hands, sub));
         let path = TablebaseDir::new(dir.path(), &rules).table_path(id);
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[8..10], &2u16.to_le_bytes(), "format version 2");
         assert_eq!((bytes[22], bytes[23]), (7, byte23), "{}", path.display());
         let h = Header::parse(&bytes, &path).unwrap();
-        assert_eq!((h.placing, h.subspace, h.rules), (placing, sub, rules));
+        assert_eq!((h.hands, h.subspace, h.rules), (hands, sub, rules));
         // The largest DTC₁₀₀ counts the placements still to come.
         assert_eq!(h.dtc100_limit(), 7 + placing.map_or(0, |k| 6 - k as u16));
     }
     // A reader that takes bytes 22..24 for a u16 turn limit (as the first horizon
     // readers did) sees a limit above 100 in a placing table and refuses it.
-    let id = TableId::layer(TableKind::Horizon, 0, Subspace::new(0, 0));
+    let id = TableId::new(
+        TableKind::Horizon,
+        tigadi_tablebase::Tier::after_placements(&rules, 0_u32, Subspace::new(0, 0)),
+    );
     let path = TablebaseDir::new(dir.path(), &rules).table_path(id);
     let bytes = std::fs::read(&path).unwrap();
     assert!(u16::from_le_bytes([bytes[22], bytes[23]]) > 100);
@@ -204,8 +242,8 @@ fn sha256sums_list_the_placing_tables() {
         }
     }
     let kinds = 2
-        * (0..layer_count(&rules))
-            .map(|p| layer_subspaces(&rules, p).len())
+        * (0..tigadi_tablebase::placing_turns(&rules))
+            .map(|p| tigadi_tablebase::tiers_after(&rules, p).len())
             .sum::<usize>();
     assert_eq!(placing, kinds);
 
@@ -275,11 +313,11 @@ fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
     solve_placing(dir.path(), &rules, &observer).unwrap();
     let last = std::fs::read_to_string(&sums).unwrap();
     let seen = observer.seen.into_inner().unwrap();
-    assert_eq!(seen.len() as u32, layer_count(&rules));
+    assert_eq!(seen.len() as u32, tigadi_tablebase::placing_turns(&rules));
     for (placed, lines) in seen {
         assert_eq!(
             lines.len(),
-            layer_subspaces(&rules, placed).len(),
+            tigadi_tablebase::tiers_after(&rules, placed).len(),
             "layer {placed}: {lines:?}"
         );
         // Listed with the hash the table keeps (the last list is checked against
@@ -335,23 +373,27 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
         solve_placing_horizon(dir.path(), &rules, &seen).unwrap();
         let taken = seen.0.into_inner();
         let store = TablebaseDir::new(dir.path(), &rules);
-        let layers = layer_count(&rules);
-        let total: usize = (0..layers).map(|k| layer_subspaces(&rules, k).len()).sum();
+        let layers = tigadi_tablebase::placing_turns(&rules);
+        let total: usize = (0..layers)
+            .map(|k| tigadi_tablebase::tiers_after(&rules, k).len())
+            .sum();
         if all {
             assert_eq!(taken, total, "{spec}");
         } else {
             assert!(0 < taken && taken < total, "{spec}: {taken} of {total}");
         }
         for placed in 0..layers {
-            for sub in layer_subspaces(&rules, placed) {
+            for sub in tigadi_tablebase::tiers_after(&rules, placed)
+                .into_iter()
+                .map(|t| t.subspace)
+            {
                 let next: Vec<(Subspace, Vec<Packed>)> =
                     tigadi_solve::placing::subspace_successors(&rules, placed, sub)
                         .into_iter()
                         .map(|s| {
                             let id = TableId::new(
                                 TableKind::Horizon,
-                                (placed + 1 < layers).then_some(placed as u8 + 1),
-                                s,
+                                tigadi_tablebase::Tier::after_placements(&rules, placed + 1, s),
                             );
                             (s, store.load(id).unwrap())
                         })
@@ -361,8 +403,7 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
                     .map(|(s, rule)| {
                         let id = TableId::new(
                             TableKind::GameTheoretic,
-                            (placed + 1 < layers).then_some(placed as u8 + 1),
-                            *s,
+                            tigadi_tablebase::Tier::after_placements(&rules, placed + 1, *s),
                         );
                         let game = store.load(id).unwrap();
                         let slots = (0..rule.len())
@@ -388,7 +429,10 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
                 )
                 .unwrap();
                 let mut stored = store
-                    .load(TableId::layer(TableKind::Horizon, placed as u8, sub))
+                    .load(TableId::new(
+                        TableKind::Horizon,
+                        tigadi_tablebase::Tier::after_placements(&rules, placed, sub),
+                    ))
                     .unwrap();
                 tigadi_tablebase::mark_padding(sub, &mut stored);
                 assert_eq!(stored, pass.values, "{spec}: layer {placed} {sub}");
@@ -405,7 +449,11 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
 
 /// A placing table's game-theoretic and horizon values, padding marked.
 fn both_kinds(store: &TablebaseDir, placed: u8, sub: Subspace) -> (Vec<Packed>, Vec<Packed>) {
-    let id = TableId::layer(TableKind::Horizon, placed, sub);
+    let rules = *store.rules();
+    let id = TableId::new(
+        TableKind::Horizon,
+        tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+    );
     let mut game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
     let mut rule = store.load(id).unwrap();
     tigadi_tablebase::mark_padding(sub, &mut game);
@@ -415,11 +463,11 @@ fn both_kinds(store: &TablebaseDir, placed: u8, sub: Subspace) -> (Vec<Packed>, 
 
 /// Do a placing subspace's successors hold their game values under the rule too?
 fn successors_unchanged(store: &TablebaseDir, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
-    let next = (placed as u32 + 1 < layer_count(rules)).then_some(placed + 1);
+    let next = tigadi_tablebase::Hands::after_placements(rules, placed as u32 + 1);
     tigadi_solve::placing::subspace_successors(rules, placed as u32, sub)
         .into_iter()
         .all(|s| {
-            let id = TableId::new(TableKind::Horizon, next, s);
+            let id = TableId::new(TableKind::Horizon, tigadi_tablebase::Tier::new(next, s));
             let rule = store.load(id).unwrap();
             let game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
             rule.iter().zip(&game).all(|(r, g)| !r.is_some() || r == g)
@@ -465,11 +513,14 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
     }
     // A slot whose value the rule changes, and a table whose successors the rule
     // leaves alone (so none of its boards is recomputed under the shortcut).
-    let layers = layer_count(&rules) as u8;
+    let layers = tigadi_tablebase::placing_turns(&rules) as u8;
     let mut changed = None;
     let mut unchanged = None;
     for placed in (0..layers).rev() {
-        for sub in layer_subspaces(&rules, placed as u32) {
+        for sub in tigadi_tablebase::tiers_after(&rules, placed as u32)
+            .into_iter()
+            .map(|t| t.subspace)
+        {
             let (game, rule) = both_kinds(&store, placed, sub);
             if changed.is_none() {
                 changed = (0..rule.len())
@@ -487,7 +538,10 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
     let unchanged = unchanged.expect("a placing table the rule leaves alone");
     assert_ne!((changed.0, changed.1), (unchanged.0, unchanged.1));
     let write_horizon = |placed: u8, sub: Subspace, game: &[Packed], rule: &[Packed]| {
-        let id = TableId::layer(TableKind::Horizon, placed, sub);
+        let id = TableId::new(
+            TableKind::Horizon,
+            tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+        );
         store
             .write(id, TableData::Horizon { game, dtc100: rule })
             .unwrap();
@@ -536,7 +590,13 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
     game[slot] = deeper(game[slot]).unwrap();
     rule[slot] = game[slot];
     store
-        .write_values(TableId::layer(TableKind::GameTheoretic, placed, sub), &game)
+        .write_values(
+            TableId::new(
+                TableKind::GameTheoretic,
+                tigadi_tablebase::Tier::after_placements(&rules, placed as u32, sub),
+            ),
+            &game,
+        )
         .unwrap();
     write_horizon(placed, sub, &game, &rule);
     store.write_manifest().unwrap();

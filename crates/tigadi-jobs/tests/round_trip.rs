@@ -62,7 +62,9 @@ fn check_rules(rules: RuleSet, max_gotis: u32) {
     // move's value is what evaluate would give it.
     for &sub in tables.keys() {
         for (_, board) in boards(sub).into_iter().step_by(7) {
-            let moves = tb.probe_moves(None, board).unwrap();
+            let moves = tb
+                .probe_moves(tigadi_tablebase::Hands::EMPTY, board)
+                .unwrap();
             let v = tb.probe(board).unwrap();
             let expect = evaluate(&rules, board, |b| tb.probe(b).unwrap());
             assert_eq!(v, expect);

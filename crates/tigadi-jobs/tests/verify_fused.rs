@@ -60,7 +60,7 @@ fn alter(store: &TablebaseDir, id: TableId) -> u64 {
         unreachable!()
     };
     values[slot] = Packed::new(Value::Win(d + 1));
-    tigadi_tablebase::mark_padding(id.subspace, &mut values);
+    tigadi_tablebase::mark_padding(id.tier.subspace, &mut values);
     let game;
     let data = match id.kind {
         TableKind::GameTheoretic => TableData::Game(&values),

@@ -13,7 +13,6 @@ use crate::ser;
 use crate::table::{table_answer, NoTable};
 use serde::ser::SerializeMap;
 use serde::Serialize;
-use tigadi_rules::Phase;
 use tigadi_rules::{Game, GameResult, Move, Position, Side};
 use tigadi_tablebase::{field, Tablebase};
 use tigadi_values::{Metric, Value};
@@ -198,9 +197,8 @@ fn turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, Play
 /// The turns of `position` (either phase) with their DTWs from the prober's DTW
 /// tables ([`Tablebase::turns`] of [`field::Dtw`]), best first.
 fn dtw_turns(tb: &Tablebase, position: &Position) -> Result<Vec<(Move, Value)>, PlayError> {
-    let placing =
-        (position.phase() == Phase::Placing).then(|| position.placements(tb.rules()) as u8);
-    let mut moves = tb.turns::<field::Dtw>(placing, position.to_board())?;
+    let hands = tigadi_tablebase::hands_of(position);
+    let mut moves = tb.turns::<field::Dtw>(hands, position.to_board())?;
     sort_best_first(&mut moves);
     Ok(moves)
 }

@@ -95,7 +95,9 @@ fn wdl_after(tb: &Tablebase, after: &Position) -> Wdl {
 /// The value under the 100-turn rule of `p` at its own counter for its player to
 /// move, from the horizon table.
 fn rule_wdl(tb: &Tablebase, p: &Position) -> Wdl {
-    let v = tb.get::<field::Dtc100>(None, p.to_board()).unwrap();
+    let v = tb
+        .get::<field::Dtc100>(tigadi_tablebase::Hands::EMPTY, p.to_board())
+        .unwrap();
     value_at_counter(v, p.quiet_turns, tb.rules().quiet)
         .unwrap()
         .wdl()

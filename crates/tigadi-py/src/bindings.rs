@@ -39,9 +39,7 @@ fn tablebase_error(e: tigadi_tablebase::TablebaseError, context: &str) -> PyErr 
     use tigadi_tablebase::TablebaseError as E;
     let message = format!("{context}{e}");
     match e {
-        E::InvalidPosition(_) | E::NotMovingPhase | E::InvalidValues(_) => {
-            PyValueError::new_err(message)
-        }
+        E::InvalidPosition(_) | E::InvalidValues(_) => PyValueError::new_err(message),
         E::MissingSubspace { .. } => MissingTableError::new_err(message),
         E::Corrupt { .. } | E::RulesMismatch { .. } => CorruptTableError::new_err(message),
         _ => TablebaseError::new_err(message),

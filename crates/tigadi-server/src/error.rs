@@ -31,9 +31,9 @@ impl ApiError {
 pub fn table_status(e: &TablebaseError) -> StatusCode {
     match e {
         TablebaseError::MissingSubspace { .. } => StatusCode::NOT_FOUND,
-        TablebaseError::InvalidPosition(_)
-        | TablebaseError::NotMovingPhase
-        | TablebaseError::InvalidValues(_) => StatusCode::BAD_REQUEST,
+        TablebaseError::InvalidPosition(_) | TablebaseError::InvalidValues(_) => {
+            StatusCode::BAD_REQUEST
+        }
         TablebaseError::Corrupt { .. }
         | TablebaseError::RulesMismatch { .. }
         | TablebaseError::Io { .. } => StatusCode::INTERNAL_SERVER_ERROR,

@@ -7,7 +7,6 @@
 
 use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{layer_count, layer_subspaces, successor_subspaces};
 
 fn main() {
     let arg = std::env::args().nth(1).unwrap_or_else(|| "tigadi".into());
@@ -19,11 +18,17 @@ fn main() {
         subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum()
     };
     let mut sizes = Vec::new();
-    for placed in 0..layer_count(&rules) {
-        let subs = layer_subspaces(&rules, placed);
+    for placed in 0..tigadi_values::placing_turns(&rules) {
+        let subs = tigadi_values::tiers_after(&rules, placed)
+            .into_iter()
+            .map(|t| t.subspace)
+            .collect::<Vec<_>>();
         sizes.push((placed, subs.len(), slots(&subs)));
     }
-    let leaves = successor_subspaces(&rules, layer_count(&rules) - 1);
+    let leaves = tigadi_values::tiers_with_hands(&rules, tigadi_values::Hands::EMPTY)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect::<Vec<_>>();
     let leaf_slots = slots(&leaves);
     let mut peak = 0u64;
     for (i, &(placed, n, s)) in sizes.iter().enumerate() {

@@ -11,7 +11,7 @@
 //! *layer*, and a layer is a set of moving-phase-style boards (mover's and
 //! opponent's gotis), split by goti counts into [`Subspace`]s and indexed by the
 //! same symmetry-reduced [`SubspaceIndex`] as the moving phase. Only goti counts that
-//! some sequence of placements reaches get a subspace ([`layer_subspaces`]); counts
+//! some sequence of placements reaches get a subspace ([`subspaces_after`]); counts
 //! with fewer than three gotis on a side are normal while placing.
 //!
 //! Every placement leads from layer `placed` to layer `placed + 1`, so the layers are
@@ -47,10 +47,20 @@ use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{binomial, FreeSets, MoverClass, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::Bits;
 use tigadi_rules::{Board, RuleSet};
-pub use tigadi_values::placing::{
+pub use tigadi_values::placement::{
     evaluate_placing, evaluate_placing_with, for_each_placement_value,
-    for_each_placement_value_with, hands, layer_count, layer_subspaces, successor_subspaces,
+    for_each_placement_value_with,
 };
+use tigadi_values::{placing_turns, successor_tiers, tiers_with_hands, Hands, Tier};
+
+/// The subspaces of the tiers after `placed` placements ([`tiers_with_hands`]).
+fn subspaces_after(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
+    let hands = Hands::after_placements(rules, placed);
+    tiers_with_hands(rules, hands)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect()
+}
 
 /// Positions one worker evaluates at a time (at least one opponent-set group).
 const CHUNK: u64 = 1 << 14;
@@ -98,19 +108,16 @@ impl<'a> LayerValues<'a> {
     }
 }
 
-/// The subspaces that the placements from subspace `sub` of layer `placed` lead
-/// into (a subset of [`successor_subspaces`]): `(o, m + 1)` for quiet placements
+/// The subspaces that the placements from subspace `sub` after `placed`
+/// placements lead into ([`successor_tiers`]): `(o, m + 1)` for quiet placements
 /// and `(o - 1, m + 1)` for captures, when those exist. Solving one subspace needs
 /// only these two tables, which bounds the memory of a layer-by-layer solve.
 pub fn subspace_successors(rules: &RuleSet, placed: u32, sub: Subspace) -> Vec<Subspace> {
-    let placer = sub.mover + 1;
-    let mut out = vec![Subspace::new(sub.opponent, placer)];
-    if sub.opponent > 0 {
-        out.push(Subspace::new(sub.opponent - 1, placer));
-    }
-    let all = successor_subspaces(rules, placed);
-    out.retain(|s| all.contains(s));
-    out
+    let tier = Tier::new(Hands::after_placements(rules, placed), sub);
+    successor_tiers(rules, tier)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect()
 }
 
 /// A placement's value for the placer as a number that orders the choices: a
@@ -443,7 +450,7 @@ pub fn solve_layer_subspace_with(
     observer: &dyn Observer,
 ) -> Result<SolvedSubspace, SolveError> {
     assert!(
-        placed < layer_count(rules),
+        placed < placing_turns(rules),
         "layer {placed} is not a placing layer"
     );
     let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
@@ -458,7 +465,7 @@ pub fn solve_layer_subspace_with(
     let tables = GroupTables {
         rules,
         placer_gotis: sub.mover as u32 + 1,
-        opponent_hand: hands(rules, placed).1,
+        opponent_hand: Hands::after_placements(rules, placed).opponent,
         quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
         capture: sub
             .opponent
@@ -647,10 +654,16 @@ pub fn solve_layer_subspace_changed(
             let board = idx
                 .board(slot)
                 .expect("index gives a canonical slot, which holds a position");
-            let v = evaluate_placing_with(rules, Metric::Dtc, placed, board, |b| {
-                next.value(b)
-                    .expect("a solved table has a value at a canonical slot")
-            });
+            let v = evaluate_placing_with(
+                rules,
+                Metric::Dtc,
+                Hands::after_placements(rules, placed),
+                board,
+                |b| {
+                    next.value(b)
+                        .expect("a solved table has a value at a canonical slot")
+                },
+            );
             (slot, Packed::new(v))
         })
         .collect();
@@ -670,8 +683,8 @@ pub fn solve_layer_subspace_changed(
 }
 
 /// Solves layer `placed` given the values of what its placements lead to (`next`:
-/// the tables of [`successor_subspaces`]), and returns one table per subspace of
-/// [`layer_subspaces`] ([`solve_layer_subspace`] for each). Reports one phase
+/// the tables of [`tigadi_values::successor_tiers`]), and returns one table per subspace of
+/// [`subspaces_after`] ([`solve_layer_subspace`] for each). Reports one phase
 /// `"layer <placed>"` to `observer`, its work in slots.
 pub fn solve_layer(
     rules: &RuleSet,
@@ -691,7 +704,7 @@ pub fn solve_layer_with(
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    let subs = layer_subspaces(rules, placed);
+    let subs = subspaces_after(rules, placed);
     observer.phase(
         &format!("layer {placed}"),
         subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum(),
@@ -702,7 +715,7 @@ pub fn solve_layer_with(
 }
 
 /// Solves every placing layer in memory, last first, from the solved moving phase
-/// (`moving`: at least the subspaces of [`successor_subspaces`] of the last
+/// (`moving`: at least the subspaces of [`tigadi_values::successor_tiers`] of the last
 /// layer), calling `each(placed, tables)` after each layer. Returns all layers,
 /// index `placed`. For tests and small games; `tigadi solve` keeps only the layer it
 /// needs and writes the rest.
@@ -725,7 +738,7 @@ pub fn solve_placing_with(
     mut each: impl FnMut(u32, &[SolvedSubspace]),
 ) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
     let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
-    for placed in (0..layer_count(rules)).rev() {
+    for placed in (0..placing_turns(rules)).rev() {
         let next: Vec<SolvedTable> = match layers.last() {
             None => moving.to_vec(),
             Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
@@ -785,31 +798,6 @@ mod tests {
             assert_eq!(key_value(choice_key(a)), a);
             for &b in &values {
                 assert_eq!(a.better_than(b), choice_key(a) > choice_key(b), "{a} {b}");
-            }
-        }
-    }
-
-    #[test]
-    fn layers_and_hands() {
-        let r = RuleSet::parse("tigadi,pieces=4").unwrap();
-        assert_eq!(layer_count(&r), 8);
-        assert_eq!(hands(&r, 0), (4, 4));
-        assert_eq!(hands(&r, 1), (4, 3));
-        assert_eq!(hands(&r, 7), (1, 0));
-        assert_eq!(layer_subspaces(&r, 0), [Subspace::new(0, 0)]);
-        assert_eq!(layer_subspaces(&r, 1), [Subspace::new(0, 1)]);
-        // No capture before a side's third placement.
-        assert_eq!(layer_subspaces(&r, 4), [Subspace::new(2, 2)]);
-        // Bone's third placement (the 5th) may capture one of Seed's two.
-        assert_eq!(
-            layer_subspaces(&r, 5),
-            [Subspace::new(1, 3), Subspace::new(2, 3)]
-        );
-        // Every count reached is closed under placements.
-        for placed in 0..layer_count(&r) - 1 {
-            let next = layer_subspaces(&r, placed + 1);
-            for s in layer_subspaces(&r, placed) {
-                assert!(next.contains(&Subspace::new(s.opponent, s.mover + 1)));
             }
         }
     }

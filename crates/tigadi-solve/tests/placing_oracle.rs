@@ -32,8 +32,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::transform;
 use tigadi_rules::{Board, Geometry, RuleSet, SYMMETRIES};
 use tigadi_solve::placing::{
-    evaluate_placing, layer_count, layer_subspaces, solve_layer_subspace, solve_placing,
-    subspace_successors, successor_subspaces, LayerValues,
+    evaluate_placing, solve_layer_subspace, solve_placing, subspace_successors, LayerValues,
 };
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{
@@ -734,9 +733,13 @@ fn made_up_values_ignore_symmetries() {
 fn twelve_a_side_last_placement_agrees_with_naive_solver() {
     let rules = RuleSet::MORABARABA;
     let lines = Geometry::of(rules.board).lines.clone();
-    let last = layer_count(&rules) - 1;
+    let last = tigadi_values::placing_turns(&rules) - 1;
     let sub = Subspace::new(11, 12);
-    assert!(layer_subspaces(&rules, last).contains(&sub));
+    assert!(tigadi_values::tiers_after(&rules, last)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect::<Vec<_>>()
+        .contains(&sub));
     let next: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, last, sub)
         .into_iter()
         .map(|s| {
@@ -787,7 +790,12 @@ fn twelve_a_side_last_placement_agrees_with_naive_solver() {
             "slot {slot} {b:?}"
         );
         if slot % 64 == 0 {
-            let slow = evaluate_placing(&rules, last, b, |n| made_up(&lines, n));
+            let slow = evaluate_placing(
+                &rules,
+                tigadi_values::Hands::after_placements(&rules, last),
+                b,
+                |n| made_up(&lines, n),
+            );
             assert_eq!(slow, expected, "evaluate_placing, slot {slot} {b:?}");
         }
         // The one placement closes no line: it fills the board.
@@ -813,12 +821,15 @@ fn twelve_a_side_last_placement_agrees_with_naive_solver() {
 #[test]
 fn twelve_a_side_plan_leaves_out_only_the_full_board() {
     let rules = RuleSet::MORABARABA;
-    let leaves = successor_subspaces(&rules, layer_count(&rules) - 1);
+    let leaves = tigadi_values::tiers_with_hands(&rules, tigadi_values::Hands::EMPTY)
+        .into_iter()
+        .map(|t| t.subspace)
+        .collect::<Vec<_>>();
     let moving: Vec<Subspace> = pairs_up_to_pieces(rules.pieces, 24)
         .iter()
         .flat_map(|p| p.subspaces())
         .collect();
-    assert_eq!(layer_count(&rules), 24);
+    assert_eq!(tigadi_values::placing_turns(&rules), 24);
     assert_eq!(leaves.len(), 99);
     assert_eq!(moving.len(), 99);
     assert!(leaves.iter().all(|s| moving.contains(s)));

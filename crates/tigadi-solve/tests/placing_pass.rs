@@ -6,7 +6,7 @@
 
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{evaluate_placing, layer_count, solve_placing, LayerValues};
+use tigadi_solve::placing::{evaluate_placing, solve_placing, LayerValues};
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{solve_up_to, Packed, SolvedTable, Value};
 
@@ -16,7 +16,7 @@ fn check(name: &str) {
     let moving_tables = SolvedTable::views(&moving);
     let moving_subs: Vec<Subspace> = moving_tables.iter().map(|t| t.subspace).collect();
     let layers = solve_placing(&rules, &moving_tables, &Quiet, |_, _| {}).unwrap();
-    assert_eq!(layers.len() as u32, layer_count(&rules));
+    assert_eq!(layers.len() as u32, tigadi_values::placing_turns(&rules));
     let (mut positions, mut wins, mut losses) = (0u64, 0u64, 0u64);
     for (placed, layer) in layers.iter().enumerate() {
         let next_values = layers.get(placed + 1).map(|next| {
@@ -41,9 +41,12 @@ fn check(name: &str) {
                     );
                     continue;
                 };
-                let expected = evaluate_placing(&rules, placed as u32, board, |n| {
-                    next.value(n).expect("every successor has a value")
-                });
+                let expected = evaluate_placing(
+                    &rules,
+                    tigadi_values::Hands::after_placements(&rules, placed as u32),
+                    board,
+                    |n| next.value(n).expect("every successor has a value"),
+                );
                 assert_eq!(
                     stored.get(),
                     Some(expected),

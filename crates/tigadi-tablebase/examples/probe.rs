@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tb = Tablebase::open(Path::new(dir), &RuleSet::TIGADI);
     let board = parse_position(&tigadi_rules::RuleSet::TIGADI, text)?.to_board();
     println!("{}", tb.probe(board)?);
-    for (turn, value) in tb.probe_moves(None, board)? {
+    for (turn, value) in tb.probe_moves(tigadi_tablebase::Hands::EMPTY, board)? {
         println!("{turn:>10}  {value}");
     }
     Ok(())

@@ -5,7 +5,7 @@
 
 use crate::error::TablebaseError;
 use crate::kind::field;
-use crate::tablebase::{RuleValues, Tablebase};
+use crate::tablebase::{hands_of, RuleValues, Tablebase};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value as Json};
@@ -176,15 +176,15 @@ impl Tablebase {
         // A placing position from the placing tables (every placement with each
         // capture choice), a moving-phase one from the moving-phase tables; with the
         // horizon tables, under the 100-turn rule too.
-        let placing = report.placing.then(|| p.placements(&rules) as u8);
+        let hands = hands_of(p);
         report.value = self.get_position::<field::Dtc>(p)?;
-        report.rule = known(self.probe_rule(placing, board, p.quiet_turns))?;
+        report.rule = known(self.probe_rule(hands, board, p.quiet_turns))?;
         report.dtw = known(self.get_position::<field::Dtw>(p))?;
         if !with_moves {
             return Ok(report);
         }
         report.moves = if report.rule.is_some() {
-            self.probe_moves_rule(placing, board, p.quiet_turns)?
+            self.probe_moves_rule(hands, board, p.quiet_turns)?
                 .into_iter()
                 .map(|(turn, r)| ReportTurn {
                     turn,
@@ -194,7 +194,7 @@ impl Tablebase {
                 })
                 .collect()
         } else {
-            self.probe_moves(placing, board)?
+            self.probe_moves(hands, board)?
                 .into_iter()
                 .map(|(turn, value)| ReportTurn {
                     turn,
@@ -208,7 +208,7 @@ impl Tablebase {
         // run of `solve --dtw` writes those first, so only a damaged or partial
         // directory leaves them out).
         if report.dtw.is_some() {
-            if let Some(dtws) = known(self.turns::<field::Dtw>(placing, board))? {
+            if let Some(dtws) = known(self.turns::<field::Dtw>(hands, board))? {
                 for m in &mut report.moves {
                     m.dtw = dtws.iter().find(|(t, _)| *t == m.turn).map(|&(_, v)| v);
                 }

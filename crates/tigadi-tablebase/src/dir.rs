@@ -1,4 +1,4 @@
-//! Where tables live: a table's identity ([`TableId`]: kind, phase, subspace) and
+//! Where tables live: a table's identity ([`TableId`]: kind and tier) and
 //! the directory of one rule set's tables ([`TablebaseDir`]), which names,
 //! opens, reads, writes, lists and checks them. Every path to a table file is
 //! made here, from a `TableId`; the manifest of the directory is in
@@ -9,126 +9,140 @@ use crate::kind::{TableData, TableKind, ZstdLevels};
 use crate::lock::DirLock;
 use crate::reader::table::{is_missing, Table};
 use crate::writer::{compress, write_atomically, Compressed};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_values::Packed;
+use tigadi_values::{placing_turns, Hands, Packed, Tier};
 
 /// Most gotis a side may have for the index (and so for a table file).
 const MAX_SIDE: usize = 12;
-/// Tables per kind and phase part: one per subspace `(m, o)`, `m, o <= MAX_SIDE`.
-const PER_PART: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
-/// Phase parts: the moving phase and at most 24 placing layers.
-const PARTS: usize = 1 + 2 * MAX_SIDE;
+/// Tables per kind and hands: one per subspace `(m, o)`, `m, o <= MAX_SIDE`.
+const PER_HANDS: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
+/// Hands a prober tells apart: empty, or the placements made (at most 24).
+const HANDS: usize = 1 + 2 * MAX_SIDE;
 
-/// Which table: its kind, its phase (the moving phase, or a placing layer) and
-/// its subspace. One file per table, named by [`TableId::file_name`]:
-/// `<m>v<o>.<ext>` for the moving phase, `p<k>-<m>v<o>.<ext>` for placing layer
-/// `k`, the extension the kind's ([`TableKind::extension`]).
+/// Which table: its kind and its tier (hands and subspace). One file per table,
+/// named by [`TableId::file_name`]: `<m>v<o>.<ext>` for a tier with empty hands,
+/// `p<k>-<m>v<o>.<ext>` for one with `k` placements made (the hands those of the
+/// standard alternation, [`Hands::after_placements`]), the extension the kind's
+/// ([`TableKind::extension`]).
 ///
-/// Ordered as a directory lists its tables: the moving phase before the placing
-/// layers, then by kind, layer and subspace.
+/// Ordered as a directory lists its tables: the moving-phase tiers before the
+/// placing ones, then by kind, placements made and subspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableId {
     /// What the table holds.
     pub kind: TableKind,
-    /// `None` for the moving phase; `Some(placed)` for placing layer `placed`
-    /// (placements made; the hands follow from it).
-    pub placing: Option<u8>,
-    /// The goti counts of the player to move and of the other player.
-    pub subspace: Subspace,
+    /// The positions it holds.
+    pub tier: Tier,
 }
 
 impl TableId {
-    /// The table of `kind` of `subspace` of the moving phase (`placing == None`)
-    /// or of placing layer `placing`.
-    pub fn new(kind: TableKind, placing: Option<u8>, subspace: Subspace) -> TableId {
-        TableId {
-            kind,
-            placing,
-            subspace,
-        }
+    /// The table of `kind` of `tier`.
+    pub fn new(kind: TableKind, tier: Tier) -> TableId {
+        TableId { kind, tier }
     }
 
-    /// A moving-phase table.
+    /// A moving-phase table (empty hands).
     pub fn moving(kind: TableKind, subspace: Subspace) -> TableId {
-        TableId::new(kind, None, subspace)
+        TableId::new(kind, Tier::moving(subspace))
     }
 
-    /// A table of placing layer `placed`.
-    pub fn layer(kind: TableKind, placed: u8, subspace: Subspace) -> TableId {
-        TableId::new(kind, Some(placed), subspace)
-    }
-
-    /// The table of another kind of the same phase and subspace.
+    /// The table of another kind of the same tier.
     pub fn with_kind(self, kind: TableKind) -> TableId {
         TableId { kind, ..self }
     }
 
-    /// The file name inside the rule set's directory: `3v4.tgtb`, `3v4.tghz`,
-    /// `p7-3v4.tgtb`.
-    pub fn file_name(&self) -> String {
-        let s = self.subspace;
+    /// The goti counts on the board.
+    pub fn subspace(&self) -> Subspace {
+        self.tier.subspace
+    }
+
+    /// The file name inside the directory of `rules` (whose `pieces` give the
+    /// placements made from the hands): `3v4.tgtb`, `3v4.tghz`, `p7-3v4.tgtb`.
+    pub fn file_name(&self, rules: &RuleSet) -> String {
+        let s = self.tier.subspace;
         let ext = self.kind.extension();
-        match self.placing {
+        match self.placements(rules) {
             None => format!("{}v{}.{ext}", s.mover, s.opponent),
-            Some(p) => format!("p{p}-{}v{}.{ext}", s.mover, s.opponent),
+            Some(k) => format!("p{k}-{}v{}.{ext}", s.mover, s.opponent),
         }
     }
 
-    /// The table a file name names ([`TableId::file_name`] back), `None` for any
-    /// other name (numbers with leading zeros included).
-    pub fn parse(name: &str) -> Option<TableId> {
+    /// The placements made, `None` for empty hands.
+    fn placements(&self, rules: &RuleSet) -> Option<u32> {
+        let hands = self.tier.hands;
+        (!hands.is_empty()).then(|| hands.placements(rules))
+    }
+
+    /// The table a file name in the directory of `rules` names
+    /// ([`TableId::file_name`] back), `None` for any other name (numbers with
+    /// leading zeros, or more placements than the rule set makes, included).
+    pub fn parse(name: &str, rules: &RuleSet) -> Option<TableId> {
         let (kind, stem) = TableKind::ALL.into_iter().find_map(|k| {
             let stem = name.strip_suffix(k.extension())?.strip_suffix('.')?;
             Some((k, stem))
         })?;
-        let (placing, stem) = match stem.strip_prefix('p') {
+        let (hands, stem) = match stem.strip_prefix('p') {
             Some(rest) => {
-                let (layer, stem) = rest.split_once('-')?;
-                (Some(canonical_number(layer)?), stem)
+                let (made, stem) = rest.split_once('-')?;
+                let made = canonical_number(made)? as u32;
+                if made >= placing_turns(rules) {
+                    return None;
+                }
+                (Hands::after_placements(rules, made), stem)
             }
-            None => (None, stem),
+            None => (Hands::EMPTY, stem),
         };
         let (m, o) = stem.split_once('v')?;
         let subspace = Subspace::new(canonical_number(m)?, canonical_number(o)?);
-        Some(TableId::new(kind, placing, subspace))
+        Some(TableId::new(kind, Tier::new(hands, subspace)))
     }
 
     /// How many table numbers there are ([`TableId::number`]).
-    pub(crate) const COUNT: usize = TableKind::ALL.len() * PARTS * PER_PART;
+    pub(crate) const COUNT: usize = TableKind::ALL.len() * HANDS * PER_HANDS;
 
-    /// A number below [`TableId::COUNT`] per table a prober can hold (at most 12
-    /// gotis a side, at most 24 placing layers), different for every table.
-    pub(crate) fn number(&self) -> usize {
+    /// A number below [`TableId::COUNT`] per table a prober of `rules` can hold
+    /// (at most 12 gotis a side, at most 24 placements), different for every
+    /// table.
+    pub(crate) fn number(&self, rules: &RuleSet) -> usize {
         let kind = TableKind::ALL
             .iter()
             .position(|&k| k == self.kind)
             .expect("every kind is listed");
-        kind * PARTS * PER_PART + self.place() as usize
+        kind * HANDS * PER_HANDS + self.place(rules) as usize
     }
 
-    /// A number per phase and subspace (below `25 * 13 * 13`), the same for
-    /// every kind: what names the table in the prober's block cache, beside its
-    /// kind.
-    pub fn place(&self) -> u32 {
-        let part = self.placing.map_or(0, |p| p as usize + 1);
+    /// A number per tier (below `25 * 13 * 13`) under `rules`, the same for every
+    /// kind: what names the table in the prober's block cache, beside its kind.
+    pub fn place(&self, rules: &RuleSet) -> u32 {
+        let hands = self.placements(rules).map_or(0, |k| k as usize + 1);
         let (m, o) = (
-            self.subspace.mover as usize,
-            self.subspace.opponent as usize,
+            self.tier.subspace.mover as usize,
+            self.tier.subspace.opponent as usize,
         );
-        debug_assert!(part < PARTS && m.max(o) <= MAX_SIDE);
-        (part * PER_PART + m * (MAX_SIDE + 1) + o) as u32
+        debug_assert!(hands < HANDS && m.max(o) <= MAX_SIDE);
+        (hands * PER_HANDS + m * (MAX_SIDE + 1) + o) as u32
     }
 
-    /// The listing order's key.
-    fn order(&self) -> (bool, TableKind, Option<u8>, Subspace) {
+    /// The listing order's key: moving tiers first, then by kind, most gotis in
+    /// hand first (fewest placements made), subspace.
+    fn order(
+        &self,
+    ) -> (
+        bool,
+        TableKind,
+        std::cmp::Reverse<u8>,
+        std::cmp::Reverse<Hands>,
+        Subspace,
+    ) {
+        let h = self.tier.hands;
         (
-            self.placing.is_some(),
+            !h.is_empty(),
             self.kind,
-            self.placing,
-            self.subspace,
+            std::cmp::Reverse(h.mover + h.opponent),
+            std::cmp::Reverse(h),
+            self.tier.subspace,
         )
     }
 }
@@ -142,13 +156,6 @@ impl PartialOrd for TableId {
 impl Ord for TableId {
     fn cmp(&self, other: &TableId) -> std::cmp::Ordering {
         self.order().cmp(&other.order())
-    }
-}
-
-impl fmt::Display for TableId {
-    /// The file name.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file_name())
     }
 }
 
@@ -302,7 +309,7 @@ impl TablebaseDir {
 
     /// Where table `id` is (or would be).
     pub fn table_path(&self, id: TableId) -> PathBuf {
-        self.path.join(id.file_name())
+        self.path.join(id.file_name(&self.rules))
     }
 
     /// Opens table `id` (header, layout, head checksum and block tables checked)
@@ -313,7 +320,7 @@ impl TablebaseDir {
         let path = self.table_path(id);
         if is_missing(&path) {
             return Err(TablebaseError::MissingSubspace {
-                subspace: id.subspace,
+                subspace: id.tier.subspace,
                 path,
             });
         }
@@ -360,20 +367,22 @@ impl TablebaseDir {
     ) -> Result<PendingWrite, TablebaseError> {
         let compressed = self.compress(id, data)?;
         let dir = self.clone();
-        PendingWrite::spawn(format!("write {}", id.file_name()), &self.path, move || {
-            dir.store(id, compressed)
-        })
+        PendingWrite::spawn(
+            format!("write {}", id.file_name(&self.rules)),
+            &self.path,
+            move || dir.store(id, compressed),
+        )
     }
 
     /// `data` checked against `id`'s slot count and compressed at this
     /// directory's levels.
     fn compress(&self, id: TableId, data: TableData) -> Result<Compressed, TablebaseError> {
-        let slots = SubspaceIndex::new(id.subspace).slots();
+        let slots = SubspaceIndex::new(id.tier.subspace).slots();
         if data.slots()? as u64 != slots {
             return Err(TablebaseError::InvalidValues(format!(
                 "{} values for subspace {}, which has {slots} slots",
                 data.slots()?,
-                id.subspace
+                id.tier.subspace
             )));
         }
         compress(&self.rules, id, data, self.levels)
@@ -433,7 +442,11 @@ impl TablebaseDir {
         let mut out = Vec::new();
         for e in entries {
             let e = e.map_err(|e| TablebaseError::io(&self.path, e))?;
-            if let Some(id) = e.file_name().to_str().and_then(TableId::parse) {
+            if let Some(id) = e
+                .file_name()
+                .to_str()
+                .and_then(|n| TableId::parse(n, &self.rules))
+            {
                 out.push(id);
             }
         }
@@ -446,8 +459,8 @@ impl TablebaseDir {
         Ok(self
             .list()?
             .into_iter()
-            .filter(|id| id.kind == kind && id.placing.is_none())
-            .map(|id| id.subspace)
+            .filter(|id| id.kind == kind && id.tier.is_moving())
+            .map(|id| id.tier.subspace)
             .collect())
     }
 
@@ -468,23 +481,32 @@ impl TablebaseDir {
 mod tests {
     use super::*;
 
+    /// The table of `kind` of subspace `sub` after `placed` placements.
+    fn placing_id(rules: &RuleSet, kind: TableKind, placed: u32, sub: Subspace) -> TableId {
+        TableId::new(kind, Tier::new(Hands::after_placements(rules, placed), sub))
+    }
+
     #[test]
     fn file_names_round_trip() {
+        let r = RuleSet::TIGADI;
         let s = Subspace::new(9, 3);
         let game = TableId::moving(TableKind::GameTheoretic, s);
-        assert_eq!(game.file_name(), "9v3.tgtb");
+        assert_eq!(game.file_name(&r), "9v3.tgtb");
         assert_eq!(
-            TableId::moving(TableKind::Horizon, s).file_name(),
+            TableId::moving(TableKind::Horizon, s).file_name(&r),
             "9v3.tghz"
         );
-        let layer = TableId::layer(TableKind::Horizon, 17, Subspace::new(0, 12));
-        assert_eq!(layer.file_name(), "p17-0v12.tghz");
+        // After 17 placements of nine a side: the player to move holds one goti
+        // (placed 8), the other none (placed 9).
+        let placing = placing_id(&r, TableKind::Horizon, 17, Subspace::new(0, 12));
+        assert_eq!(placing.tier.hands, Hands::new(1, 0));
+        assert_eq!(placing.file_name(&r), "p17-0v12.tghz");
         for id in [
             game,
-            layer,
-            TableId::layer(TableKind::GameTheoretic, 0, Subspace::new(0, 0)),
+            placing,
+            TableId::new(TableKind::GameTheoretic, Tier::start(&r)),
         ] {
-            assert_eq!(TableId::parse(&id.file_name()), Some(id));
+            assert_eq!(TableId::parse(&id.file_name(&r), &r), Some(id));
         }
         for bad in [
             "09v3.tgtb",
@@ -496,8 +518,9 @@ mod tests {
             "q7-3v4.tgtb",
             "9v.tgtb",
             "manifest.json",
+            "p18-3v4.tgtb",
         ] {
-            assert_eq!(TableId::parse(bad), None, "{bad}");
+            assert_eq!(TableId::parse(bad, &r), None, "{bad}");
         }
         let custom = RuleSet::parse("lines=20,flying=3").unwrap();
         assert_eq!(
@@ -514,23 +537,24 @@ mod tests {
         }
     }
 
-    /// The listing order: moving phase first (game-theoretic, then horizon, each by
-    /// subspace), then the placing tables by kind, layer and subspace.
+    /// The listing order: moving tiers first (game-theoretic, then horizon, each by
+    /// subspace), then the placing tables by kind, placements made and subspace.
     #[test]
     fn listing_order() {
+        let r = RuleSet::TIGADI;
         let (a, b) = (Subspace::new(3, 4), Subspace::new(4, 3));
         let g = TableKind::GameTheoretic;
         let h = TableKind::Horizon;
         let mut ids = [
-            TableId::layer(h, 0, a),
-            TableId::layer(g, 5, a),
+            placing_id(&r, h, 0, a),
+            placing_id(&r, g, 5, a),
             TableId::moving(h, a),
-            TableId::layer(g, 2, b),
+            placing_id(&r, g, 2, b),
             TableId::moving(g, b),
             TableId::moving(g, a),
         ];
         ids.sort();
-        let names: Vec<String> = ids.iter().map(|i| i.file_name()).collect();
+        let names: Vec<String> = ids.iter().map(|i| i.file_name(&r)).collect();
         assert_eq!(
             names,
             [
@@ -547,12 +571,16 @@ mod tests {
     /// Every table a prober can hold has its own number.
     #[test]
     fn numbers_are_distinct() {
+        let r = RuleSet::parse("pieces=12").unwrap();
         let mut seen = vec![false; TableId::COUNT];
         for kind in TableKind::ALL {
-            for placing in std::iter::once(None).chain((0..24).map(Some)) {
+            let hands = std::iter::once(Hands::EMPTY)
+                .chain((0..24).map(|k| Hands::after_placements(&r, k)));
+            for hands in hands {
                 for m in 0..=12 {
                     for o in 0..=12 {
-                        let n = TableId::new(kind, placing, Subspace::new(m, o)).number();
+                        let tier = Tier::new(hands, Subspace::new(m, o));
+                        let n = TableId::new(kind, tier).number(&r);
                         assert!(!std::mem::replace(&mut seen[n], true));
                     }
                 }

@@ -33,13 +33,10 @@ pub enum TablebaseError {
         /// What was expected and what was found.
         what: String,
     },
-    /// The position cannot occur in the moving phase: gotis on the same point or
-    /// off the board, fewer than three gotis (the game is over), or more than the
-    /// index allows.
+    /// The position cannot be in the tables: gotis on the same point or off the
+    /// board, fewer than three gotis (the game is over), more than the index allows,
+    /// or goti counts no game reaches with those gotis in hand.
     InvalidPosition(String),
-    /// The position is in the placing phase (gotis still in hand); tablebases hold
-    /// moving-phase positions only.
-    NotMovingPhase,
     /// The caller passed values that cannot be written (wrong length, or a value the
     /// encoding cannot hold).
     InvalidValues(String),
@@ -95,18 +92,23 @@ impl fmt::Display for TablebaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TablebaseError::MissingSubspace { subspace, path } => {
-                write!(f, "no tablebase for subspace {subspace} (looked for {})", path.display())
+                write!(
+                    f,
+                    "no tablebase for subspace {subspace} (looked for {})",
+                    path.display()
+                )
             }
             TablebaseError::Corrupt { file, what } => {
                 write!(f, "corrupt tablebase file {}: {what}", file.display())
             }
             TablebaseError::RulesMismatch { file, what } => {
-                write!(f, "tablebase file {} does not match: {what}", file.display())
+                write!(
+                    f,
+                    "tablebase file {} does not match: {what}",
+                    file.display()
+                )
             }
             TablebaseError::InvalidPosition(what) => write!(f, "invalid position: {what}"),
-            TablebaseError::NotMovingPhase => f.write_str(
-                "the position is in the placing phase (gotis in hand); tablebases cover the moving phase only",
-            ),
             TablebaseError::InvalidValues(what) => write!(f, "invalid values: {what}"),
             TablebaseError::Io { path, error } => write!(f, "{}: {error}", path.display()),
         }

@@ -11,6 +11,7 @@ use std::path::Path;
 use tigadi_index::Subspace;
 use tigadi_rules::{BoardKind, RuleSet};
 use tigadi_values::Value;
+use tigadi_values::{placing_turns, Hands};
 
 /// The first eight bytes of every tablebase file.
 pub const MAGIC: [u8; 8] = *b"TIGADITB";
@@ -123,9 +124,10 @@ pub struct Header {
     pub rules_name: String,
     /// The subspace (goti counts of the player to move and the other player).
     pub subspace: Subspace,
-    /// `None` for a moving-phase table; `Some(placed)` for a table of placing
-    /// layer `placed` (placements made; the hands follow from it).
-    pub placing: Option<u8>,
+    /// The gotis in hand ([`Hands::EMPTY`] for a moving-phase table): with the
+    /// subspace, the table's tier. Byte 23 writes it as the placements made + 1
+    /// (0 for empty hands), from which the standard alternation gives the hands.
+    pub hands: Hands,
     /// Slots of the subspace index (classes plus padding).
     pub slots: u64,
     /// Class counts and largest DTCs; in a horizon table, the values under the rule
@@ -243,7 +245,11 @@ impl Header {
         // Byte 22 depends on the kind; byte 23 is the placing layer + 1, 0 for the
         // moving phase, in every version.
         b[22] = self.kind.rules_byte(&self.rules);
-        b[23] = self.placing.map_or(0, |placed| placed + 1);
+        b[23] = if self.hands.is_empty() {
+            0
+        } else {
+            self.hands.placements(&self.rules) as u8 + 1
+        };
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -323,11 +329,6 @@ impl Header {
             Ok(r) => r,
             Err(what) => return bad(what),
         };
-        let placing = match bytes[23] {
-            0 => None,
-            n if (n as u32) <= 2 * pieces as u32 => Some(n - 1),
-            n => return bad(format!("placing layer code {n}")),
-        };
         let rules = RuleSet {
             board,
             flying,
@@ -335,14 +336,22 @@ impl Header {
             quiet,
             pieces,
         };
+        let hands = match bytes[23] {
+            0 => Hands::EMPTY,
+            n if (n as u32) <= placing_turns(&rules) => {
+                Hands::after_placements(&rules, n as u32 - 1)
+            }
+            n => return bad(format!("placements code {n}")),
+        };
+        let placing = !hands.is_empty();
         let (mover, opponent) = (bytes[19], bytes[20]);
         // Placing layers hold positions with fewer than three gotis a side (and
         // fewer than 24 gotis in all).
-        let least = if placing.is_some() { 0 } else { 3 };
+        let least = if placing { 0 } else { 3 };
         if !(least..=12).contains(&mover)
             || !(least..=12).contains(&opponent)
             || mover + opponent > 24
-            || (placing.is_some() && mover + opponent >= 24)
+            || (placing && mover + opponent >= 24)
         {
             return bad(format!("subspace {mover}v{opponent}"));
         }
@@ -354,7 +363,7 @@ impl Header {
             rules,
             rules_name: rules_name.to_string(),
             subspace: Subspace::new(mover, opponent),
-            placing,
+            hands,
             slots: u64_at(bytes, 24),
             counts: ClassCounts {
                 wins: u64_at(bytes, 32),
@@ -370,11 +379,9 @@ impl Header {
         Ok(header)
     }
 
-    /// The largest DTC₁₀₀ a horizon table may hold: the turn limit for the moving
-    /// phase, and for placing layer `k` the turn limit plus the `2N - k` placements
-    /// still to come (a placing table's DTC₁₀₀ counts them, as its DTC does).
+    /// The largest DTC₁₀₀ a horizon table may hold ([`dtc100_limit`]).
     pub fn dtc100_limit(&self) -> u16 {
-        dtc100_limit(&self.rules, self.placing)
+        dtc100_limit(&self.rules, self.hands)
     }
 
     /// Where the head (header and both block tables) ends; the head checksum
@@ -443,9 +450,9 @@ impl Header {
     }
 }
 
-/// The largest DTC₁₀₀ of a horizon table of `rules` for the moving phase
-/// (`placing == None`: the turn limit) or placing layer `placing` (the turn limit
-/// plus the placements still to come); see [`Header::dtc100_limit`].
-pub fn dtc100_limit(rules: &RuleSet, placing: Option<u8>) -> u16 {
-    rules.quiet + placing.map_or(0, |k| 2 * rules.pieces as u16 - k as u16)
+/// The largest DTC₁₀₀ of a horizon table of `rules` whose positions hold `hands`:
+/// the turn limit plus the placements still to come, one per goti in hand (a
+/// placing table's DTC₁₀₀ counts them, as its DTC does).
+pub fn dtc100_limit(rules: &RuleSet, hands: Hands) -> u16 {
+    rules.quiet + hands.mover as u16 + hands.opponent as u16
 }

@@ -229,6 +229,43 @@ impl TableKind {
         }
     }
 
+    /// The word that names the kind on the command line (`verify --kind`):
+    /// `game`, `horizon`, `dtw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableKind::GameTheoretic => "game",
+            TableKind::Horizon => "horizon",
+            TableKind::Dtw => "dtw",
+        }
+    }
+
+    /// The kind [`TableKind::name`] names, `None` for any other word.
+    pub fn named(name: &str) -> Option<TableKind> {
+        TableKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What a report adds to a table's or a pass's name to tell the kind apart:
+    /// nothing for the game-theoretic values, `100-turn` or `DTW` for the others.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            TableKind::GameTheoretic => None,
+            TableKind::Horizon => Some("100-turn"),
+            TableKind::Dtw => Some("DTW"),
+        }
+    }
+
+    /// What `verify` checks the first section against, as its report says when
+    /// the check fails.
+    pub fn first_section_check(self) -> &'static str {
+        match self {
+            TableKind::GameTheoretic => "WDL section disagrees with DTC section",
+            TableKind::Horizon => {
+                "category section disagrees with the DTC100 and game-theoretic values"
+            }
+            TableKind::Dtw => "WDL section disagrees with the DTW or game-theoretic values",
+        }
+    }
+
     /// The first and the second section, in file order.
     pub fn sections(self) -> [Section; 2] {
         match self {

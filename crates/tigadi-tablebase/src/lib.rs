@@ -40,5 +40,8 @@ pub use kind::{field, Entry, Field, Section, TableData, TableKind, ZstdLevels};
 pub use lock::DirLock;
 pub use manifest::{Manifest, ManifestEntry};
 pub use reader::table::{mark_padding, position_counts, same_values, Table};
-pub use tablebase::{RuleValues, Tablebase};
+pub use tablebase::{hands_of, RuleValues, Tablebase};
+pub use tigadi_values::{
+    placing_turns, successor_tiers, tiers_after, tiers_with_hands, Hands, Tier,
+};
 pub use writer::{compress, encode, Compressed};

@@ -138,7 +138,10 @@ impl TablebaseDir {
         seconds: &[(Subspace, f64)],
     ) -> Result<Manifest, TablebaseError> {
         let listed = self.listed_sums();
-        let written: Vec<String> = written.iter().map(TableId::file_name).collect();
+        let written: Vec<String> = written
+            .iter()
+            .map(|id| id.file_name(self.rules()))
+            .collect();
         self.write_manifest_keeping(seconds, Some((&listed, &written)))
     }
 
@@ -168,19 +171,20 @@ impl TablebaseDir {
         let moving = |kind| {
             tables
                 .iter()
-                .filter(move |id| id.kind == kind && id.placing.is_none())
+                .filter(move |id| id.kind == kind && id.tier.is_moving())
         };
         for &id in moving(TableKind::GameTheoretic) {
-            let s = id.subspace;
+            let s = id.tier.subspace;
+            let name = id.file_name(self.rules());
             let table = match self.open(id) {
                 Ok(t) => t,
                 Err(e) => {
-                    skipped.push(format!("{id}: {e}"));
+                    skipped.push(format!("{name}: {e}"));
                     continue;
                 }
             };
             let h = table.header();
-            let sha256 = sum_of(&id.file_name(), table.path())?;
+            let sha256 = sum_of(&name, table.path())?;
             let mut secs = seconds.iter().rev().find(|(t, _)| *t == s).map(|(_, x)| *x);
             if secs.is_none() {
                 secs = old.as_ref().and_then(|m| {
@@ -193,7 +197,7 @@ impl TablebaseDir {
             entries.push(ManifestEntry {
                 mover: s.mover,
                 opponent: s.opponent,
-                file: id.file_name(),
+                file: name,
                 bytes: h.file_len(),
                 slots: h.slots,
                 classes: h.counts.classes(),
@@ -246,19 +250,21 @@ impl TablebaseDir {
                 let listed = manifest
                     .subspaces
                     .iter()
-                    .any(|e| e.subspace() == id.subspace);
+                    .any(|e| e.subspace() == id.tier.subspace);
                 if listed && path.is_file() {
-                    sums.push_str(&format!("{}  {id}\n", sum_of(&id.file_name(), &path)?));
+                    let name = id.file_name(self.rules());
+                    sums.push_str(&format!("{}  {name}\n", sum_of(&name, &path)?));
                 }
             }
         }
-        // Then the placing tables of every kind, by kind, layer and subspace. One
+        // Then the placing tables of every kind, by kind, placements made and subspace. One
         // that cannot be read is left out and named, as a damaged moving-phase
         // table is.
-        for &id in tables.iter().filter(|id| id.placing.is_some()) {
-            match sum_of(&id.file_name(), &self.table_path(id)) {
-                Ok(h) => sums.push_str(&format!("{h}  {id}\n")),
-                Err(e) => manifest.skipped.push(format!("{id}: {e}")),
+        for &id in tables.iter().filter(|id| !id.tier.is_moving()) {
+            let name = id.file_name(self.rules());
+            match sum_of(&name, &self.table_path(id)) {
+                Ok(h) => sums.push_str(&format!("{h}  {name}\n")),
+                Err(e) => manifest.skipped.push(format!("{name}: {e}")),
             }
         }
         write_atomically(&self.path().join(SHA256SUMS), sums.as_bytes())?;

@@ -12,8 +12,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
-use tigadi_rules::{Board, Move, Phase, Position, RuleSet, Successor};
-use tigadi_values::placing::{for_each_placement_value_with, layer_count, layer_subspaces};
+use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
+use tigadi_values::placement::for_each_placement_value_with;
+use tigadi_values::{placing_turns, tiers_with_hands, Hands, Tier};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -91,7 +92,7 @@ impl Tablebase {
 
     /// Table `id`, opened on first use.
     fn loaded(&self, id: TableId) -> Result<&Loaded, TablebaseError> {
-        let cell = &self.tables[id.number()];
+        let cell = &self.tables[id.number(self.rules())];
         if let Some(l) = cell.get() {
             return match l {
                 Ok(l) => Ok(l),
@@ -126,14 +127,14 @@ impl Tablebase {
 
     fn open_table(&self, id: TableId) -> Result<Loaded, TablebaseError> {
         let table = self.dir.open(id)?;
-        let index = SubspaceIndex::new(id.subspace);
+        let index = SubspaceIndex::new(id.tier.subspace);
         if index.slots() != table.header().slots {
             return Err(TablebaseError::corrupt(
                 table.path(),
                 format!(
                     "{} slots, the index of {} has {}",
                     table.header().slots,
-                    id.subspace,
+                    id.tier.subspace,
                     index.slots()
                 ),
             ));
@@ -168,13 +169,19 @@ impl Tablebase {
         Ok(sub)
     }
 
-    /// Checks that `board` can be a position of placing layer `placed`; its subspace.
-    fn check_placing(&self, placed: u8, board: Board) -> Result<Subspace, TablebaseError> {
+    /// Checks that `board` with gotis in hand `hands` can be a position of a
+    /// placing tier; its subspace.
+    fn check_placing(&self, hands: Hands, board: Board) -> Result<Subspace, TablebaseError> {
         let rules = self.rules();
-        if placed as u32 >= layer_count(rules) {
+        let placed = hands.placements(rules);
+        if hands.mover > rules.pieces
+            || hands.opponent > rules.pieces
+            || placed >= placing_turns(rules)
+            || Hands::after_placements(rules, placed) != hands
+        {
             return Err(TablebaseError::InvalidPosition(format!(
-                "{placed} placements made: the placing phase has {} under {rules}",
-                layer_count(rules),
+                "{}+{} gotis in hand: no game under {rules} reaches them",
+                hands.mover, hands.opponent,
             )));
         }
         if (board.mover | board.opponent) & !ALL != 0 || board.mover & board.opponent != 0 {
@@ -183,7 +190,7 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
-        if !layer_subspaces(rules, placed as u32).contains(&sub) {
+        if !tiers_with_hands(rules, hands).contains(&Tier::new(hands, sub)) {
             return Err(TablebaseError::InvalidPosition(format!(
                 "no game reaches {sub} after {placed} placements"
             )));
@@ -191,89 +198,89 @@ impl Tablebase {
         Ok(sub)
     }
 
-    /// The subspace of `board` as a position of the moving phase (`placing ==
-    /// None`) or of placing layer `placing`, after checking that it can be one.
-    fn check(&self, placing: Option<u8>, board: Board) -> Result<Subspace, TablebaseError> {
-        match placing {
-            None => Tablebase::check_board(board),
-            Some(placed) => self.check_placing(placed, board),
-        }
+    /// The tier of `board` with gotis in hand `hands` ([`Hands::EMPTY`] in the
+    /// moving phase), after checking that it can be a position of a tier.
+    fn tier(&self, hands: Hands, board: Board) -> Result<Tier, TablebaseError> {
+        let sub = if hands.is_empty() {
+            Tablebase::check_board(board)?
+        } else {
+            self.check_placing(hands, board)?
+        };
+        Ok(Tier::new(hands, sub))
     }
 
     /// The entry of field `F` (see [`field`]) for `board` (seen from the player to
-    /// move), a position of the moving phase (`placing == None`) or of placing
-    /// layer `placing` (placements made): the one path by which every probe reads
-    /// a table. `get::<field::Dtc>(None, board)` is the game-theoretic value,
-    /// `get::<field::Dtc100>(Some(7), board)` the value under the 100-turn rule of
-    /// a position after seven placements.
+    /// move) with gotis in hand `hands` ([`Hands::EMPTY`] in the moving phase):
+    /// the one path by which every probe reads a table.
+    /// `get::<field::Dtc>(Hands::EMPTY, board)` is the game-theoretic value,
+    /// `get::<field::Dtc100>(Hands::new(6, 5), board)` the value under the
+    /// 100-turn rule of a position after seven placements of nine a side.
     pub fn get<F: Field>(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         board: Board,
     ) -> Result<<F::Entry as Entry>::Value, TablebaseError> {
-        let id = TableId::new(F::KIND, placing, self.check(placing, board)?);
+        let id = TableId::new(F::KIND, self.tier(hands, board)?);
         let l = self.loaded(id)?;
         l.table
-            .get::<F>(&self.cache, id.place(), l.index.index(board))
+            .get::<F>(&self.cache, id.place(self.rules()), l.index.index(board))
     }
 
     /// The entry of field `F` for position `p` of either phase, from its own
-    /// table: [`Tablebase::get`] with `p`'s placing layer (none in the moving
-    /// phase) and board. Reads no counter; the position is not checked against the
+    /// table: [`Tablebase::get`] with `p`'s hands and board. Reads no counter; the position is not checked against the
     /// rules beyond what its table holds ([`Tablebase::answer`] checks it).
     pub fn get_position<F: Field>(
         &self,
         p: &Position,
     ) -> Result<<F::Entry as Entry>::Value, TablebaseError> {
-        let placing = (p.phase() == Phase::Placing).then(|| p.placements(self.rules()) as u8);
-        self.get::<F>(placing, p.to_board())
+        self.get::<F>(hands_of(p), p.to_board())
     }
 
     /// The game-theoretic value of the moving-phase `board` for the player to move
-    /// (win/draw/loss and DTC in turns): `get::<field::Dtc>(None, board)`.
+    /// (win/draw/loss and DTC in turns): `get::<field::Dtc>(Hands::EMPTY, board)`.
     pub fn probe(&self, board: Board) -> Result<Value, TablebaseError> {
-        self.get::<field::Dtc>(None, board)
+        self.get::<field::Dtc>(Hands::EMPTY, board)
     }
 
     /// Win, draw or loss of the moving-phase `board` for the player to move, reading
-    /// only the WDL section: `get::<field::Wdl>(None, board)`.
+    /// only the WDL section: `get::<field::Wdl>(Hands::EMPTY, board)`.
     pub fn probe_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
-        self.get::<field::Wdl>(None, board)
+        self.get::<field::Wdl>(Hands::EMPTY, board)
     }
 
-    /// Every legal turn from `board` (of the moving phase, `placing == None`, or of
-    /// placing layer `placing`) with the value of field `F` ([`field::Dtc`],
+    /// Every legal turn from `board` with gotis in hand `hands` ([`Hands::EMPTY`]
+    /// in the moving phase) with the value of field `F` ([`field::Dtc`],
     /// [`field::Dtc100`] or [`field::Dtw`], counted in its kind's
     /// [`TableKind::metric`]) it leads to, from the player to move's point of view and
     /// counted from `board`, in move-generation order: slides (a capture that
     /// leaves the opponent two gotis is `Win(1)`) or a pass, or placements with
-    /// each capture choice, read from the next layer's tables (the moving phase's
-    /// after the last placement). No turns when the player to move is blocked in a
+    /// each capture choice, read from the tables of the tier each placement leads
+    /// to (the moving phase's after the last placement). No turns when the player to move is blocked in a
     /// rule set where that loses.
     pub fn turns<F: Field<Entry = Packed>>(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         board: Board,
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
-        self.check(placing, board)?;
+        self.tier(hands, board)?;
         let rules = self.rules();
         let metric = F::KIND.metric();
         let mut turns = Vec::new();
         let mut error = None;
-        match placing {
-            None => {
+        match hands.is_empty() {
+            true => {
                 board.for_each_slide(rules, |slide, next| {
                     if error.is_some() {
                         return;
                     }
                     let v = match next {
                         Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
-                        Successor::Capture(n) => {
-                            self.get::<F>(None, n).map(|v| metric.before_turn(v, true))
-                        }
-                        Successor::Quiet(n) | Successor::Pass(n) => {
-                            self.get::<F>(None, n).map(|v| metric.before_turn(v, false))
-                        }
+                        Successor::Capture(n) => self
+                            .get::<F>(Hands::EMPTY, n)
+                            .map(|v| metric.before_turn(v, true)),
+                        Successor::Quiet(n) | Successor::Pass(n) => self
+                            .get::<F>(Hands::EMPTY, n)
+                            .map(|v| metric.before_turn(v, false)),
                     };
                     let turn = Move::Slide {
                         from: slide.from,
@@ -286,32 +293,27 @@ impl Tablebase {
                     }
                 });
                 if error.is_none() && turns.is_empty() && !rules.blocked_loses {
-                    let v = self.get::<F>(None, board.flipped())?.before_turn(false);
+                    let v = self
+                        .get::<F>(Hands::EMPTY, board.flipped())?
+                        .before_turn(false);
                     turns.push((Move::Pass, v));
                 }
             }
-            Some(placed) => {
-                let next = (placed as u32 + 1 < layer_count(rules)).then_some(placed + 1);
+            false => {
+                let next = hands.after_placement();
                 let lookup = |b: Board| {
                     self.get::<F>(next, b).unwrap_or_else(|e| {
                         error.get_or_insert(e);
                         Value::Draw
                     })
                 };
-                for_each_placement_value_with(
-                    rules,
-                    metric,
-                    placed as u32,
-                    board,
-                    lookup,
-                    |p, v| {
-                        let turn = Move::Place {
-                            to: p.to,
-                            capture: p.capture,
-                        };
-                        turns.push((turn, v))
-                    },
-                );
+                for_each_placement_value_with(rules, metric, hands, board, lookup, |p, v| {
+                    let turn = Move::Place {
+                        to: p.to,
+                        capture: p.capture,
+                    };
+                    turns.push((turn, v))
+                });
             }
         }
         match error {
@@ -325,37 +327,37 @@ impl Tablebase {
     /// move-generation order. The best turn's value is the position's.
     pub fn probe_moves(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         board: Board,
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
-        let mut turns = self.turns::<field::Dtc>(placing, board)?;
+        let mut turns = self.turns::<field::Dtc>(hands, board)?;
         // Stable: equal values keep move-generation order.
         sort_best_first(&mut turns);
         Ok(turns)
     }
 
     /// The values under the 100-turn rule of `board` (of the moving phase,
-    /// `placing == None`, at 100-turn counter `counter`; or of placing layer
-    /// `placing`, where no counter runs yet and `counter` is not used), with its
+    /// `hands` empty, at 100-turn counter `counter`; or of a placing tier, where no
+    /// counter runs yet and `counter` is not used), with its
     /// game-theoretic value, from the tables of both kinds. A counter above the
     /// rule set's turn limit is refused.
     pub fn probe_rule(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         board: Board,
         counter: u16,
     ) -> Result<RuleValues, TablebaseError> {
-        let at_counter = self.at_counter(placing, counter)?;
-        let dtc100 = self.get::<field::Dtc100>(placing, board)?;
+        let at_counter = self.at_counter(hands, counter)?;
+        let dtc100 = self.get::<field::Dtc100>(hands, board)?;
         Ok(RuleValues {
-            value: self.get::<field::Dtc>(placing, board)?,
-            category: self.get::<field::Category>(placing, board)?,
+            value: self.get::<field::Dtc>(hands, board)?,
+            category: self.get::<field::Category>(hands, board)?,
             dtc100,
             rule_value: at_counter(dtc100),
         })
     }
 
-    /// Every legal turn of `board` (see [`Tablebase::probe_rule`] for `placing` and
+    /// Every legal turn of `board` (see [`Tablebase::probe_rule`] for `hands` and
     /// `counter`) with its values under the rule and ignoring it, counted from
     /// `board`, best first for a player who must win under the rule: by the value
     /// under the rule at this counter (a kept win first, the quickest first), then
@@ -363,24 +365,24 @@ impl Tablebase {
     /// `probe_rule`'s.
     pub fn probe_moves_rule(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         board: Board,
         counter: u16,
     ) -> Result<Vec<(Move, RuleValues)>, TablebaseError> {
-        let at_counter = self.at_counter(placing, counter)?;
-        let game = self.turns::<field::Dtc>(placing, board)?;
-        let rule = self.turns::<field::Dtc100>(placing, board)?;
+        let at_counter = self.at_counter(hands, counter)?;
+        let game = self.turns::<field::Dtc>(hands, board)?;
+        let rule = self.turns::<field::Dtc100>(hands, board)?;
         let mut turns = Vec::with_capacity(game.len());
         for ((turn, value), (_, through)) in game.into_iter().zip(rule) {
             // In the moving phase, decided only if within the limit from counter 0
             // (a placing table's DTC₁₀₀ counts the placements still to come).
-            let dtc100 = match placing {
-                None => at_counter_zero(through, self.rules().quiet),
-                Some(_) => through,
+            let dtc100 = match hands.is_empty() {
+                true => at_counter_zero(through, self.rules().quiet),
+                false => through,
             };
             let category = Category::of(value.wdl(), dtc100.wdl()).ok_or_else(|| {
-                let id = TableId::new(TableKind::Horizon, placing, Subspace::of(board));
-                let what = if placing.is_some() {
+                let id = TableId::new(TableKind::Horizon, Tier::new(hands, Subspace::of(board)));
+                let what = if !hands.is_empty() {
                     "placement"
                 } else {
                     "turn"
@@ -411,21 +413,26 @@ impl Tablebase {
     /// limit; in the placing phase the value itself).
     fn at_counter(
         &self,
-        placing: Option<u8>,
+        hands: Hands,
         counter: u16,
     ) -> Result<impl Fn(Value) -> Value, TablebaseError> {
         let quiet = self.rules().quiet;
-        if placing.is_none() && counter > quiet {
+        if hands.is_empty() && counter > quiet {
             return Err(TablebaseError::InvalidPosition(format!(
                 "quiet-turn counter {counter} is above the turn limit {quiet} of {}",
                 self.rules()
             )));
         }
-        Ok(move |v| match placing {
-            None => value_at_counter(v, counter, quiet).expect("counter checked"),
-            Some(_) => v,
+        Ok(move |v| match hands.is_empty() {
+            true => value_at_counter(v, counter, quiet).expect("counter checked"),
+            false => v,
         })
     }
+}
+
+/// The gotis in hand of `p`: the player to move's, then the other player's.
+pub fn hands_of(p: &Position) -> Hands {
+    Hands::new(p.hand(p.side), p.hand(p.side.other()))
 }
 
 /// A moving-phase DTC₁₀₀ value counted from a turn before it, at counter 0.

@@ -103,13 +103,14 @@ pub fn compress(
 ) -> Result<Compressed, TablebaseError> {
     if data.kind() != id.kind {
         return Err(TablebaseError::InvalidValues(format!(
-            "{:?} values for {id}, a {:?} table",
+            "{:?} values for {}, a {:?} table",
             data.kind(),
+            id.file_name(rules),
             id.kind
         )));
     }
     let slots = data.slots()?;
-    let (counts, entries, fill) = data.entries(dtc100_limit(rules, id.placing))?;
+    let (counts, entries, fill) = data.entries(dtc100_limit(rules, id.tier.hands))?;
     let sections = id.kind.sections();
     // One copy of the section loop per kind of data, each reading its slots'
     // entries inline.
@@ -130,8 +131,8 @@ pub fn compress(
         kind: id.kind,
         rules: id.kind.recorded_rules(rules),
         rules_name: rules.name(),
-        subspace: id.subspace,
-        placing: id.placing,
+        subspace: id.tier.subspace,
+        hands: id.tier.hands,
         slots: slots as u64,
         counts,
         wdl: first.desc(),

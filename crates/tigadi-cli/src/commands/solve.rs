@@ -13,9 +13,9 @@ use crate::SolveArgs;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{layer_count, layer_subspaces};
 use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
+use tigadi_tablebase::{Hands, Tier};
 
 /// Worker threads allowed per core: more only adds switching (the files do not
 /// depend on the count), and thousands make even a small solve crawl.
@@ -129,8 +129,11 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     // With the values under the 100-turn rule (every moving-phase horizon table is
     // there after `solve_pairs` with them), the placing phase gets them too.
     if !args.no_placing && args.subspace.is_none() && max_pieces == all {
-        let layer_slots: u64 = (0..layer_count(&rules))
-            .flat_map(|k| layer_subspaces(&rules, k))
+        let layer_slots: u64 = (0..tigadi_tablebase::placing_turns(&rules))
+            .flat_map(|k| {
+                tigadi_tablebase::tiers_with_hands(&rules, Hands::after_placements(&rules, k))
+            })
+            .map(|t: Tier| t.subspace)
             .map(|s| SubspaceIndex::new(s).slots())
             .sum();
         let passes = 1 + derived.len() as u64;

@@ -6,10 +6,9 @@
 use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
-use tigadi_index::Subspace;
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
-    field, ClassCounts, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError,
+    field, ClassCounts, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError, Tier,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
@@ -143,9 +142,13 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
     // horizon table.
     let mut rules_sum: std::collections::BTreeMap<u8, Option<ClassCounts>> = Default::default();
     for id in tables.list().map_err(|e| e.to_string())? {
-        let Some(placed) = id.placing.filter(|_| id.kind == TableKind::GameTheoretic) else {
+        let Some(placed) = id.tier.placements(&rules) else {
             continue;
         };
+        if id.kind != TableKind::GameTheoretic {
+            continue;
+        }
+        let placed = placed as u8;
         let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
         let dtw = longest_dtw(tables, id)?;
         let longest = dtws.entry(placed).or_insert(Some(0));
@@ -284,7 +287,7 @@ fn add_counts(a: ClassCounts, b: &ClassCounts) -> ClassCounts {
 /// when the placing horizon tables are there too.
 fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
-    let start = TableId::layer(TableKind::GameTheoretic, 0, Subspace::new(0, 0));
+    let start = TableId::new(TableKind::GameTheoretic, Tier::start(&rules));
     if !tables.table_path(start).is_file() {
         if !args.json {
             println!("empty board: placing phase not solved");
@@ -293,14 +296,14 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     }
     let tb = Tablebase::open(tables.root(), &rules);
     let value = tb
-        .get::<field::Dtc>(Some(0), Board::default())
+        .get::<field::Dtc>(start.tier.hands, Board::default())
         .map_err(|e| e.to_string())?;
-    let rule = match tb.probe_rule(Some(0), Board::default(), 0) {
+    let rule = match tb.probe_rule(start.tier.hands, Board::default(), 0) {
         Ok(r) => Some(r),
         Err(TablebaseError::MissingSubspace { .. }) => None,
         Err(e) => return Err(e.to_string()),
     };
-    let dtw = match tb.get::<field::Dtw>(Some(0), Board::default()) {
+    let dtw = match tb.get::<field::Dtw>(start.tier.hands, Board::default()) {
         Ok(v) => Some(v),
         Err(TablebaseError::MissingSubspace { .. }) => None,
         Err(e) => return Err(e.to_string()),

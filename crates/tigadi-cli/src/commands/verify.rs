@@ -17,19 +17,11 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
         None => s.subspace.to_string(),
         Some(p) => format!("p{p}-{}", s.subspace),
     };
-    let (name, first) = match s.kind {
-        tigadi_tablebase::TableKind::GameTheoretic => {
-            (table, "WDL section disagrees with DTC section")
-        }
-        tigadi_tablebase::TableKind::Horizon => (
-            format!("{table} (100-turn)"),
-            "category section disagrees with the DTC100 and game-theoretic values",
-        ),
-        tigadi_tablebase::TableKind::Dtw => (
-            format!("{table} (DTW)"),
-            "WDL section disagrees with the DTW or game-theoretic values",
-        ),
+    let name = match s.kind.label() {
+        None => table,
+        Some(label) => format!("{table} ({label})"),
     };
+    let first = s.kind.first_section_check();
     if s.is_ok() {
         let earlier = if s.earlier {
             " (passed an earlier run; unchanged since)"
@@ -54,6 +46,12 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
                 m.slot, m.stored, m.recomputed, m.board.mover, m.board.opponent
             ));
         }
+        if !s.culprits.is_empty() {
+            lines.push(format!(
+                "    it reads {}, which failed above: look there first",
+                s.culprits.join(", ")
+            ));
+        }
     }
     lines
 }
@@ -67,7 +65,7 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
     let kinds: Vec<tigadi_tablebase::TableKind> = if args.kinds.is_empty() {
         tigadi_tablebase::TableKind::ALL.to_vec()
     } else {
-        args.kinds.iter().map(|k| k.kind()).collect()
+        args.kinds.clone()
     };
     let report = tigadi_jobs::verify_kinds(&args.dir.dir, &rules, !args.again, &kinds, &observer);
     progress.finish();

@@ -22,7 +22,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_values::Packed;
+use tigadi_values::{Packed, Tier};
 
 /// Where a table's bytes are read from.
 enum Source {
@@ -265,9 +265,9 @@ impl Table {
     }
 
     /// Checks that this is table `id` under `rules`: its kind, rule set (and turn
-    /// limit, for a kind whose values depend on it), phase and layer, subspace.
+    /// limit, for a kind whose values depend on it), tier.
     pub fn expect(&self, rules: &RuleSet, id: TableId) -> Result<(), TablebaseError> {
-        let (placing, subspace) = (id.placing, id.subspace);
+        let subspace = id.tier.subspace;
         if self.header.kind != id.kind {
             return Err(self.corrupt(format!(
                 "format version {} is a {:?} table, expected a {:?} one",
@@ -287,15 +287,13 @@ impl Table {
                 ),
             });
         }
-        let layer = |p: Option<u8>| p.map_or(String::new(), |p| format!("placing layer {p} "));
-        if h.placing != placing {
+        if h.hands != id.tier.hands {
             return Err(TablebaseError::RulesMismatch {
                 file: self.path.clone(),
                 what: format!(
-                    "expected {}{subspace}, the file holds {}{}",
-                    layer(placing),
-                    layer(h.placing),
-                    h.subspace
+                    "expected {}, the file holds {}",
+                    id.tier,
+                    Tier::new(h.hands, h.subspace)
                 ),
             });
         }
