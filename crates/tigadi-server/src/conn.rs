@@ -13,8 +13,9 @@
 //!   closed, so that stalled readers cannot keep `/health` out;
 //! - a client that half-closes its side after its requests still gets their
 //!   answers;
-//! - a client that opens with the HTTP/2 preface is answered 505 with a JSON
-//!   reason (the server speaks HTTP/1.1 only);
+//! - a client that opens with the HTTP/2 preface is answered 400 with a JSON
+//!   reason saying that the server speaks HTTP/1.1 only (hyper would close the
+//!   connection without a word);
 //! - hyper answers a request it cannot parse (400), a request target over its
 //!   limit (414) or a head over [`MAX_HEAD_BYTES`] (431) itself, with an empty
 //!   body; [`JsonErrors`] rewrites those answers into the same status with a JSON
@@ -44,7 +45,8 @@ pub const REQUEST_HEAD_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// Most connections served at once; further ones are answered 503 and closed.
 pub const MAX_CONNECTIONS: usize = 512;
 
-/// Largest request head read (hyper's read buffer; a longer head is answered 431).
+/// Largest request head read (hyper's read buffer; a longer head is answered 431,
+/// however it arrives: see `head_len`).
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// Longest time an answer may wait for its client to read before the
