@@ -4,8 +4,8 @@
 
 use std::io::{BufRead, Read};
 
-/// The most bytes one input line may have, its newline included: a position string
-/// is under 60 bytes and a move under 20, so 4 KiB is room to spare, and what one
+/// The most bytes one input line may have, its newline not counted: a position
+/// string is under 60 bytes and a move under 20, so 4 KiB is room to spare, and what one
 /// line can cost in memory stays small.
 pub const MAX_LINE_BYTES: usize = 4096;
 
@@ -26,7 +26,7 @@ pub fn read_all(input: impl Read, max: u64) -> std::io::Result<Option<String>> {
 pub enum Line {
     /// The input has ended.
     End,
-    /// A whole line (at most [`MAX_LINE_BYTES`] bytes, its newline included).
+    /// A whole line (at most [`MAX_LINE_BYTES`] bytes and its newline).
     Whole,
     /// A line longer than [`MAX_LINE_BYTES`] bytes: its first bytes are in the
     /// buffer, the rest is still unread (see [`skip_line`]).
@@ -34,7 +34,8 @@ pub enum Line {
 }
 
 /// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE_BYTES`]
-/// bytes: a longer line stops at [`Line::TooLong`] with no more than that read.
+/// bytes and its newline: a longer line stops at [`Line::TooLong`] with its
+/// first [`MAX_LINE_BYTES`] bytes read.
 pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Line> {
     buf.clear();
     loop {
@@ -46,21 +47,31 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result
                 Line::Whole
             });
         }
-        if buf.len() == MAX_LINE_BYTES {
-            // Full, not ended, and more input follows.
-            return Ok(Line::TooLong);
-        }
         let room = MAX_LINE_BYTES - buf.len();
-        let (take, ends) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) if i < room => (i + 1, true),
-            _ => (available.len().min(room), false),
-        };
-        buf.extend_from_slice(&available[..take]);
-        input.consume(take);
-        if ends {
-            return Ok(Line::Whole);
+        match available.iter().position(|&b| b == b'\n') {
+            Some(i) if i <= room => {
+                buf.extend_from_slice(&available[..=i]);
+                input.consume(i + 1);
+                return Ok(Line::Whole);
+            }
+            // Full, and more than a newline follows.
+            _ if room == 0 => return Ok(Line::TooLong),
+            _ => {
+                let take = available.len().min(room);
+                buf.extend_from_slice(&available[..take]);
+                input.consume(take);
+            }
         }
     }
+}
+
+/// The first bytes of a line longer than [`MAX_LINE_BYTES`] (`kept`, the part
+/// read) as an error message quotes them: like [`tigadi_rules::notation::shown`],
+/// saying that the line is longer than what was kept rather than giving the
+/// kept part's length as the line's.
+pub fn shown_cut(kept: &str) -> String {
+    let prefix: String = kept.chars().take(40).collect();
+    format!("{prefix}… (more than {MAX_LINE_BYTES} bytes)")
 }
 
 /// Reads and drops the rest of a line (through its newline, or to the end of the
@@ -111,7 +122,8 @@ mod tests {
     fn lines_are_cut_at_the_bound_and_the_next_line_follows() {
         for (len, whole) in [
             (MAX_LINE_BYTES - 1, true),
-            (MAX_LINE_BYTES, false),
+            (MAX_LINE_BYTES, true),
+            (MAX_LINE_BYTES + 1, false),
             (10 * MAX_LINE_BYTES + 7, false),
         ] {
             let mut text = vec![b'x'; len];

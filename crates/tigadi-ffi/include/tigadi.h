@@ -459,7 +459,8 @@ int32_t tigadi_probe_any(const struct TigadiTablebase *tb,
  board of `tigadi`) under the handle's rule set into `*position` (point sets,
  side to move, hands, 100-turn counter). `TIGADI_ERR_BAD_POSITION_STRING` for a
  string that does not parse or that no game under the rule set can reach (as
- hands above its gotis per side).
+ hands above its gotis per side); the position right after the capture that
+ ends a game is accepted, as every door of the toolkit accepts it.
 
  # Safety
  `tb` is a live handle; `text` is a NUL-terminated string; `position` is valid

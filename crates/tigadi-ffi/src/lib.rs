@@ -700,7 +700,8 @@ pub unsafe extern "C" fn tigadi_probe_any(
 /// board of `tigadi`) under the handle's rule set into `*position` (point sets,
 /// side to move, hands, 100-turn counter). `TIGADI_ERR_BAD_POSITION_STRING` for a
 /// string that does not parse or that no game under the rule set can reach (as
-/// hands above its gotis per side).
+/// hands above its gotis per side); the position right after the capture that
+/// ends a game is accepted, as every door of the toolkit accepts it.
 ///
 /// # Safety
 /// `tb` is a live handle; `text` is a NUL-terminated string; `position` is valid
@@ -714,7 +715,7 @@ pub unsafe extern "C" fn tigadi_parse_any_position(
     guard(|| {
         let tb = handle(tb)?;
         let out = required(position)?;
-        let p = parse_position(tb.rules(), string(text)?)
+        let p = tigadi_rules::parse_reached_position(tb.rules(), string(text)?)
             .map_err(|_| TIGADI_ERR_BAD_POSITION_STRING)?;
         *out = c_position(&p);
         Ok(())

@@ -1117,3 +1117,33 @@ fn the_morabaraba_preset_opens_by_name() {
     assert_eq!((answer.game_over, answer.value.wdl), (1, TIGADI_DRAW));
     unsafe { tigadi_close(tb) };
 }
+
+/// The position right after the capture that ends a game is read as every door
+/// of the toolkit reads it (issue 54); a position no game reaches is still
+/// refused.
+#[test]
+fn a_finished_game_is_read() {
+    let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(TablebaseDir::name_of(&rules))).unwrap();
+    let d = c_string(dir.path().to_str().unwrap());
+    let mut tb = std::ptr::null_mut();
+    let code = unsafe { tigadi_open(d.as_ptr(), c"tigadi,pieces=3".as_ptr(), &mut tb) };
+    assert_eq!(code, TIGADI_OK);
+    let finished = "BBB/.../.../....../.../.../..S S 0 1";
+    let p = tigadi_rules::parse_reached_position(&rules, finished).unwrap();
+    assert!(p.decided(&rules).is_some(), "{p}");
+    let mut c = TigadiPosition::default();
+    let code = unsafe { tigadi_parse_any_position(tb, c_string(finished).as_ptr(), &mut c) };
+    assert_eq!(code, TIGADI_OK, "{}", message(code));
+    let (bone, seed, bh, sh) = (c.bone, c.seed, c.bone_hand, c.seed_hand);
+    assert_eq!(
+        (bone, seed, c.side, bh, sh),
+        (p.bone, p.seed, side_code(p.side), 0, 1)
+    );
+    // Two gotis a side less than the rule set's: no capture leaves that.
+    let never = c_string("BB./.../.../....../.../.../..S S 0 0");
+    let code = unsafe { tigadi_parse_any_position(tb, never.as_ptr(), &mut c) };
+    assert_eq!(code, TIGADI_ERR_BAD_POSITION_STRING);
+    unsafe { tigadi_close(tb) };
+}

@@ -112,7 +112,9 @@ pub enum LineEnd {
 /// ([`Tablebase::answer`]); the game is refereed (so the 100-turn rule and
 /// repetition end it as in a real game). A start the tables do not cover is
 /// [`PlayError::NoTable`]; a position reached later that they do not cover ends
-/// the line ([`LineEnd::NoTable`]).
+/// the line ([`LineEnd::NoTable`]). A finished game (the position right after
+/// the capture that ended it included) is a line of no turn that says how it
+/// ended, its value a loss (or win) in 0 for the player to move, or a draw.
 pub fn line(tb: &Tablebase, start: &Position, max_turns: usize) -> Result<Line, PlayError> {
     line_with(tb, start, max_turns, Metric::Dtc)
 }
@@ -133,9 +135,22 @@ pub fn line_with(
         Metric::Dtc => turns(tb, p),
         Metric::Dtw => dtw_turns(tb, p),
     };
-    let mut game = Game::from_position(*tb.rules(), *start)?;
+    let mut game = Game::from_reached_position(*tb.rules(), *start)?;
     if game.result().is_over() {
-        return Err(PlayError::GameOver(game.result()));
+        // The finished game is its own line: no turn, and how it ended.
+        let value = match game.result() {
+            GameResult::Win { winner, .. } if winner == start.side => Value::Win(0),
+            GameResult::Win { .. } => Value::Loss(0),
+            _ => Value::Draw,
+        };
+        return Ok(Line {
+            start: *start,
+            value,
+            steps: Vec::new(),
+            end: LineEnd::GameOver {
+                result: game.result(),
+            },
+        });
     }
     let value = turns(start)?.first().ok_or(PlayError::NoLegalMove)?.1;
     let mut steps = Vec::new();

@@ -81,7 +81,7 @@ pub fn play_game(
     seed: Level,
     rng: &mut Rng,
 ) -> Result<(Vec<Move>, GameResult, usize), PlayError> {
-    let mut game = Game::from_position(*tb.rules(), *start)?;
+    let mut game = Game::from_reached_position(*tb.rules(), *start)?;
     let mut searched = 0;
     while !game.result().is_over() {
         let position = *game.position();
@@ -118,7 +118,7 @@ const WALK_TURNS: usize = 200;
 pub fn lost_start(tb: &Tablebase, from: &Position, rng: &mut Rng) -> Result<Position, PlayError> {
     const WALKS: usize = 1000;
     for _ in 0..WALKS {
-        let mut game = Game::from_position(*tb.rules(), *from)?;
+        let mut game = Game::from_reached_position(*tb.rules(), *from)?;
         while !game.result().is_over() && game.moves().len() <= WALK_TURNS {
             let p = *game.position();
             match table_answer(tb, &p) {

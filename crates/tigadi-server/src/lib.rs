@@ -135,7 +135,9 @@ impl Tablebases {
         Ok(found)
     }
 
-    /// The shared tablebase of `rules`.
+    /// The shared tablebase of `rules` (one opened for this call alone when the
+    /// table directory has no directory for `rules`, or when
+    /// [`MAX_OPEN_RULE_SETS`] are kept already).
     pub fn get(&self, rules: &RuleSet) -> Arc<Tablebase> {
         if let Some(tb) = self
             .open
@@ -153,7 +155,14 @@ impl Tablebases {
                 self.cache_blocks,
             ))
         };
-        if open.len() >= MAX_OPEN_RULE_SETS && !open.contains_key(rules) {
+        // A rule set without a directory of tables is not kept: asking about
+        // many such rule sets must cost the server nothing (issue 54).
+        let has_tables = || {
+            self.dir
+                .join(tigadi_tablebase::TablebaseDir::name_of(rules))
+                .is_dir()
+        };
+        if !open.contains_key(rules) && (open.len() >= MAX_OPEN_RULE_SETS || !has_tables()) {
             return open_one();
         }
         open.entry(*rules).or_insert_with(open_one).clone()
@@ -186,7 +195,25 @@ pub fn app_with(tables: Tablebases) -> Router {
         ))
         .layer(RequestBodyLimitLayer::new(REQUEST_BODY_LIMIT))
         .layer(axum::middleware::from_fn(error::json_errors))
+        .layer(axum::middleware::from_fn(head_limit))
         .layer(axum::middleware::from_fn(log_request))
+}
+
+/// Answers 431 to a request whose head is longer than [`conn::MAX_HEAD_BYTES`]
+/// ([`conn::head_len`]), however it arrived.
+async fn head_limit(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if conn::head_len(&request) > conn::MAX_HEAD_BYTES {
+        return error::ApiError {
+            status: axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            message: conn::head_too_large(),
+        }
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Writes one line per request to standard error: method, path and query, status,

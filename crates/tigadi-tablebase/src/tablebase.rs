@@ -8,8 +8,9 @@ use crate::error::TablebaseError;
 use crate::kind::{field, Entry, Field, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
@@ -26,9 +27,23 @@ struct Loaded {
     index: SubspaceIndex,
 }
 
-/// A table once opened, or why it could not be (damaged or mismatched files only;
-/// missing ones are looked for again).
-type Opened = Result<Loaded, TablebaseError>;
+/// What tells a table file's versions apart without reading it: its length,
+/// modification time and inode (`None` when it cannot be looked at). A file
+/// copied or written over changes at least its modification time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileStamp(Option<(u64, Option<std::time::SystemTime>, u64)>);
+
+impl FileStamp {
+    fn of(path: &Path) -> FileStamp {
+        FileStamp(std::fs::metadata(path).ok().map(|m| {
+            #[cfg(unix)]
+            let inode = std::os::unix::fs::MetadataExt::ino(&m);
+            #[cfg(not(unix))]
+            let inode = 0;
+            (m.len(), m.modified().ok(), inode)
+        }))
+    }
+}
 
 /// A position's (or a turn's) values under the 100-turn rule, with the
 /// game-theoretic value for comparison.
@@ -52,8 +67,11 @@ pub struct RuleValues {
 /// decompressed in a small shared cache.
 pub struct Tablebase {
     dir: TablebaseDir,
-    /// Every table it may open, by [`TableId::number`].
-    tables: Box<[OnceLock<Opened>]>,
+    /// Every table it may open, by [`TableId::number`], once opened and checked.
+    tables: Box<[OnceLock<Loaded>]>,
+    /// The tables found damaged or mismatched, by [`TableId::number`], with the
+    /// stamp their file had then: asked again only once the file changes.
+    bad: Mutex<HashMap<usize, (FileStamp, TablebaseError)>>,
     cache: BlockCache,
 }
 
@@ -71,6 +89,7 @@ impl Tablebase {
         Tablebase {
             dir: TablebaseDir::new(dir, rules),
             tables: (0..TableId::COUNT).map(|_| OnceLock::new()).collect(),
+            bad: Mutex::new(HashMap::new()),
             cache: BlockCache::new(blocks),
         }
     }
@@ -91,38 +110,47 @@ impl Tablebase {
     }
 
     /// Table `id`, opened on first use.
+    ///
+    /// A good table is kept open for good (the probe path reads one `OnceLock`). A
+    /// damaged or mismatched file is remembered with its [`FileStamp`], so that it
+    /// is not read again on every probe, until the file changes (a table copied in
+    /// while it was probed, issue 54): then it is opened and checked again.
     fn loaded(&self, id: TableId) -> Result<&Loaded, TablebaseError> {
         let cell = &self.tables[id.number(self.rules())];
         if let Some(l) = cell.get() {
-            return match l {
-                Ok(l) => Ok(l),
-                Err(e) => Err(e
-                    .duplicate_permanent()
-                    .expect("only permanent errors are kept")),
-            };
+            return Ok(l);
+        }
+        let path = self.dir.table_path(id);
+        let stamp = FileStamp::of(&path);
+        {
+            let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((was, e)) = bad.get(&id.number()) {
+                if *was == stamp {
+                    return Err(e
+                        .duplicate_permanent()
+                        .expect("only permanent errors are kept"));
+                }
+                bad.remove(&id.number());
+            }
         }
         match self.open_table(id) {
             // Another thread may have won the race; either copy is fine.
             Ok(l) => {
-                let _ = cell.set(Ok(l));
+                let _ = cell.set(l);
             }
-            // A damaged or mismatched file stays so: remember it rather than
-            // re-reading it on every probe. A missing one may yet be written.
-            Err(e) => match e.duplicate_permanent() {
-                Some(copy) => {
-                    let _ = cell.set(Err(copy));
-                    return Err(e);
+            // A damaged or mismatched file stays so until it changes: remember it
+            // with the stamp it had before it was read (a change while it was
+            // read shows as a new stamp next time). A missing one may yet be
+            // written.
+            Err(e) => {
+                if let Some(copy) = e.duplicate_permanent() {
+                    let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
+                    bad.insert(id.number(), (stamp, copy));
                 }
-                None => return Err(e),
-            },
+                return Err(e);
+            }
         }
-        match cell.get() {
-            Some(Ok(l)) => Ok(l),
-            Some(Err(e)) => Err(e
-                .duplicate_permanent()
-                .expect("only permanent errors are kept")),
-            None => unreachable!("the cell was just set"),
-        }
+        Ok(cell.get().expect("the cell was just set"))
     }
 
     fn open_table(&self, id: TableId) -> Result<Loaded, TablebaseError> {

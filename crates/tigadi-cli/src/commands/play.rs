@@ -28,7 +28,7 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
         Some(text) => position(&rules, text)?,
         None => Position::start(&rules),
     };
-    let mut game = Game::from_position(rules, start).map_err(|e| format!("--from: {e}"))?;
+    let mut game = Game::from_reached_position(rules, start).map_err(|e| format!("--from: {e}"))?;
     if let Some(why) = super::tables::missing(&args.dir.dir, &rules) {
         eprintln!("tigadi: {why}; the computer searches a few turns ahead instead");
     }
@@ -91,9 +91,13 @@ pub fn run(rules: RuleSet, args: &PlayArgs) -> CmdResult {
                     ))
                 }
             }
-            let text = std::str::from_utf8(&bytes)
-                .map_err(|e| format!("reading standard input: {e}"))?
-                .trim();
+            // A line that is not UTF-8 is a typing mistake like any other: said,
+            // and asked again (as batch `probe` answers it and goes on).
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                outln!("That is not a move: the line is not valid UTF-8. Type help for what you can type.");
+                continue;
+            };
+            let text = text.trim();
             match text {
                 "" => continue,
                 "help" => outln!("{HELP}"),
@@ -175,7 +179,7 @@ fn describe(level: Level) -> &'static str {
 /// `game` with the player's last move (and every move after it) taken back;
 /// `None` when the player has not moved.
 fn undone(game: &Game, human: Side) -> Option<Game> {
-    let mut replay = Game::from_position(game.rules(), *game.start()).ok()?;
+    let mut replay = Game::from_reached_position(game.rules(), *game.start()).ok()?;
     let mut last = None;
     for (i, &mv) in game.moves().iter().enumerate() {
         if replay.position().side == human {
@@ -184,7 +188,7 @@ fn undone(game: &Game, human: Side) -> Option<Game> {
         replay.play(mv).ok()?;
     }
     let keep = last?;
-    let mut g = Game::from_position(game.rules(), *game.start()).ok()?;
+    let mut g = Game::from_reached_position(game.rules(), *game.start()).ok()?;
     for &mv in &game.moves()[..keep] {
         g.play(mv).ok()?;
     }

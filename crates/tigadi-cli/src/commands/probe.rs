@@ -79,7 +79,12 @@ fn batch(tb: &Tables) -> CmdResult {
             Ok(r) => json_line(&r),
             Err(e) => {
                 failed += 1;
-                json!({ "position": shown(&text), "error": e }).to_string()
+                let quoted = if line == Line::TooLong {
+                    crate::input::shown_cut(&text)
+                } else {
+                    shown(&text)
+                };
+                json!({ "position": quoted, "error": e }).to_string()
             }
         };
         writeln!(out, "{obj}").map_err(crate::output::write_error)?;

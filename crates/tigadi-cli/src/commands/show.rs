@@ -4,13 +4,14 @@
 use super::CmdResult;
 use crate::PositionArgs;
 use serde_json::json;
-use tigadi_rules::{diagram, parse_position, GameResult, Phase, Point, Position, RuleSet};
+use tigadi_rules::{diagram, parse_reached_position, GameResult, Phase, Point, Position, RuleSet};
 pub use tigadi_tablebase::{result_json, standing};
 
 /// Parses a position string for a game under `rules` (hands up to its gotis a side:
-/// `pieces=N`), turning the error into the command's message.
+/// `pieces=N`; the position right after the capture that ends a game included),
+/// turning the error into the command's message.
 pub fn position(rules: &RuleSet, text: &str) -> Result<Position, String> {
-    parse_position(rules, text).map_err(|e| e.to_string())
+    parse_reached_position(rules, text).map_err(|e| e.to_string())
 }
 
 fn names(bits: u32) -> Vec<&'static str> {
@@ -48,7 +49,7 @@ pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), St
 pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     let p = position(&rules, &args.position)?;
     if let Err(e @ tigadi_rules::InvalidPosition::QuietTurnsAboveLimit { .. }) =
-        tigadi_rules::Game::from_position(rules, p)
+        tigadi_rules::Game::from_reached_position(rules, p)
     {
         return Err(format!("position '{}': {e}", args.position));
     }

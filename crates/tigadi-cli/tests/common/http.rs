@@ -191,6 +191,11 @@ impl Server {
         Server { child, addr, log }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn client(&self) -> Client {
         Client::connect(&self.addr)
     }

@@ -6,7 +6,7 @@
 
 use crate::error::TablebaseError;
 use crate::kind::{Section, TableKind};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// Default number of cached blocks (WDL blocks are 8 KiB decompressed, DTC blocks
 /// 16 KiB, so at most 32 MiB when full).
@@ -28,9 +28,13 @@ struct Entry {
     raw: Vec<u8>,
 }
 
-/// A direct-mapped cache of decompressed blocks shared by all threads.
+/// A direct-mapped cache of decompressed blocks shared by all threads. Its
+/// entries are made on the first block read, so that a tablebase that never
+/// reads one (a rule set without tables, asked about on a server) costs nothing.
 pub struct BlockCache {
-    entries: Box<[Mutex<Option<Entry>>]>,
+    entries: OnceLock<Box<[Mutex<Option<Entry>>]>>,
+    /// The number of entries, a power of two.
+    len: usize,
     shift: u32,
 }
 
@@ -39,13 +43,14 @@ impl BlockCache {
     pub fn new(blocks: usize) -> BlockCache {
         let n = blocks.max(1).next_power_of_two();
         BlockCache {
-            entries: (0..n).map(|_| Mutex::new(None)).collect(),
+            entries: OnceLock::new(),
+            len: n,
             shift: 64 - n.trailing_zeros(),
         }
     }
 
     fn slot(&self, key: Key) -> usize {
-        if self.entries.len() == 1 {
+        if self.len == 1 {
             return 0;
         }
         // Only picks the entry; the whole key is compared on a hit. The kind is
@@ -77,7 +82,10 @@ impl BlockCache {
             section,
             block,
         };
-        let entry = &self.entries[self.slot(key)];
+        let entries = self
+            .entries
+            .get_or_init(|| (0..self.len).map(|_| Mutex::new(None)).collect());
+        let entry = &entries[self.slot(key)];
         let mut raw = {
             let mut guard = entry.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = guard.as_ref().filter(|e| e.key == key) {
