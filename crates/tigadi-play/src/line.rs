@@ -145,6 +145,7 @@ pub fn line_with(
         };
         return Ok(Line {
             start: *start,
+            metric,
             value,
             steps: Vec::new(),
             end: LineEnd::GameOver {

@@ -116,7 +116,8 @@ impl Tablebase {
     /// is not read again on every probe, until the file changes (a table copied in
     /// while it was probed, issue 54): then it is opened and checked again.
     fn loaded(&self, id: TableId) -> Result<&Loaded, TablebaseError> {
-        let cell = &self.tables[id.number(self.rules())];
+        let number = id.number(self.rules());
+        let cell = &self.tables[number];
         if let Some(l) = cell.get() {
             return Ok(l);
         }
@@ -124,13 +125,13 @@ impl Tablebase {
         let stamp = FileStamp::of(&path);
         {
             let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((was, e)) = bad.get(&id.number()) {
+            if let Some((was, e)) = bad.get(&number) {
                 if *was == stamp {
                     return Err(e
                         .duplicate_permanent()
                         .expect("only permanent errors are kept"));
                 }
-                bad.remove(&id.number());
+                bad.remove(&number);
             }
         }
         match self.open_table(id) {
@@ -145,7 +146,7 @@ impl Tablebase {
             Err(e) => {
                 if let Some(copy) = e.duplicate_permanent() {
                     let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
-                    bad.insert(id.number(), (stamp, copy));
+                    bad.insert(number, (stamp, copy));
                 }
                 return Err(e);
             }
