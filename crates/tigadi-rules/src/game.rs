@@ -229,9 +229,12 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
     let side = pos.side;
     let own = pos.mover();
     let enemy = pos.opponent();
+    // Lasker's rule: with gotis in hand a slide is as legal as a placement.
+    let slides = pos.phase() == Phase::Moving || rules.slides_in_hand;
     let (to, after) = match (mv, pos.phase()) {
         (Move::Place { .. }, Phase::Moving) => return Err(IllegalMove::NothingInHand { mv, side }),
-        (Move::Slide { .. } | Move::Pass, Phase::Placing) => {
+        (Move::Pass, Phase::Placing) => return Err(IllegalMove::MustPlace { mv, side }),
+        (Move::Slide { .. }, Phase::Placing) if !slides => {
             return Err(IllegalMove::MustPlace { mv, side })
         }
         (Move::Pass, Phase::Moving) => {
@@ -252,7 +255,7 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
             }
             (to, own | to.bit())
         }
-        (Move::Slide { from, to, .. }, Phase::Moving) => {
+        (Move::Slide { from, to, .. }, _) => {
             if own & from.bit() == 0 {
                 return Err(IllegalMove::NotYourGoti {
                     mv,
@@ -263,7 +266,8 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
             if pos.empty() & to.bit() == 0 {
                 return Err(IllegalMove::Occupied { mv, point: to });
             }
-            if pos.to_board().targets(rules, from.index()) & to.bit() == 0 {
+            let hand = pos.hand(side);
+            if pos.to_board().targets_holding(rules, hand, from.index()) & to.bit() == 0 {
                 return Err(IllegalMove::NotAdjacent { mv });
             }
             (to, (own & !from.bit()) | to.bit())

@@ -334,6 +334,8 @@ impl Header {
             blocked_loses,
             quiet,
             pieces,
+            // No table of a rule set with Lasker's rule exists yet (solve refuses it).
+            slides_in_hand: false,
         };
         let (mover, opponent) = (bytes[19], bytes[20]);
         // Placing layers hold positions with fewer than three gotis a side (and
