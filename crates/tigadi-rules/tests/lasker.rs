@@ -160,3 +160,36 @@ fn oracle_value_iteration_on_known_games() {
     assert_eq!(values[&1], Value::Draw);
     assert_eq!(values[&0], Value::Draw);
 }
+
+/// Under Lasker's rule a position with gotis in hand can recur (both players slide
+/// to and fro), so the repetition rule counts it: the third occurrence draws. A
+/// placement starts the count afresh, as a capture does.
+#[test]
+fn repetition_with_gotis_in_hand() {
+    let rules = RuleSet::LASKER;
+    let mut game = Game::new(rules);
+    let play = |game: &mut Game, record: &str| {
+        for m in tigadi_rules::parse_record(record).unwrap() {
+            game.play(m).unwrap();
+        }
+    };
+    play(&mut game, "d5 g7");
+    assert_eq!(game.occurrences(), 1);
+    play(&mut game, "d5-d6 g7-g4 d6-d5 g4-g7");
+    assert_eq!(game.occurrences(), 2);
+    assert!(!game.result().is_over());
+    play(&mut game, "d5-d6 g7-g4 d6-d5");
+    assert!(!game.result().is_over());
+    play(&mut game, "g4-g7");
+    assert_eq!(
+        game.result(),
+        tigadi_rules::GameResult::Draw {
+            reason: tigadi_rules::DrawReason::Repetition
+        }
+    );
+    // A placement in between: the positions before it never recur.
+    let mut game = Game::new(rules);
+    play(&mut game, "d5 g7 d5-d6 g7-g4 d6-d5 g4-g7 a1");
+    assert_eq!(game.occurrences(), 1);
+    assert_eq!(game.position().quiet_turns, 0);
+}

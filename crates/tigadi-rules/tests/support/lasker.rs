@@ -43,19 +43,31 @@ fn at(name: &str) -> usize {
     NAMES.iter().position(|n| *n == name).unwrap()
 }
 
-/// The lines as index triples.
-fn lines() -> Vec<[usize; 3]> {
-    LINES16.iter().map(|l| l.map(at)).collect()
+/// The lines as index triples, and which points are neighbours (consecutive on a
+/// line), worked out once.
+struct Board16 {
+    lines: Vec<[usize; 3]>,
+    adjacent: [[bool; 24]; 24],
+}
+
+fn board() -> &'static Board16 {
+    static BOARD: std::sync::OnceLock<Board16> = std::sync::OnceLock::new();
+    BOARD.get_or_init(|| {
+        let lines: Vec<[usize; 3]> = LINES16.iter().map(|l| l.map(at)).collect();
+        let mut adjacent = [[false; 24]; 24];
+        for l in &lines {
+            for (a, b) in [(l[0], l[1]), (l[1], l[2])] {
+                adjacent[a][b] = true;
+                adjacent[b][a] = true;
+            }
+        }
+        Board16 { lines, adjacent }
+    })
 }
 
 /// Are `a` and `b` consecutive on a line?
 fn adjacent(a: usize, b: usize) -> bool {
-    lines().iter().any(|l| {
-        (l[0] == a && l[1] == b)
-            || (l[1] == a && l[0] == b)
-            || (l[1] == a && l[2] == b)
-            || (l[2] == a && l[1] == b)
-    })
+    board().adjacent[a][b]
 }
 
 /// A raw Lasker state: the board (0 empty, 1 Bone, 2 Seed), the player to move
@@ -103,7 +115,8 @@ impl Naive {
 
     /// Does the goti of `who` on `p` stand in a line of three of `who`?
     fn in_line(&self, p: usize, who: u8) -> bool {
-        lines()
+        board()
+            .lines
             .iter()
             .any(|l| l.contains(&p) && l.iter().all(|&q| self.cell[q] == who))
     }
