@@ -25,9 +25,10 @@ use tigadi_rules::RuleSet;
 #[derive(Parser, Debug)]
 #[command(name = "tigadi", version, about)]
 struct Cli {
-    /// Rule set: tigadi (default), navakankari, morris, morabaraba, or switches such as
-    /// lines=20,flying=3,blocked=loses; quiet=N (1..100) sets the turn limit of the
-    /// 100-turn rule, as in tigadi,quiet=10.
+    /// Rule set: tigadi (default), navakankari, morris, morabaraba, lasker, or switches
+    /// such as lines=20,flying=3,blocked=loses (slides=always: slides while gotis are
+    /// in hand, Lasker's rule); quiet=N (1..100) sets the turn limit of the 100-turn
+    /// rule, as in tigadi,quiet=10.
     #[arg(long, global = true, default_value = "tigadi", value_parser = RuleSet::parse)]
     rules: RuleSet,
     #[command(subcommand)]

@@ -167,3 +167,39 @@ fn game_over_positions_say_so() {
     let o = tigadi(&["moves", blocked]);
     assert!(stdout(&o).contains("pass"), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// Lasker's rule (docs/RULES.md §8.2) through the rules commands: the perft of the
+/// start equals the rules crate's (which its own test checks against a naive
+/// generator), a player with gotis in hand is offered slides beside placements,
+/// and `solve` refuses the rule set with exit code 2 until the tier solver can
+/// solve it.
+#[test]
+fn lasker_rules_commands() {
+    let rules = tigadi_rules::RuleSet::LASKER;
+    let start = tigadi_rules::Position::start(&rules);
+    let o = tigadi(&["--rules", "lasker", "perft", &start.to_string(), "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), start.perft(&rules, 3).to_string());
+    // Bone on a7 with 9 in hand, Seed on d7: Bone may place or slide a7-a4.
+    let p = "BS./.../.../....../.../.../... B 9 9";
+    let o = tigadi(&["--rules", "lasker", "moves", p]);
+    assert!(stdout(&o).contains(" a7-a4"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("g7 g4"), "{}", stdout(&o));
+    let o = tigadi(&["--rules", "morris,pieces=10", "moves", p]);
+    assert!(!stdout(&o).contains("a7-a4"), "{}", stdout(&o));
+    let o = tigadi(&["--rules", "lasker", "show", p]);
+    assert!(
+        stdout(&o).contains("Bone to place or move"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tigadi(&["--rules", "lasker", "replay", "d5 g7 d5-d6 g7-g4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = std::env::temp_dir().join(format!("tigadi-lasker-{}", std::process::id()));
+    for r in ["lasker", "lasker,pieces=4", "morris,slides=always"] {
+        let e = fails(&["--rules", r, "solve", "--dir", dir.to_str().unwrap()]);
+        assert!(e.contains("slides=always"), "{r}: {e}");
+        assert!(e.contains("cannot solve"), "{r}: {e}");
+    }
+    assert!(!dir.exists(), "a refused solve wrote {}", dir.display());
+}

@@ -229,9 +229,12 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
     let side = pos.side;
     let own = pos.mover();
     let enemy = pos.opponent();
+    // Lasker's rule: with gotis in hand a slide is as legal as a placement.
+    let slides = pos.phase() == Phase::Moving || rules.slides_in_hand;
     let (to, after) = match (mv, pos.phase()) {
         (Move::Place { .. }, Phase::Moving) => return Err(IllegalMove::NothingInHand { mv, side }),
-        (Move::Slide { .. } | Move::Pass, Phase::Placing) => {
+        (Move::Pass, Phase::Placing) => return Err(IllegalMove::MustPlace { mv, side }),
+        (Move::Slide { .. }, Phase::Placing) if !slides => {
             return Err(IllegalMove::MustPlace { mv, side })
         }
         (Move::Pass, Phase::Moving) => {
@@ -252,7 +255,7 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
             }
             (to, own | to.bit())
         }
-        (Move::Slide { from, to, .. }, Phase::Moving) => {
+        (Move::Slide { from, to, .. }, _) => {
             if own & from.bit() == 0 {
                 return Err(IllegalMove::NotYourGoti {
                     mv,
@@ -263,7 +266,8 @@ pub fn check_move(rules: &RuleSet, pos: &Position, mv: Move) -> Result<(), Illeg
             if pos.empty() & to.bit() == 0 {
                 return Err(IllegalMove::Occupied { mv, point: to });
             }
-            if pos.to_board().targets(rules, from.index()) & to.bit() == 0 {
+            let hand = pos.hand(side);
+            if pos.to_board().targets_holding(rules, hand, from.index()) & to.bit() == 0 {
                 return Err(IllegalMove::NotAdjacent { mv });
             }
             (to, (own & !from.bit()) | to.bit())
@@ -296,7 +300,7 @@ pub struct Game {
     moves: Vec<Move>,
     /// Moving-phase positions (gotis and side to move) since the last capture or the
     /// start of the moving phase, the current one last. Earlier ones cannot recur.
-    seen: Vec<(u32, u32, Side)>,
+    seen: Vec<(u32, u32, Side, u8, u8)>,
     result: GameResult,
 }
 
@@ -383,7 +387,7 @@ impl Game {
     /// that reaches a position counted `REPETITION_LIMIT - 1` times draws (unless
     /// the turn wins).
     pub fn occurrences_of(&self, position: &Position) -> usize {
-        if position.bone_hand != 0 || position.seed_hand != 0 {
+        if !self.counts_repetitions(position) {
             return 0;
         }
         let key = key(position);
@@ -408,18 +412,26 @@ impl Game {
         check_move(&self.rules, &self.position, mv)?;
         self.position = self.position.apply(mv);
         self.moves.push(mv);
-        if mv.capture().is_some() {
+        // Positions before a capture or a placement never recur (the gotis in all,
+        // or in hand, fell).
+        if mv.capture().is_some() || matches!(mv, Move::Place { .. }) {
             self.seen.clear();
         }
         self.record_position();
         Ok(self.result)
     }
 
+    /// Does the repetition rule count `p`? In the moving phase; under Lasker's rule
+    /// (docs/RULES.md §8) also while gotis are in hand, since slides may repeat it.
+    fn counts_repetitions(&self, p: &Position) -> bool {
+        self.rules.slides_in_hand || (p.bone_hand == 0 && p.seed_hand == 0)
+    }
+
     /// Notes the current position for the repetition rule and works out the result.
     /// A win takes precedence over a draw reached on the same turn.
     fn record_position(&mut self) {
         let p = self.position;
-        let moving = p.bone_hand == 0 && p.seed_hand == 0;
+        let moving = self.counts_repetitions(&p);
         if moving {
             self.seen.push(key(&p));
         }
@@ -441,6 +453,9 @@ impl Game {
     }
 }
 
-fn key(p: &Position) -> (u32, u32, Side) {
-    (p.bone, p.seed, p.side)
+/// A position as the repetition rule compares it: the board, the player to move
+/// and (under Lasker's rule, where a position with gotis in hand can recur) the
+/// hands.
+fn key(p: &Position) -> (u32, u32, Side, u8, u8) {
+    (p.bone, p.seed, p.side, p.bone_hand, p.seed_hand)
 }

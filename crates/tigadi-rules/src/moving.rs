@@ -74,8 +74,15 @@ impl Board {
     /// The points a goti of the mover standing on `from` may slide or fly to.
     #[inline]
     pub fn targets(self, rules: &RuleSet, from: usize) -> Bits {
+        self.targets_holding(rules, 0, from)
+    }
+
+    /// [`Board::targets`] for a mover that also holds `hand` gotis (Lasker's rule:
+    /// flying counts the hand).
+    #[inline]
+    pub fn targets_holding(self, rules: &RuleSet, hand: u8, from: usize) -> Bits {
         let empty = self.empty();
-        if rules.flies(self.mover.count_ones()) {
+        if rules.flies(self.mover.count_ones() + hand as u32) {
             empty
         } else {
             rules.geometry().neighbours[from] & empty
@@ -140,9 +147,22 @@ impl Board {
     /// the board it leads to (the other player to move). Calls nothing when the mover
     /// is blocked; [`Board::for_each_successor`] handles passing.
     #[inline]
-    pub fn for_each_slide(self, rules: &RuleSet, mut f: impl FnMut(Slide, Successor)) {
+    pub fn for_each_slide(self, rules: &RuleSet, f: impl FnMut(Slide, Successor)) {
+        self.for_each_slide_holding(rules, 0, f)
+    }
+
+    /// [`Board::for_each_slide`] for a mover that also holds `hand` gotis (Lasker's
+    /// rule, docs/RULES.md §8): the same slides, with flying decided by the gotis
+    /// on the board and in hand together.
+    #[inline]
+    pub fn for_each_slide_holding(
+        self,
+        rules: &RuleSet,
+        hand: u8,
+        mut f: impl FnMut(Slide, Successor),
+    ) {
         let g = rules.geometry();
-        self.for_each_step(rules, |from, to, closes| {
+        self.for_each_step_holding(rules, hand, |from, to, closes| {
             let after = self.mover ^ (1 << from) ^ (1 << to);
             self.arrive(
                 after,
@@ -168,11 +188,22 @@ impl Board {
     /// precomputes these once for all boards with that mover set, and keeps those
     /// onto points the opponent leaves free).
     #[inline]
-    pub fn for_each_step(self, rules: &RuleSet, mut f: impl FnMut(usize, usize, bool)) {
+    pub fn for_each_step(self, rules: &RuleSet, f: impl FnMut(usize, usize, bool)) {
+        self.for_each_step_holding(rules, 0, f)
+    }
+
+    /// [`Board::for_each_step`] for a mover that also holds `hand` gotis.
+    #[inline(always)]
+    fn for_each_step_holding(
+        self,
+        rules: &RuleSet,
+        hand: u8,
+        mut f: impl FnMut(usize, usize, bool),
+    ) {
         let g = rules.geometry();
         // What `targets` gives, with the geometry and the flying test taken once.
         let empty = self.empty();
-        let flies = rules.flies(self.mover.count_ones());
+        let flies = rules.flies(self.mover.count_ones() + hand as u32);
         let mut m = self.mover;
         while m != 0 {
             let from = m.trailing_zeros() as usize;

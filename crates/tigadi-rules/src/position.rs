@@ -470,7 +470,10 @@ impl Position {
             }
         }
         let (bh, sh) = (self.bone_hand, self.seed_hand);
-        let fits = (bh == 0 && sh == 0)
+        // Under Lasker's rule a turn may slide instead of placing, so the hands do
+        // not follow from the turn.
+        let fits = rules.slides_in_hand
+            || (bh == 0 && sh == 0)
             || match self.side {
                 Side::Bone => bh == sh,
                 Side::Seed => sh == bh + 1,
@@ -500,7 +503,7 @@ impl Position {
                 return Err(InvalidPosition::TooFewGotis { side, total });
             }
         }
-        if self.phase() == Phase::Placing && self.quiet_turns != 0 {
+        if self.phase() == Phase::Placing && !rules.slides_in_hand && self.quiet_turns != 0 {
             return Err(InvalidPosition::QuietTurnsWhilePlacing {
                 quiet_turns: self.quiet_turns,
             });
@@ -510,8 +513,8 @@ impl Position {
                 quiet_turns: self.quiet_turns,
             });
         }
-        if self.bone_hand > 0 || self.seed_hand > 0 {
-            // Gotis never move while placing, so a completed tigadi on the board was
+        if !rules.slides_in_hand && (self.bone_hand > 0 || self.seed_hand > 0) {
+            // Gotis never move while placing (without Lasker's rule), so a completed tigadi on the board was
             // closed by a placement; the first one a player closes always finds an
             // enemy goti on the board (the enemy has placed before it) and captures.
             for side in [Side::Bone, Side::Seed] {
@@ -591,12 +594,27 @@ impl Position {
             return;
         }
         match self.phase() {
-            Phase::Placing => self.to_board().for_each_placement(rules, |p, _| {
-                f(Move::Place {
-                    to: p.to,
-                    capture: p.capture,
-                })
-            }),
+            Phase::Placing => {
+                self.to_board().for_each_placement(rules, |p, _| {
+                    f(Move::Place {
+                        to: p.to,
+                        capture: p.capture,
+                    })
+                });
+                if rules.slides_in_hand {
+                    // Lasker's rule: a slide instead of a placement (flying when the
+                    // gotis on the board and in hand are three). A player with gotis
+                    // in hand can always place, so it is never blocked.
+                    let hand = self.hand(self.side);
+                    self.to_board().for_each_slide_holding(rules, hand, |s, _| {
+                        f(Move::Slide {
+                            from: s.from,
+                            to: s.to,
+                            capture: s.capture,
+                        })
+                    });
+                }
+            }
             Phase::Moving => {
                 let mut any = false;
                 self.to_board().for_each_slide(rules, |s, _| {
@@ -624,6 +642,7 @@ impl Position {
     /// Number of legal moves (see [`Position::for_each_move`]).
     pub fn count_moves(&self, rules: &RuleSet) -> u64 {
         if self.phase() == Phase::Placing
+            && !rules.slides_in_hand
             && self.total(Side::Bone) >= MIN_GOTIS
             && self.total(Side::Seed) >= MIN_GOTIS
         {

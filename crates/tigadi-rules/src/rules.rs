@@ -4,15 +4,17 @@
 use crate::geometry::{BoardKind, Geometry};
 use std::fmt;
 
-/// A rule set: the board, whether a player with exactly three gotis (none in hand)
-/// may fly, what happens to a player with no legal move, and how many gotis each
-/// player starts with.
+/// A rule set: the board, whether a player with exactly three gotis (on the board
+/// and in hand together) may fly, what happens to a player with no legal move, how
+/// many gotis each player starts with, and whether a player with gotis in hand may
+/// slide instead of placing (Lasker's rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {
     /// 20 lines (with the corner diagonals) or 16.
     pub board: BoardKind,
-    /// A player with exactly 3 gotis on the board and none in hand may move a goti
-    /// to any empty point.
+    /// A player with exactly 3 gotis on the board and in hand together may move a
+    /// goti to any empty point (without Lasker's rule a player slides only with an
+    /// empty hand, so that is 3 on the board).
     pub flying: bool,
     /// A player to move with no legal move loses (otherwise they pass).
     pub blocked_loses: bool,
@@ -24,6 +26,10 @@ pub struct RuleSet {
     /// [`DEFAULT_PIECES`] unless a switch says otherwise). The placing phase has
     /// twice this many placements.
     pub pieces: u8,
+    /// Lasker's rule (`slides=always`, docs/RULES.md §8): a player with gotis in
+    /// hand either places one or slides a goti on the board. Without it
+    /// (`slides=after`, the default) a player slides only once its hand is empty.
+    pub slides_in_hand: bool,
 }
 
 /// The default turn limit of the 100-turn rule (docs/RULES.md §6).
@@ -45,6 +51,9 @@ impl Default for RuleSet {
     }
 }
 
+/// Gotis per side in Lasker morris (the `lasker` preset).
+pub const LASKER_PIECES: u8 = 10;
+
 /// Goti count at which flying applies, when the rule set has flying.
 pub const FLYING_COUNT: u32 = 3;
 
@@ -56,6 +65,7 @@ impl RuleSet {
         blocked_loses: false,
         quiet: DEFAULT_QUIET,
         pieces: DEFAULT_PIECES,
+        slides_in_hand: false,
     };
     /// `navakankari`: 16 lines, never flying, a blocked player loses.
     pub const NAVAKANKARI: RuleSet = RuleSet {
@@ -64,6 +74,7 @@ impl RuleSet {
         blocked_loses: true,
         quiet: DEFAULT_QUIET,
         pieces: DEFAULT_PIECES,
+        slides_in_hand: false,
     };
     /// `morris`: 16 lines, flying at three, a blocked player loses (nine men's morris).
     pub const MORRIS: RuleSet = RuleSet {
@@ -72,6 +83,7 @@ impl RuleSet {
         blocked_loses: true,
         quiet: DEFAULT_QUIET,
         pieces: DEFAULT_PIECES,
+        slides_in_hand: false,
     };
     /// `morabaraba`: 20 lines, flying at three, a blocked player loses, 12 gotis a
     /// side (the rules of Gévay and Danner's Malom, docs/RULES.md §8).
@@ -81,22 +93,62 @@ impl RuleSet {
         blocked_loses: true,
         quiet: DEFAULT_QUIET,
         pieces: MAX_PIECES,
+        slides_in_hand: false,
+    };
+    /// `lasker`: 16 lines, flying at three (counting the hand), a blocked player
+    /// loses, 10 gotis a side, and a player with gotis in hand may slide instead of
+    /// placing (Lasker morris as Gévay and Danner solved it with Malom,
+    /// docs/RULES.md §8.2).
+    pub const LASKER: RuleSet = RuleSet {
+        board: BoardKind::Plain,
+        flying: true,
+        blocked_loses: true,
+        quiet: DEFAULT_QUIET,
+        pieces: LASKER_PIECES,
+        slides_in_hand: true,
     };
 
-    /// The named presets. No two share the three board switches (`lines`,
-    /// `flying`, `blocked`), so those alone name a rule set's preset.
-    pub const PRESETS: [(&'static str, RuleSet); 4] = [
+    /// The named presets. No two share the four board switches (`lines`,
+    /// `flying`, `blocked`, `slides`), so those alone name a rule set's preset.
+    pub const PRESETS: [(&'static str, RuleSet); 5] = [
         ("tigadi", RuleSet::TIGADI),
         ("navakankari", RuleSet::NAVAKANKARI),
         ("morris", RuleSet::MORRIS),
         ("morabaraba", RuleSet::MORABARABA),
+        ("lasker", RuleSet::LASKER),
     ];
 
-    /// The preset with this rule set's three board switches, if any: its name and
+    /// The four switches of the moving rules, which name a preset.
+    fn board_key(&self) -> (BoardKind, bool, bool, bool) {
+        (
+            self.board,
+            self.flying,
+            self.blocked_loses,
+            self.slides_in_hand,
+        )
+    }
+
+    /// The preset with this rule set's four board switches, if any: its name and
     /// its rule set (whose gotis per side may differ from this one's).
     fn preset(&self) -> Option<(&'static str, RuleSet)> {
-        RuleSet::PRESETS.iter().copied().find(|(_, r)| {
-            (r.board, r.flying, r.blocked_loses) == (self.board, self.flying, self.blocked_loses)
+        RuleSet::PRESETS
+            .iter()
+            .copied()
+            .find(|(_, r)| r.board_key() == self.board_key())
+    }
+
+    /// Why the solver cannot solve this rule set yet, if it cannot: the tier solver
+    /// (issue 52) does not yet give positions with gotis in hand their moves inside
+    /// a tier, so a rule set with Lasker's rule is refused rather than solved wrong.
+    /// The CLI's `solve` calls this and exits 2 with the text.
+    pub fn unsolvable(&self) -> Option<String> {
+        self.slides_in_hand.then(|| {
+            format!(
+                "rule set '{}' lets a player with gotis in hand slide (slides=always, \
+                 Lasker's rule); the solver cannot solve such rule sets yet: it treats \
+                 every position with gotis in hand as placing only",
+                self.name()
+            )
         })
     }
 
@@ -106,7 +158,7 @@ impl RuleSet {
         Geometry::of(self.board)
     }
 
-    /// May a player with `count` gotis on the board (and none in hand) fly?
+    /// May a player with `count` gotis on the board and in hand together fly?
     #[inline]
     pub fn flies(&self, count: u32) -> bool {
         self.flying && count == FLYING_COUNT
@@ -155,10 +207,12 @@ impl RuleSet {
         s
     }
 
-    /// The three switches of the moving rules, without `pieces` and `quiet`.
+    /// The switches of the moving rules, without `pieces` and `quiet`;
+    /// `,slides=always` only with Lasker's rule (the default is never written, so
+    /// the names of the other rule sets stay as they were).
     fn board_switches(&self) -> String {
         format!(
-            "lines={},flying={},blocked={}",
+            "lines={},flying={},blocked={}{}",
             if self.board == BoardKind::Diagonals {
                 20
             } else {
@@ -169,14 +223,20 @@ impl RuleSet {
                 "loses"
             } else {
                 "passes"
+            },
+            if self.slides_in_hand {
+                ",slides=always"
+            } else {
+                ""
             }
         )
     }
 
-    /// Parses a preset name (`tigadi`, `navakankari`, `morris`, `morabaraba`) or a
-    /// comma-separated list of switches applied on top of `tigadi`: `lines=20|16`,
-    /// `flying=never|3`, `blocked=passes|loses`, `pieces=3..12`, `quiet=1..100`; a
-    /// preset may come first, as in `morris,lines=20`, `morabaraba,pieces=4` or
+    /// Parses a preset name (`tigadi`, `navakankari`, `morris`, `morabaraba`,
+    /// `lasker`) or a comma-separated list of switches applied on top of `tigadi`:
+    /// `lines=20|16`, `flying=never|3`, `blocked=passes|loses`,
+    /// `slides=after|always`, `pieces=3..12`, `quiet=1..100`; a preset may come
+    /// first, as in `morris,lines=20`, `morabaraba,pieces=4`, `lasker,pieces=4` or
     /// `tigadi,quiet=10`.
     pub fn parse(text: &str) -> Result<RuleSet, String> {
         let mut rules = RuleSet::TIGADI;
@@ -195,7 +255,7 @@ impl RuleSet {
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 format!(
                     "unknown rule set '{}' (expected tigadi, navakankari, morris, \
-                     morabaraba or switches such as lines=16,flying=3,blocked=loses)",
+                     morabaraba, lasker or switches such as lines=16,flying=3,blocked=loses)",
                     crate::notation::shown(part)
                 )
             })?;
@@ -213,6 +273,8 @@ impl RuleSet {
                 ("flying", "3") => rules.flying = true,
                 ("blocked", "passes") => rules.blocked_loses = false,
                 ("blocked", "loses") => rules.blocked_loses = true,
+                ("slides", "after") => rules.slides_in_hand = false,
+                ("slides", "always") => rules.slides_in_hand = true,
                 ("quiet", n) => {
                     rules.quiet = match n.parse::<u16>() {
                         Ok(q) if (1..=MAX_QUIET).contains(&q) => q,
@@ -239,7 +301,7 @@ impl RuleSet {
                 }
                 _ => {
                     return Err(format!(
-                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses, pieces=3..12, quiet=1..100)",
+                        "bad rule switch '{}' (lines=20|16, flying=never|3, blocked=passes|loses, slides=after|always, pieces=3..12, quiet=1..100)",
                         crate::notation::shown(part)
                     ))
                 }
@@ -282,6 +344,7 @@ mod tests {
                 blocked_loses: false,
                 quiet: DEFAULT_QUIET,
                 pieces: DEFAULT_PIECES,
+                slides_in_hand: false,
             }
         );
         assert_eq!(RuleSet::parse(&custom.name()).unwrap(), custom);
@@ -382,13 +445,64 @@ mod tests {
     fn presets_differ_in_their_board_switches() {
         for (i, (a, x)) in RuleSet::PRESETS.iter().enumerate() {
             for (b, y) in &RuleSet::PRESETS[i + 1..] {
-                assert_ne!(
-                    (x.board, x.flying, x.blocked_loses),
-                    (y.board, y.flying, y.blocked_loses),
-                    "{a} {b}"
-                );
+                assert_ne!(x.board_key(), y.board_key(), "{a} {b}");
             }
         }
+    }
+
+    #[test]
+    fn lasker_preset() {
+        let l = RuleSet::parse("lasker").unwrap();
+        assert_eq!(l, RuleSet::LASKER);
+        assert_eq!(
+            (
+                l.board,
+                l.flying,
+                l.blocked_loses,
+                l.pieces,
+                l.slides_in_hand
+            ),
+            (BoardKind::Plain, true, true, 10, true)
+        );
+        assert_eq!(l.name(), "lasker");
+        assert_eq!(
+            l.switches(),
+            "lines=16,flying=3,blocked=loses,slides=always,pieces=10"
+        );
+        for text in [
+            "lines=16,flying=3,blocked=loses,slides=always,pieces=10",
+            "morris,slides=always,pieces=10",
+            "slides=always,pieces=10,lines=16,flying=3,blocked=loses",
+        ] {
+            assert_eq!(RuleSet::parse(text).unwrap().name(), "lasker", "{text}");
+        }
+        let small = RuleSet::parse("lasker,pieces=4").unwrap();
+        assert_eq!(small.name(), "lasker,pieces=4");
+        // Morris with Lasker's rule but 9 a side is named against Lasker's 10.
+        assert_eq!(
+            RuleSet::parse("morris,slides=always").unwrap().name(),
+            "lasker,pieces=9"
+        );
+        // Lasker's rule without a preset's other switches is written out.
+        let odd = RuleSet::parse("slides=always").unwrap();
+        assert_eq!(
+            odd.name(),
+            "lines=20,flying=never,blocked=passes,slides=always"
+        );
+        assert_eq!(
+            RuleSet::parse("lasker,slides=after").unwrap().name(),
+            "morris,pieces=10"
+        );
+        for r in [l, small, odd] {
+            assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
+            assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
+            assert!(r.unsolvable().unwrap().contains("slides=always"));
+        }
+        for (_, r) in &RuleSet::PRESETS[..4] {
+            assert_eq!(r.unsolvable(), None);
+        }
+        let e = RuleSet::parse("slides=sometimes").unwrap_err();
+        assert!(e.contains("slides=after|always"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,7 @@ const RULE_SETS: [RuleSet; 4] = [
         blocked_loses: false,
         quiet: tigadi_rules::DEFAULT_QUIET,
         pieces: 9,
+        slides_in_hand: false,
     },
 ];
 

@@ -25,6 +25,7 @@ const PLAIN_PASSING: RuleSet = RuleSet {
     blocked_loses: false,
     quiet: tigadi_rules::DEFAULT_QUIET,
     pieces: 9,
+    slides_in_hand: false,
 };
 
 /// The set of the named points, e.g. `set("a1 d1 g4")`.

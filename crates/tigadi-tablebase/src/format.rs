@@ -335,6 +335,8 @@ impl Header {
             blocked_loses,
             quiet,
             pieces,
+            // No table of a rule set with Lasker's rule exists yet (solve refuses it).
+            slides_in_hand: false,
         };
         let hands = match bytes[23] {
             0 => Hands::EMPTY,

@@ -23,10 +23,11 @@ fn names(bits: u32) -> Vec<&'static str> {
 pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), String> {
     crate::output::text(&diagram(p, rules.board).to_string())?;
     outln!("");
-    let verb = if p.phase() == Phase::Placing {
-        "place"
-    } else {
-        "move"
+    let verb = match p.phase() {
+        // Lasker's rule: with gotis in hand, a player places or slides.
+        Phase::Placing if rules.slides_in_hand && p.mover() != 0 => "place or move",
+        Phase::Placing => "place",
+        Phase::Moving => "move",
     };
     outln!("{} to {verb} ({} phase)", p.side, p.phase());
     outln!(
@@ -36,7 +37,7 @@ pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), St
         p.seed.count_ones(),
         p.seed_hand
     );
-    if p.phase() == Phase::Moving {
+    if p.phase() == Phase::Moving || rules.slides_in_hand {
         outln!("quiet turns: {} of {}", p.quiet_turns, rules.quiet);
     }
     if result.is_over() {

@@ -82,6 +82,9 @@ fn set_compression(tables: &tb::TablebaseDir, text: &str) -> Result<(), String> 
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
+    if let Some(why) = rules.unsolvable() {
+        return Err(why);
+    }
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
     let pairs = match &args.subspace {

@@ -1,0 +1,331 @@
+//! A naive Lasker morris, written from docs/RULES.md §1–§6 and §8.2 alone (not from
+//! the rules crate's move generation), as test infrastructure: a move generator over
+//! plain arrays and a whole-game oracle by value iteration over raw states (no
+//! symmetry, no counters). The tier solver's comparison test (issue 53) includes
+//! this file with `#[path]`; the rules crate's tests check the generator against
+//! the fast one and the oracle on small games.
+//!
+//! Everything here names points by their names; [`Naive::to_position`] is the one
+//! bridge to the toolkit's types.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use tigadi_rules::{Point, Position, Side};
+
+/// The 24 points, in this file's own order.
+pub const NAMES: [&str; 24] = [
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
+    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
+];
+
+/// The 16 lines of the board without diagonals (docs/RULES.md §1, §8 `lines=16`).
+pub const LINES16: [[&str; 3]; 16] = [
+    ["a1", "d1", "g1"],
+    ["g1", "g4", "g7"],
+    ["a7", "d7", "g7"],
+    ["a1", "a4", "a7"],
+    ["b2", "d2", "f2"],
+    ["f2", "f4", "f6"],
+    ["b6", "d6", "f6"],
+    ["b2", "b4", "b6"],
+    ["c3", "d3", "e3"],
+    ["e3", "e4", "e5"],
+    ["c5", "d5", "e5"],
+    ["c3", "c4", "c5"],
+    ["d1", "d2", "d3"],
+    ["g4", "f4", "e4"],
+    ["d7", "d6", "d5"],
+    ["a4", "b4", "c4"],
+];
+
+fn at(name: &str) -> usize {
+    NAMES.iter().position(|n| *n == name).unwrap()
+}
+
+/// The lines as index triples, and which points are neighbours (consecutive on a
+/// line), worked out once.
+struct Board16 {
+    lines: Vec<[usize; 3]>,
+    adjacent: [[bool; 24]; 24],
+}
+
+fn board() -> &'static Board16 {
+    static BOARD: std::sync::OnceLock<Board16> = std::sync::OnceLock::new();
+    BOARD.get_or_init(|| {
+        let lines: Vec<[usize; 3]> = LINES16.iter().map(|l| l.map(at)).collect();
+        let mut adjacent = [[false; 24]; 24];
+        for l in &lines {
+            for (a, b) in [(l[0], l[1]), (l[1], l[2])] {
+                adjacent[a][b] = true;
+                adjacent[b][a] = true;
+            }
+        }
+        Board16 { lines, adjacent }
+    })
+}
+
+/// Are `a` and `b` consecutive on a line?
+fn adjacent(a: usize, b: usize) -> bool {
+    board().adjacent[a][b]
+}
+
+/// A raw Lasker state: the board (0 empty, 1 Bone, 2 Seed), the player to move
+/// (1 or 2) and both hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Naive {
+    /// Who stands on each point of [`NAMES`].
+    pub cell: [u8; 24],
+    /// 1 (Bone) or 2 (Seed) to move.
+    pub side: u8,
+    /// Gotis in hand: `hand[0]` Bone's, `hand[1]` Seed's.
+    pub hand: [u8; 2],
+}
+
+/// A naive move: where from (a slide) or nothing (a placement), where to, what
+/// is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NaiveMove {
+    /// Start point of a slide; `None` for a placement.
+    pub from: Option<usize>,
+    /// Arrival point.
+    pub to: usize,
+    /// Captured point.
+    pub capture: Option<usize>,
+}
+
+impl Naive {
+    /// The empty board, `pieces` in each hand, Bone to move.
+    pub fn start(pieces: u8) -> Naive {
+        Naive {
+            cell: [0; 24],
+            side: 1,
+            hand: [pieces, pieces],
+        }
+    }
+
+    fn count(&self, who: u8) -> usize {
+        self.cell.iter().filter(|&&c| c == who).count()
+    }
+
+    /// Gotis of `who` on the board and in hand.
+    pub fn total(&self, who: u8) -> usize {
+        self.count(who) + self.hand[who as usize - 1] as usize
+    }
+
+    /// Does the goti of `who` on `p` stand in a line of three of `who`?
+    fn in_line(&self, p: usize, who: u8) -> bool {
+        board()
+            .lines
+            .iter()
+            .any(|l| l.contains(&p) && l.iter().all(|&q| self.cell[q] == who))
+    }
+
+    /// Every legal move under Lasker's rules (docs/RULES.md §8.2): none when a side
+    /// has fewer than 3 gotis in all; otherwise every placement (with gotis in hand)
+    /// and every slide of a goti to a neighbouring empty point, or to any empty
+    /// point when the mover's gotis on the board and in hand are exactly 3; a move
+    /// that completes a line through its goti takes one enemy goti not in a line,
+    /// or any when all are in lines. No pass: a blocked player loses.
+    pub fn moves(&self) -> Vec<NaiveMove> {
+        let me = self.side;
+        let you = 3 - me;
+        if self.total(me) < 3 || self.total(you) < 3 {
+            return vec![];
+        }
+        let mut arrivals = vec![];
+        if self.hand[me as usize - 1] > 0 {
+            for to in 0..24 {
+                if self.cell[to] == 0 {
+                    arrivals.push((None, to));
+                }
+            }
+        }
+        let flies = self.total(me) == 3;
+        for from in 0..24 {
+            if self.cell[from] != me {
+                continue;
+            }
+            for to in 0..24 {
+                if self.cell[to] == 0 && (flies || adjacent(from, to)) {
+                    arrivals.push((Some(from), to));
+                }
+            }
+        }
+        let mut out = vec![];
+        for (from, to) in arrivals {
+            let mut after = *self;
+            if let Some(f) = from {
+                after.cell[f] = 0;
+            }
+            after.cell[to] = me;
+            if after.in_line(to, me) {
+                let enemy: Vec<usize> = (0..24).filter(|&q| self.cell[q] == you).collect();
+                let free: Vec<usize> = enemy
+                    .iter()
+                    .copied()
+                    .filter(|&q| !self.in_line(q, you))
+                    .collect();
+                let takeable = if free.is_empty() { enemy } else { free };
+                for x in takeable {
+                    out.push(NaiveMove {
+                        from,
+                        to,
+                        capture: Some(x),
+                    });
+                }
+            } else {
+                out.push(NaiveMove {
+                    from,
+                    to,
+                    capture: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// The state after `m`.
+    pub fn play(&self, m: NaiveMove) -> Naive {
+        let mut n = *self;
+        let me = self.side;
+        match m.from {
+            Some(f) => n.cell[f] = 0,
+            None => n.hand[me as usize - 1] -= 1,
+        }
+        n.cell[m.to] = me;
+        if let Some(x) = m.capture {
+            n.cell[x] = 0;
+        }
+        n.side = 3 - me;
+        n
+    }
+
+    /// The number of move sequences of `depth` turns (a state without moves ends one).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves()
+            .iter()
+            .map(|&m| self.play(m).perft(depth - 1))
+            .sum()
+    }
+
+    /// The same state as the toolkit's [`Position`] (100-turn counter 0).
+    pub fn to_position(self) -> Position {
+        let bits = |who: u8| {
+            (0..24)
+                .filter(|&i| self.cell[i] == who)
+                .map(|i| Point::parse(NAMES[i]).unwrap().bit())
+                .fold(0, |a, b| a | b)
+        };
+        Position {
+            bone: bits(1),
+            seed: bits(2),
+            side: if self.side == 1 {
+                Side::Bone
+            } else {
+                Side::Seed
+            },
+            bone_hand: self.hand[0],
+            seed_hand: self.hand[1],
+            quiet_turns: 0,
+        }
+    }
+
+    /// The toolkit's name for a naive move (docs/RULES.md §9: `d5`, `a1-a4`, `xg7`).
+    pub fn notation(m: NaiveMove) -> String {
+        let mut s = match m.from {
+            Some(f) => format!("{}-{}", NAMES[f], NAMES[m.to]),
+            None => NAMES[m.to].to_string(),
+        };
+        if let Some(x) = m.capture {
+            s += &format!("x{}", NAMES[x]);
+        }
+        s
+    }
+}
+
+/// A game-theoretic value for the player to move, with the number of turns to the
+/// end under play that wins fastest and loses slowest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Won in this many turns.
+    Win(u32),
+    /// Lost in this many turns (0: the game is already lost, or no move).
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+/// The whole game of Lasker morris from `start`: [`solve_graph`] with
+/// [`Naive::moves`].
+pub fn solve(start: Naive) -> HashMap<Naive, Value> {
+    solve_graph(start, |s| {
+        s.moves().into_iter().map(|m| s.play(m)).collect()
+    })
+}
+
+/// Any game from `start` (its moves given by `children`) solved by value iteration
+/// over every state reachable from it: round 0 marks the states without a move
+/// lost (in Lasker: a side below 3 gotis, or the mover blocked); round k marks won
+/// every state with a move to a state lost in an earlier round, and lost every
+/// state all of whose moves lead to states won in earlier rounds. What no round
+/// marks is a draw.
+pub fn solve_graph<S: Copy + Eq + std::hash::Hash>(
+    start: S,
+    children: impl Fn(&S) -> Vec<S>,
+) -> HashMap<S, Value> {
+    let mut states = vec![start];
+    let mut id: HashMap<S, u32> = HashMap::from([(start, 0)]);
+    let mut edges: Vec<Vec<u32>> = vec![];
+    let mut i = 0;
+    while i < states.len() {
+        let mut kids = vec![];
+        for c in children(&states[i]) {
+            let n = id.len() as u32;
+            let k = *id.entry(c).or_insert_with(|| {
+                states.push(c);
+                n
+            });
+            kids.push(k);
+        }
+        edges.push(kids);
+        i += 1;
+    }
+    let mut value: Vec<Option<Value>> = edges
+        .iter()
+        .map(|k| k.is_empty().then_some(Value::Loss(0)))
+        .collect();
+    for round in 1.. {
+        let mut new = vec![];
+        for (s, kids) in edges.iter().enumerate() {
+            if value[s].is_some() {
+                continue;
+            }
+            if kids
+                .iter()
+                .any(|&c| matches!(value[c as usize], Some(Value::Loss(_))))
+            {
+                new.push((s, Value::Win(round)));
+            } else if kids
+                .iter()
+                .all(|&c| matches!(value[c as usize], Some(Value::Win(_))))
+            {
+                new.push((s, Value::Loss(round)));
+            }
+        }
+        if new.is_empty() {
+            break;
+        }
+        for (s, v) in new {
+            value[s] = Some(v);
+        }
+    }
+    states
+        .into_iter()
+        .zip(value)
+        .map(|(s, v)| (s, v.unwrap_or(Value::Draw)))
+        .collect()
+}
