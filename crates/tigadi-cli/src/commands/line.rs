@@ -6,13 +6,21 @@ use super::show::position;
 use super::CmdResult;
 use crate::LineArgs;
 use tigadi_play::{line_with, LineEnd};
-use tigadi_rules::RuleSet;
+use tigadi_rules::{Game, RuleSet};
+use tigadi_tablebase::Tablebase;
 use tigadi_values::{in_words, Metric};
 
 /// Runs the command; see the module docs.
 pub fn run(rules: RuleSet, args: &LineArgs) -> CmdResult {
     let start = position(&rules, &args.position)?;
-    let tb = super::tables::open(&args.dir.dir, &rules)?;
+    // A finished game is its own line and reads no table; any other start needs
+    // the rule set's tables, and their absence is named before anything runs.
+    let over = Game::from_reached_position(rules, start).is_ok_and(|g| g.result().is_over());
+    let tb = if over {
+        Tablebase::open(&args.dir.dir, &rules)
+    } else {
+        super::tables::open(&args.dir.dir, &rules)?
+    };
     let metric = match args.metric.as_str() {
         "dtw" => Metric::Dtw,
         _ => Metric::Dtc,
