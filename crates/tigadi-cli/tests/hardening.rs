@@ -103,11 +103,7 @@ fn batch_probe_goes_on_after_a_non_utf8_line() {
     let mut cmd = tigadi();
     cmd.args(["probe", "--dir", s(solved7())]);
     let r = run_with(cmd, &input, LIMIT);
-    let lines: Vec<serde_json::Value> = r
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&r.stdout);
     assert_eq!(lines.len(), 3, "{r:?}");
     assert!(lines[0]["value"].is_string(), "{}", lines[0]);
     assert!(
@@ -661,11 +657,7 @@ fn batch_probe_answers_an_endless_line_with_an_error_and_goes_on() {
         format!("\n{line}").as_bytes(),
     );
     assert!(peak < MEMORY_BOUND, "peak memory {peak} bytes: {r:?}");
-    let lines: Vec<serde_json::Value> = r
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&r.stdout);
     assert_eq!(lines.len(), 3, "{r:?}");
     assert!(lines[0]["value"].is_string(), "{}", lines[0]);
     let error = lines[1]["error"].as_str().unwrap();

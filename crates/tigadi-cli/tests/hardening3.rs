@@ -294,11 +294,7 @@ fn input_lines_at_the_bound_and_past_it() {
     let mut cmd = tigadi();
     cmd.args(["probe", "--dir", d]);
     let r = run_with(cmd, &input, Duration::from_secs(60));
-    let lines: Vec<serde_json::Value> = r
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&r.stdout);
     assert_eq!(lines.len(), 3, "{r:?}");
     let e0 = lines[0]["error"].as_str().unwrap();
     assert!(!e0.contains("longer than"), "{e0}");

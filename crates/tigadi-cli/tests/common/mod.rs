@@ -196,3 +196,11 @@ pub fn in_words(answer: &serde_json::Value) -> String {
         other => panic!("not a probe value: {other:?}"),
     }
 }
+
+/// Each line of `text` parsed as one JSON value (batch `probe` writes one per
+/// input line); panics, failing the test, on a line that is not JSON.
+pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
