@@ -269,6 +269,13 @@ fn every_door_accepts_a_finished_game() {
             "{args:?}: {}",
             r.stdout
         );
+        if args[0] == "show" {
+            // Nobody is to move in a finished game.
+            assert!(
+                !text.contains(" to place") && !text.contains(" to move"),
+                "{text}"
+            );
+        }
     }
     // Still refused: a position no game reaches.
     let r = run(&[

@@ -74,6 +74,13 @@ pub fn run(rules: RuleSet, args: &MatchArgs) -> CmdResult {
         report.second_wins[1],
         report.draws
     );
-    outln!("{turns} turns in all; levels 3 and 4 chose {searched} of them by search (no table)");
+    if searched == 0 {
+        outln!("{turns} turns in all; none chosen by search");
+    } else {
+        outln!(
+            "{turns} turns in all; levels 3 and 4 chose {searched} of them by search, \
+             for want of a table"
+        );
+    }
     Ok(0)
 }

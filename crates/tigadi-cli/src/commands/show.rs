@@ -29,7 +29,12 @@ pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), St
         Phase::Placing => "place",
         Phase::Moving => "move",
     };
-    outln!("{} to {verb} ({} phase)", p.side, p.phase());
+    if result.is_over() {
+        // Nobody is to move in a finished game: name the side only as next.
+        outln!("{} phase, {} next", p.phase(), p.side);
+    } else {
+        outln!("{} to {verb} ({} phase)", p.side, p.phase());
+    }
     outln!(
         "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
         p.bone.count_ones(),
