@@ -316,6 +316,18 @@ impl Tablebase {
             .get::<F>(&self.cache, id.place(self.rules()), l.index.index(board))
     }
 
+    /// Checks that `board` with gotis in hand `hands` can be a position of a tier
+    /// and that the table of field `F` for it is there and the one asked for
+    /// (opened and checked as [`Tablebase::get`] does), without reading a block.
+    pub(crate) fn check_table<F: Field>(
+        &self,
+        hands: Hands,
+        board: Board,
+    ) -> Result<(), TablebaseError> {
+        self.loaded(TableId::new(F::KIND, self.tier(hands, board)?))
+            .map(|_| ())
+    }
+
     /// The entry of field `F` for position `p` of either phase, from its own
     /// table: [`Tablebase::get`] with `p`'s hands and board. Reads no counter; the position is not checked against the
     /// rules beyond what its table holds ([`Tablebase::answer`] checks it).
