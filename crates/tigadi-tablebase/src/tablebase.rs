@@ -8,7 +8,7 @@ use crate::error::TablebaseError;
 use crate::kind::{field, Entry, Field, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -91,6 +91,11 @@ pub struct Tablebase {
     /// at the directory.
     missing: Mutex<HashMap<usize, FileStamp>>,
     cache: BlockCache,
+    /// Every placing tier of the rule set's game ([`tiers_with_hands`] of every
+    /// hand the placing phase goes through), made on first use: a placing answer
+    /// checks the tier of every placement it reads, and building the list each
+    /// time cost more than the reads.
+    placing_tiers: OnceLock<HashSet<Tier>>,
 }
 
 impl Tablebase {
@@ -110,6 +115,7 @@ impl Tablebase {
             bad: Mutex::new(HashMap::new()),
             missing: Mutex::new(HashMap::new()),
             cache: BlockCache::new(blocks),
+            placing_tiers: OnceLock::new(),
         }
     }
 
@@ -280,7 +286,12 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
-        if !tiers_with_hands(rules, hands).contains(&Tier::new(hands, sub)) {
+        let tiers = self.placing_tiers.get_or_init(|| {
+            (0..placing_turns(rules))
+                .flat_map(|k| tiers_with_hands(rules, Hands::after_placements(rules, k)))
+                .collect()
+        });
+        if !tiers.contains(&Tier::new(hands, sub)) {
             return Err(TablebaseError::InvalidPosition(format!(
                 "no game reaches {sub} after {placed} placements"
             )));
@@ -591,6 +602,39 @@ mod tests {
     /// Sets the modification time of directory `dir` to `t`.
     fn set_mtime(dir: &Path, t: SystemTime) {
         std::fs::File::open(dir).unwrap().set_modified(t).unwrap();
+    }
+
+    /// The placing tiers a tablebase accepts are exactly [`tiers_with_hands`]'s
+    /// (the plain definition, built anew for each hand), for every hand the
+    /// placing phase goes through and every count of gotis on the board.
+    #[test]
+    fn placing_tiers_are_the_reached_ones() {
+        for name in ["tigadi,pieces=4", "morris", "morabaraba"] {
+            let rules = RuleSet::parse(name).unwrap();
+            let tb = Tablebase::open(Path::new("/nonexistent"), &rules);
+            let (mut accepted, mut refused) = (0, 0);
+            for k in 0..placing_turns(&rules) {
+                let hands = Hands::after_placements(&rules, k);
+                let reached = tiers_with_hands(&rules, hands);
+                for m in 0..=rules.pieces {
+                    for o in 0..=rules.pieces {
+                        let board = Board {
+                            mover: (1 << m) - 1,
+                            opponent: ((1 << o) - 1) << m,
+                        };
+                        if m + o > 24 {
+                            continue;
+                        }
+                        let tier = Tier::new(hands, Subspace::new(m, o));
+                        let ok = tb.tier(hands, board).is_ok();
+                        assert_eq!(ok, reached.contains(&tier), "{name}: {tier:?}");
+                        accepted += usize::from(ok);
+                        refused += usize::from(!ok);
+                    }
+                }
+            }
+            assert!(accepted > 0 && refused > 0, "{name}");
+        }
     }
 
     /// A table missing from a directory that has settled is remembered as
