@@ -99,7 +99,9 @@ curl -sf "http://$addr$(head -1 "$paths")" >/dev/null || { echo "no answer from 
 cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 tick=$(getconf CLK_TCK)
 before=$(cpu); n0=$(grep -c ' 200 ' "$log" || true)
-echo "== $n random positions over $(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l) moving-phase subspaces (PHASES=${PHASES:-moving}), $conns connections, ${secs}s (rules $rules, $bin)"
+tables=$(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l)
+[ "${PHASES:-moving}" = both ] && tables="$tables moving-phase and $(find "$dir/$rdir" -maxdepth 1 -name "p*-*v*.tgtb" | wc -l) placing"
+echo "== $n random positions over $tables subspaces (PHASES=${PHASES:-moving}), $conns connections, ${secs}s (rules $rules, $bin)"
 PATHS="$paths" wrk -t2 -c"$conns" -d"${secs}s" --latency -s benches/serve_random.lua "http://$addr"
 after=$(cpu); n1=$(grep -c ' 200 ' "$log" || true)
 errors=$(grep -c '^GET .* [45][0-9][0-9] ' "$log" || true)
