@@ -5,6 +5,12 @@
 # each requested once in turn, with wrk (Debian package `wrk`).
 # Usage: benches/serve_random.sh DIR [N] [SECONDS] [CONNECTIONS] [RULES]
 # DIR holds solved tables, e.g. `tigadi solve --max-pieces 10 --dir DIR`.
+# PHASES=both spreads the N positions evenly over the placing tables too (every
+# table of DIR, `pN-MvO.tgtb` included: gotis dropped at random with the hands that
+# N placements leave, redrawn while a player shows a tigadi whose opponent has
+# lost no goti, which no game reaches); for rule sets whose hands follow from the
+# placements made (not `slides=always`). The default, `moving`, is the stream
+# measured before issue 56.
 # TIGADI_BIN=PATH serves with another build (for A/B runs) instead of building this one;
 # SERVE_ARGS="--cache-mib 128" passes options to `tigadi serve`.
 # Prints wrk's requests/s and latency percentiles, and the server's CPU per request.
@@ -27,27 +33,62 @@ paths=$(mktemp)
 log=$(mktemp)
 # Random positions: for each subspace with a table, gotis dropped on random points
 # (seed 31), alternating the side to move; every position valid in the moving phase.
-python3 - "$dir" "$rules" "$n" > "$paths" <<'PY'
-import os, random, sys, urllib.parse
+python3 - "$dir" "$rules" "$n" "${PHASES:-moving}" > "$paths" <<'PY'
+import os, random, re, sys, urllib.parse
 from pathlib import Path
-directory, rules, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+directory, rules, n, phases = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+if phases not in ("moving", "both"):
+    sys.exit(f"PHASES={phases}: expected moving or both")
 rdir = rules.replace("=", "-").replace(",", "_")
+# (placements made, mover's gotis, opponent's gotis); None placements: moving phase.
 subs = sorted(
-    tuple(int(x) for x in f.stem.split("v"))
+    (tuple(int(x) for x in f.stem.split("v")), None)
     for f in Path(directory, rdir).glob("[0-9]*v*.tgtb")
 )
+if phases == "both":
+    subs += sorted(
+        ((int(g[2]), int(g[3])), int(g[1]))
+        for f in Path(directory, rdir).glob("p*-*v*.tgtb")
+        if (g := re.fullmatch(r"p(\d+)-(\d+)v(\d+)", f.stem))
+    )
+# Gotis a side: 9, 12 for morabaraba, or the rule set's pieces=N.
+given = re.search(r"pieces=(\d+)", rules)
+pieces = int(given.group(1)) if given else 12 if rules.startswith("morabaraba") else 9
 ranks = [["a7","d7","g7"],["b6","d6","f6"],["c5","d5","e5"],["a4","b4","c4","e4","f4","g4"],
          ["c3","d3","e3"],["b2","d2","f2"],["a1","d1","g1"]]
 points = [p for r in ranks for p in r]
+# Every line of the largest board (the diagonals too): a position drawn for a
+# board without them is only redrawn more often than it needs to be.
+lines = [set(l.split()) for l in (
+    "a7 d7 g7,b6 d6 f6,c5 d5 e5,a4 b4 c4,e4 f4 g4,c3 d3 e3,b2 d2 f2,a1 d1 g1,"
+    "a7 a4 a1,b6 b4 b2,c5 c4 c3,d7 d6 d5,d3 d2 d1,e5 e4 e3,f6 f4 f2,g7 g4 g1,"
+    "a7 b6 c5,g7 f6 e5,a1 b2 c3,g1 f2 e3").split(",")]
+tigadi = lambda s: any(l <= s for l in lines)
 rng = random.Random(31)
 for i in range(n):
-    m, o = subs[i % len(subs)]
-    side = "B" if (i // len(subs)) % 2 == 0 else "S"
-    chosen = rng.sample(points, m + o)
-    mover, opp = set(chosen[:m]), set(chosen[m:])
+    (m, o), made = subs[i % len(subs)]
+    if made is None:
+        side = "B" if (i // len(subs)) % 2 == 0 else "S"
+        hands = ""
+    else:
+        # Bone places first: after `made` placements Bone has placed
+        # ceil(made/2), Seed floor(made/2).
+        side = "B" if made % 2 == 0 else "S"
+        bone_placed, seed_placed = (made + 1) // 2, made // 2
+        mover_placed, opp_placed = (bone_placed, seed_placed) if side == "B" else (seed_placed, bone_placed)
+        hands = f" {pieces - bone_placed} {pieces - seed_placed}"
+    for _ in range(1000):
+        chosen = rng.sample(points, m + o)
+        mover, opp = set(chosen[:m]), set(chosen[m:])
+        if made is None or not (
+            (tigadi(mover) and opp_placed == o) or (tigadi(opp) and mover_placed == m)
+        ):
+            break
+    else:
+        sys.exit(f"no position drawn for {m}v{o} after {made} placements")
     bone, seed = (mover, opp) if side == "B" else (opp, mover)
     text = "/".join("".join("B" if p in bone else "S" if p in seed else "." for p in r) for r in ranks)
-    print(f"/api/v1/{urllib.parse.quote(rules, safe='')}?position={urllib.parse.quote(text + ' ' + side, safe='/')}")
+    print(f"/api/v1/{urllib.parse.quote(rules, safe='')}?position={urllib.parse.quote(text + ' ' + side + hands, safe='/')}")
 PY
 "$bin" serve --dir "$dir" --bind 127.0.0.1:0 ${SERVE_ARGS:-} 2>"$log" &
 server=$!
@@ -58,7 +99,9 @@ curl -sf "http://$addr$(head -1 "$paths")" >/dev/null || { echo "no answer from 
 cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 tick=$(getconf CLK_TCK)
 before=$(cpu); n0=$(grep -c ' 200 ' "$log" || true)
-echo "== $n random positions over $(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l) subspaces, $conns connections, ${secs}s (rules $rules, $bin)"
+tables=$(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l)
+[ "${PHASES:-moving}" = both ] && tables="$tables moving-phase and $(find "$dir/$rdir" -maxdepth 1 -name "p*-*v*.tgtb" | wc -l) placing"
+echo "== $n random positions over $tables subspaces (PHASES=${PHASES:-moving}), $conns connections, ${secs}s (rules $rules, $bin)"
 PATHS="$paths" wrk -t2 -c"$conns" -d"${secs}s" --latency -s benches/serve_random.lua "http://$addr"
 after=$(cpu); n1=$(grep -c ' 200 ' "$log" || true)
 errors=$(grep -c '^GET .* [45][0-9][0-9] ' "$log" || true)

@@ -177,10 +177,21 @@ impl Tablebase {
         // capture choice), a moving-phase one from the moving-phase tables; with the
         // horizon tables, under the 100-turn rule too.
         let hands = hands_of(p);
-        report.value = self.get_position::<field::Dtc>(p)?;
+        // The position's own table is checked first (there, the one asked for),
+        // but its value is read from it only where nothing else gives it: with
+        // the horizon tables `probe_rule` reads it, and with the moves it is the
+        // best turn's value (what the solver stored and `verify` checks: a
+        // position's value is the best of its turns'). A random probe of a
+        // large set finds few blocks in the cache, so the block not read is a
+        // decompression saved (docs/PERFORMANCE.md, "Serving the whole set").
+        self.check_table::<field::Dtc>(hands, board)?;
         report.rule = known(self.probe_rule(hands, board, p.quiet_turns))?;
         report.dtw = known(self.get_position::<field::Dtw>(p))?;
         if !with_moves {
+            report.value = match report.rule {
+                Some(r) => r.value,
+                None => self.get_position::<field::Dtc>(p)?,
+            };
             return Ok(report);
         }
         report.moves = if report.rule.is_some() {
@@ -203,6 +214,11 @@ impl Tablebase {
                     dtw: None,
                 })
                 .collect()
+        };
+        report.value = match (report.rule, report.moves.first()) {
+            (Some(r), _) => r.value,
+            (None, Some(best)) => best.value,
+            (None, None) => self.get_position::<field::Dtc>(p)?,
         };
         // The turns' DTWs where every table they lead into has its DTW table (a
         // run of `solve --dtw` writes those first, so only a damaged or partial

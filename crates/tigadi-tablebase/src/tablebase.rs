@@ -8,7 +8,7 @@ use crate::error::TablebaseError;
 use crate::kind::{field, Entry, Field, TableKind};
 use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -43,7 +43,18 @@ impl FileStamp {
             (m.len(), m.modified().ok(), inode)
         }))
     }
+
+    /// Has the file not been modified for [`SETTLED`] before `now`? Only then can
+    /// a change after `now` be told apart by its modification time, which the
+    /// file system takes from a clock that may run a tick or two behind.
+    fn settled(&self, now: std::time::SystemTime) -> bool {
+        matches!(self.0, Some((_, Some(t), _)) if t + SETTLED <= now)
+    }
 }
+
+/// How long a directory must have stayed unchanged before a table found missing
+/// in it is remembered as missing ([`Tablebase::loaded`]).
+const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A position's (or a turn's) values under the 100-turn rule, with the
 /// game-theoretic value for comparison.
@@ -72,7 +83,19 @@ pub struct Tablebase {
     /// The tables found damaged or mismatched, by [`TableId::number`], with the
     /// stamp their file had then: asked again only once the file changes.
     bad: Mutex<HashMap<usize, (FileStamp, TablebaseError)>>,
+    /// The tables found missing, by [`TableId::number`], with the stamp the rule
+    /// set's directory had just before: while it keeps that stamp, no file has
+    /// been put into it, so they are still missing. A server answering from a
+    /// directory without horizon or DTW tables asks for them on every probe; this
+    /// spares it a look at each file (two system calls and a path) for one look
+    /// at the directory.
+    missing: Mutex<HashMap<usize, FileStamp>>,
     cache: BlockCache,
+    /// Every placing tier of the rule set's game ([`tiers_with_hands`] of every
+    /// hand the placing phase goes through), made on first use: a placing answer
+    /// checks the tier of every placement it reads, and building the list each
+    /// time cost more than the reads.
+    placing_tiers: OnceLock<HashSet<Tier>>,
 }
 
 impl Tablebase {
@@ -90,8 +113,16 @@ impl Tablebase {
             dir: TablebaseDir::new(dir, rules),
             tables: (0..TableId::COUNT).map(|_| OnceLock::new()).collect(),
             bad: Mutex::new(HashMap::new()),
+            missing: Mutex::new(HashMap::new()),
             cache: BlockCache::new(blocks),
+            placing_tiers: OnceLock::new(),
         }
+    }
+
+    /// The number of blocks read and decompressed so far (the block cache's
+    /// misses), for measurements.
+    pub fn blocks_read(&self) -> u64 {
+        self.cache.loads()
     }
 
     /// The rule set.
@@ -114,7 +145,11 @@ impl Tablebase {
     /// A good table is kept open for good (the probe path reads one `OnceLock`). A
     /// damaged or mismatched file is remembered with its [`FileStamp`], so that it
     /// is not read again on every probe, until the file changes (a table copied in
-    /// while it was probed, issue 54): then it is opened and checked again.
+    /// while it was probed, issue 54): then it is opened and checked again. A
+    /// missing table is remembered with the stamp of the directory it would be
+    /// in, once that directory has not changed for [`SETTLED`], and looked for
+    /// again as soon as the directory changes (a file written, copied, renamed
+    /// or linked into it).
     fn loaded(&self, id: TableId) -> Result<&Loaded, TablebaseError> {
         let number = id.number(self.rules());
         let cell = &self.tables[number];
@@ -122,6 +157,21 @@ impl Tablebase {
             return Ok(l);
         }
         let path = self.dir.table_path(id);
+        // The stamp of the directory the file would be in, taken before the file
+        // is looked for: a file put in afterwards changes it.
+        let dir_stamp = FileStamp::of(path.parent().unwrap_or(self.dir.path()));
+        let known_missing = self
+            .missing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&number)
+            .is_some_and(|was| *was == dir_stamp);
+        if known_missing {
+            return Err(TablebaseError::MissingSubspace {
+                subspace: id.tier.subspace,
+                path,
+            });
+        }
         let stamp = FileStamp::of(&path);
         {
             let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
@@ -142,8 +192,22 @@ impl Tablebase {
             // A damaged or mismatched file stays so until it changes: remember it
             // with the stamp it had before it was read (a change while it was
             // read shows as a new stamp next time). A missing one may yet be
-            // written.
+            // written: remembered as missing only while the directory is unchanged,
+            // and only once it has settled (a change within the same clock tick
+            // would not show in its stamp).
             Err(e) => {
+                let mut missing = self.missing.lock().unwrap_or_else(|e| e.into_inner());
+                match &e {
+                    TablebaseError::MissingSubspace { .. }
+                        if dir_stamp.settled(std::time::SystemTime::now()) =>
+                    {
+                        missing.insert(number, dir_stamp);
+                    }
+                    _ => {
+                        missing.remove(&number);
+                    }
+                }
+                drop(missing);
                 if let Some(copy) = e.duplicate_permanent() {
                     let mut bad = self.bad.lock().unwrap_or_else(|e| e.into_inner());
                     bad.insert(number, (stamp, copy));
@@ -156,6 +220,9 @@ impl Tablebase {
 
     fn open_table(&self, id: TableId) -> Result<Loaded, TablebaseError> {
         let table = self.dir.open(id)?;
+        // Probes read single blocks at scattered offsets: no readahead
+        // (docs/PERFORMANCE.md, "Serving the whole set").
+        table.advise_random();
         let index = SubspaceIndex::new(id.tier.subspace);
         if index.slots() != table.header().slots {
             return Err(TablebaseError::corrupt(
@@ -219,7 +286,12 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
-        if !tiers_with_hands(rules, hands).contains(&Tier::new(hands, sub)) {
+        let tiers = self.placing_tiers.get_or_init(|| {
+            (0..placing_turns(rules))
+                .flat_map(|k| tiers_with_hands(rules, Hands::after_placements(rules, k)))
+                .collect()
+        });
+        if !tiers.contains(&Tier::new(hands, sub)) {
             return Err(TablebaseError::InvalidPosition(format!(
                 "no game reaches {sub} after {placed} placements"
             )));
@@ -253,6 +325,18 @@ impl Tablebase {
         let l = self.loaded(id)?;
         l.table
             .get::<F>(&self.cache, id.place(self.rules()), l.index.index(board))
+    }
+
+    /// Checks that `board` with gotis in hand `hands` can be a position of a tier
+    /// and that the table of field `F` for it is there and the one asked for
+    /// (opened and checked as [`Tablebase::get`] does), without reading a block.
+    pub(crate) fn check_table<F: Field>(
+        &self,
+        hands: Hands,
+        board: Board,
+    ) -> Result<(), TablebaseError> {
+        self.loaded(TableId::new(F::KIND, self.tier(hands, board)?))
+            .map(|_| ())
     }
 
     /// The entry of field `F` for position `p` of either phase, from its own
@@ -506,4 +590,101 @@ fn sort_best_first<T>(moves: &mut [(T, Value)]) {
             std::cmp::Ordering::Equal
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kind::TableData;
+    use crate::reader::table::mark_padding;
+    use std::time::{Duration, SystemTime};
+
+    /// Sets the modification time of directory `dir` to `t`.
+    fn set_mtime(dir: &Path, t: SystemTime) {
+        std::fs::File::open(dir).unwrap().set_modified(t).unwrap();
+    }
+
+    /// The placing tiers a tablebase accepts are exactly [`tiers_with_hands`]'s
+    /// (the plain definition, built anew for each hand), for every hand the
+    /// placing phase goes through and every count of gotis on the board.
+    #[test]
+    fn placing_tiers_are_the_reached_ones() {
+        for name in ["tigadi,pieces=4", "morris", "morabaraba"] {
+            let rules = RuleSet::parse(name).unwrap();
+            let tb = Tablebase::open(Path::new("/nonexistent"), &rules);
+            let (mut accepted, mut refused) = (0, 0);
+            for k in 0..placing_turns(&rules) {
+                let hands = Hands::after_placements(&rules, k);
+                let reached = tiers_with_hands(&rules, hands);
+                for m in 0..=rules.pieces {
+                    for o in 0..=rules.pieces {
+                        let board = Board {
+                            mover: (1 << m) - 1,
+                            opponent: ((1 << o) - 1) << m,
+                        };
+                        if m + o > 24 {
+                            continue;
+                        }
+                        let tier = Tier::new(hands, Subspace::new(m, o));
+                        let ok = tb.tier(hands, board).is_ok();
+                        assert_eq!(ok, reached.contains(&tier), "{name}: {tier:?}");
+                        accepted += usize::from(ok);
+                        refused += usize::from(!ok);
+                    }
+                }
+            }
+            assert!(accepted > 0 && refused > 0, "{name}");
+        }
+    }
+
+    /// A table missing from a directory that has settled is remembered as
+    /// missing, and found as soon as it is written; in a directory that changed
+    /// just now it is looked for every time. Every answer equals a fresh
+    /// tablebase's (the plain definition: look at the file each time).
+    #[test]
+    fn a_missing_table_is_found_once_written() {
+        let root = tempfile::tempdir().unwrap();
+        let rules = RuleSet::TIGADI;
+        let dir = TablebaseDir::new(root.path(), &rules);
+        std::fs::create_dir_all(dir.path()).unwrap();
+        let sub = Subspace::new(3, 3);
+        let id = TableId::new(TableKind::GameTheoretic, Tier::new(Hands::EMPTY, sub));
+        let number = id.number(&rules);
+        let board = Board {
+            mover: 0b111,
+            opponent: 0b111 << 8,
+        };
+        assert_eq!(Subspace::of(board), sub);
+        let is_missing = |r: Result<Value, TablebaseError>| matches!(r, Err(TablebaseError::MissingSubspace { subspace, .. }) if subspace == sub);
+        let remembered = |tb: &Tablebase| tb.missing.lock().unwrap().contains_key(&number);
+        let an_hour_ago = SystemTime::now() - Duration::from_secs(3600);
+
+        // Changed just now: not remembered, and found once written.
+        let tb = Tablebase::open(root.path(), &rules);
+        set_mtime(dir.path(), SystemTime::now());
+        assert!(is_missing(tb.probe(board)));
+        assert!(!remembered(&tb));
+
+        // Settled: remembered, and asked again, still missing.
+        set_mtime(dir.path(), an_hour_ago);
+        assert!(is_missing(tb.probe(board)));
+        assert!(remembered(&tb));
+        assert!(is_missing(tb.probe(board)));
+
+        // Another file put into the directory: looked for again (still missing).
+        std::fs::write(dir.path().join("unrelated"), b"x").unwrap();
+        set_mtime(dir.path(), an_hour_ago + Duration::from_secs(1));
+        assert!(is_missing(tb.probe(board)));
+        assert!(remembered(&tb));
+
+        // The table written: found at once.
+        let mut values = vec![Packed::new(Value::Win(5)); SubspaceIndex::new(sub).slots() as usize];
+        mark_padding(sub, &mut values);
+        dir.write(id, TableData::Game(&values)).unwrap();
+        assert_eq!(tb.probe(board).unwrap(), Value::Win(5));
+        assert_eq!(
+            Tablebase::open(root.path(), &rules).probe(board).unwrap(),
+            Value::Win(5)
+        );
+    }
 }

@@ -6,6 +6,7 @@
 
 use crate::error::TablebaseError;
 use crate::kind::{Section, TableKind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// Default number of cached blocks (WDL blocks are 8 KiB decompressed, DTC blocks
@@ -36,6 +37,8 @@ pub struct BlockCache {
     /// The number of entries, a power of two.
     len: usize,
     shift: u32,
+    /// Blocks decompressed so far (misses), for measurements.
+    loads: AtomicU64,
 }
 
 impl BlockCache {
@@ -46,7 +49,13 @@ impl BlockCache {
             entries: OnceLock::new(),
             len: n,
             shift: 64 - n.trailing_zeros(),
+            loads: AtomicU64::new(0),
         }
+    }
+
+    /// The number of blocks decompressed so far: the cache's misses.
+    pub fn loads(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
     }
 
     fn slot(&self, key: Key) -> usize {
@@ -94,6 +103,7 @@ impl BlockCache {
             // Evicted now rather than after the load, so that its buffer is reused.
             guard.take().map_or_else(Vec::new, |e| e.raw)
         };
+        self.loads.fetch_add(1, Ordering::Relaxed);
         load(&mut raw)?;
         let r = read(&raw);
         *entry.lock().unwrap_or_else(|p| p.into_inner()) = Some(Entry { key, raw });
