@@ -61,6 +61,20 @@ impl Hands {
         2 * rules.pieces as u32 - self.mover as u32 - self.opponent as u32
     }
 
+    /// The placements `k` made when these hands are those of the standard
+    /// alternation after `k` placements ([`Hands::after_placements`]); `None` for
+    /// empty hands and for hands no alternate placing gives (under Lasker's rule,
+    /// where a turn may slide instead: `9,10` in hand, say). File names and table
+    /// headers spell the first by `k` and the others by both hands.
+    pub fn standard_placements(self, rules: &RuleSet) -> Option<u32> {
+        let total = self.mover as u32 + self.opponent as u32;
+        if self.is_empty() || total > 2 * rules.pieces as u32 {
+            return None;
+        }
+        let k = self.placements(rules);
+        (Hands::after_placements(rules, k) == self).then_some(k)
+    }
+
     /// The hands after the player to move places a goti: the roles swap and the
     /// placer holds one fewer.
     pub fn after_placement(self) -> Hands {
