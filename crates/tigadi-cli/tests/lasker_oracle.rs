@@ -9,7 +9,6 @@
 //! test fails on that, naming it.
 
 mod common;
-#[allow(dead_code)]
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
 mod lasker;
 

@@ -199,14 +199,16 @@ impl Tablebase {
     }
 
     /// Checks that `board` with gotis in hand `hands` can be a position of a
-    /// placing tier; its subspace.
+    /// placing tier; its subspace. Under Lasker's rule the hands need not be
+    /// those of the standard alternation: any tier a game reaches is one
+    /// ([`tiers_with_hands`]).
     fn check_placing(&self, hands: Hands, board: Board) -> Result<Subspace, TablebaseError> {
         let rules = self.rules();
         let placed = hands.placements(rules);
         if hands.mover > rules.pieces
             || hands.opponent > rules.pieces
             || placed >= placing_turns(rules)
-            || Hands::after_placements(rules, placed) != hands
+            || (!rules.slides_in_hand && Hands::after_placements(rules, placed) != hands)
         {
             return Err(TablebaseError::InvalidPosition(format!(
                 "{}+{} gotis in hand: no game under {rules} reaches them",
@@ -219,10 +221,13 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
-        if !tiers_with_hands(rules, hands).contains(&Tier::new(hands, sub)) {
-            return Err(TablebaseError::InvalidPosition(format!(
-                "no game reaches {sub} after {placed} placements"
-            )));
+        let tier = Tier::new(hands, sub);
+        if !tiers_with_hands(rules, hands).contains(&tier) {
+            return Err(TablebaseError::InvalidPosition(if rules.slides_in_hand {
+                format!("no game under {rules} reaches {tier}")
+            } else {
+                format!("no game reaches {sub} after {placed} placements")
+            }));
         }
         Ok(sub)
     }
