@@ -695,3 +695,68 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         "{over}"
     );
 }
+
+/// Issue 53: a Lasker game (`slides=always`) on the page, without tables, by
+/// clicks on point centres: while gotis are in hand the page offers both a
+/// placement (click an empty point) and a slide (click a goti, then where it
+/// goes), says the player may place or move, and plays either.
+#[test]
+fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
+    if !browser_installed() {
+        return;
+    }
+    let rules = tigadi_rules::RuleSet::LASKER;
+    let dir = common::scratch("browser-lasker");
+    std::fs::create_dir_all(dir.join("lasker")).unwrap();
+    let server = Server::start(&dir);
+    let mut b = Browser::start();
+    let base = format!("http://{}/", server.addr);
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules=lasker")}),
+    );
+    let mut position = tigadi_rules::Position::start(&rules);
+    b.wait_for_position(&position.to_string());
+    let status = |b: &mut Browser| {
+        b.script("return document.getElementById('status').textContent")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        status(&mut b).starts_with("Bone to place ("),
+        "{}",
+        status(&mut b)
+    );
+    // Each turn by its points: a placement is one click, a slide two.
+    for turn in ["d5", "a1", "d5-d6", "a1-a4", "b2", "a4-a1"] {
+        let before = position;
+        let mv = tigadi_rules::parse_move(turn).unwrap();
+        tigadi_rules::check_move(&rules, &before, mv).unwrap();
+        position = before.apply(mv);
+        if before.hand(before.side) > 0 && before.mover().count_ones() > 0 {
+            // Gotis in hand and on the board: both kinds of turn are offered.
+            assert!(
+                status(&mut b).contains(" to place or move ("),
+                "{}",
+                status(&mut b)
+            );
+            let rows = b.moves_shown();
+            assert!(rows.iter().any(|r| r.0.contains('-')), "{rows:?}");
+            assert!(rows.iter().any(|r| !r.0.contains('-')), "{rows:?}");
+        }
+        for point in turn.split('-') {
+            b.click_point(point);
+        }
+        b.wait_for_position(&position.to_string());
+    }
+    assert!(position.bone_hand > 0 && position.seed_hand > 0);
+    let line = b.script("return document.getElementById('line').textContent");
+    assert_eq!(line, json!("Line: d5 a1 d5-d6 a1-a4 b2 [a4-a1]"));
+    let note = b.script("return document.getElementById('note').textContent");
+    assert!(
+        note.as_str().unwrap().contains("no table for this tier"),
+        "{note}"
+    );
+}

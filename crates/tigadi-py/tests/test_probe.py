@@ -270,3 +270,13 @@ def test_repr_speaks_the_one_vocabulary(morris3_tb, tigadi_tb):
                 assert f"captures in {m.dtc}" in text, text
             assert str(m).startswith(m.move + ": "), str(m)
     assert seen > 0
+
+
+def test_lasker_position_without_its_table(tmp_path):
+    # Issue 53: a Lasker position whose hands no alternate placing gives (Seed
+    # has slid once: Bone 8 in hand, Seed 9) is a missing table of its tier,
+    # named by its file, not an invalid position.
+    (tmp_path / "lasker").mkdir()
+    tb = tigadi.Tablebase(tmp_path, rules="lasker")
+    with pytest.raises(tigadi.MissingTableError, match="h8-9-2v1"):
+        tb.probe(".../.../.../BB..../.../.../S.. B 8 9")

@@ -8,7 +8,9 @@ mod support {
 }
 
 use std::collections::BTreeSet;
-use support::lasker::{solve_graph, Naive, Value};
+use support::lasker::{
+    solve_classes, solve_graph, symmetries, Class, Naive, Value, LINES16, NAMES,
+};
 use tigadi_rules::{check_move, parse_position, Game, Rng, RuleSet};
 
 fn lasker(pieces: u8) -> RuleSet {
@@ -192,4 +194,82 @@ fn repetition_with_gotis_in_hand() {
     play(&mut game, "d5 g7 d5-d6 g7-g4 d6-d5 g4-g7 a1");
     assert_eq!(game.occurrences(), 1);
     assert_eq!(game.position().quiet_turns, 0);
+}
+
+/// The oracle's symmetries are the board's: 16 different permutations of the
+/// points, each mapping every line of three onto a line (and so neighbours onto
+/// neighbours), the identity among them.
+#[test]
+fn oracle_symmetries_map_lines_to_lines() {
+    let perms = symmetries();
+    let at = |n: &str| NAMES.iter().position(|m| *m == n).unwrap();
+    let lines: BTreeSet<[usize; 3]> = LINES16
+        .iter()
+        .map(|l| {
+            let mut l = l.map(at);
+            l.sort();
+            l
+        })
+        .collect();
+    assert!(perms.iter().any(|p| (0..24).all(|i| p[i] == i)));
+    let distinct: BTreeSet<[usize; 24]> = perms.iter().copied().collect();
+    assert_eq!(distinct.len(), 16);
+    for p in &perms {
+        for l in &lines {
+            let mut image = l.map(|i| p[i]);
+            image.sort();
+            assert!(lines.contains(&image), "{p:?} maps {l:?} to {image:?}");
+        }
+    }
+}
+
+/// The lean oracle (retrograde by rounds over symmetry classes, grouped by the
+/// gotis in all) against the plain value iteration of [`solve_graph`] over the
+/// same classes, on the whole game of `lasker,pieces=3`: there every capture
+/// ends the game, so the depth to the next capture is the depth to the end and
+/// both count alike.
+#[test]
+fn lean_oracle_matches_value_iteration_on_lasker_3() {
+    let clock = std::time::Instant::now();
+    let lean = solve_classes(3);
+    let lean_time = clock.elapsed();
+    let plain = solve_graph(Naive::start(3).class(), |c: &Class| {
+        let n = c.to_naive();
+        n.moves().into_iter().map(|m| n.play(m).class()).collect()
+    });
+    eprintln!(
+        "lasker,pieces=3: {} classes, lean oracle {lean_time:?}, both {:?}",
+        lean.len(),
+        clock.elapsed()
+    );
+    assert_eq!(lean.len(), plain.len());
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for (c, v) in &lean {
+        assert_eq!(Some(v), plain.get(c), "{c:?}");
+        match v {
+            Value::Win(_) => wins += 1,
+            Value::Draw => draws += 1,
+            Value::Loss(_) => losses += 1,
+        }
+    }
+    assert!(
+        wins > 0 && draws > 0 && losses > 0,
+        "{wins} {draws} {losses}"
+    );
+}
+
+/// The lean oracle on `lasker,pieces=4`, for its time and memory (the tier
+/// solver's comparison of four a side runs it): counts only.
+#[test]
+#[ignore = "measures the oracle on four a side: minutes and gigabytes"]
+fn lean_oracle_on_lasker_4() {
+    let clock = std::time::Instant::now();
+    let values = solve_classes(4);
+    let draws = values.values().filter(|v| **v == Value::Draw).count();
+    eprintln!(
+        "lasker,pieces=4: {} classes ({draws} draws), lean oracle {:?}",
+        values.len(),
+        clock.elapsed()
+    );
+    assert!(values.len() > solve_classes(3).len());
 }

@@ -68,8 +68,11 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                 values = probe;
             }
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
-                unknown = Some(match position.phase() {
-                    Phase::Placing => {
+                unknown = Some(match (rules.unsolvable(), position.phase()) {
+                    (Some(why), _) => {
+                        format!("no table for this tier: values unknown ({e}); {why}")
+                    }
+                    (None, Phase::Placing) => {
                         format!(
                             "the placing phase is not solved here: values unknown ({e}); \
                              solve the whole game into the served directory with \
@@ -77,7 +80,7 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                             rules.name()
                         )
                     }
-                    Phase::Moving => format!("values unknown: {e}"),
+                    (None, Phase::Moving) => format!("values unknown: {e}"),
                 });
             }
             Err(e) => return Err(e.into()),

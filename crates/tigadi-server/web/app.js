@@ -86,7 +86,11 @@ function render() {
   if (a.result.state !== "in_progress") {
     st.textContent = "Game over: " + a.result.text;
   } else {
-    st.append(`${side} to ${a.phase === "placing" ? "place" : "move"} (${a.phase} phase${a.phase === "placing" ? `, hands ${a.bone_hand}–${a.seed_hand}` : `, ${a.quiet_turns} quiet turn${a.quiet_turns === 1 ? "" : "s"}`}): `);
+    // Under Lasker's rule a player with gotis in hand may also slide: the moves
+    // say so (the page holds no rules).
+    const slides = a.moves.some((m) => m.move.includes("-"));
+    const verb = a.phase === "placing" ? (slides ? "place or move" : "place") : "move";
+    st.append(`${side} to ${verb} (${a.phase} phase${a.phase === "placing" ? `, hands ${a.bone_hand}–${a.seed_hand}` : `, ${a.quiet_turns} quiet turn${a.quiet_turns === 1 ? "" : "s"}`}): `);
     const v = document.createElement("span");
     v.className = category(a);
     v.id = "value";
@@ -138,10 +142,12 @@ function drawBoard() {
   }
   const targets = new Set(movesMatching(state.selected).map((m) => pointsOf(m.move)[state.selected.length]).filter(Boolean));
   // While placing, each empty point shows the value of the best placement there
-  // (the moves come best first; a placement with a capture choice counts as one).
+  // (the moves come best first; a placement with a capture choice counts as one;
+  // slides, under Lasker's rule, are picked by their goti and not marked).
   const marks = {};
   if (a.phase === "placing" && a.known && state.selected.length === 0) {
     for (const m of a.moves) {
+      if (m.move.includes("-")) continue;
       const to = pointsOf(m.move)[0];
       if (!(to in marks)) marks[to] = m;
     }
@@ -274,7 +280,7 @@ async function loadRuleSets() {
   } catch (e) {
     $("error").textContent = e.message;
   }
-  for (const p of ["tigadi", "navakankari", "morris", "morabaraba"]) if (!names.includes(p)) names.push(p);
+  for (const p of ["tigadi", "navakankari", "morris", "morabaraba", "lasker"]) if (!names.includes(p)) names.push(p);
   const list = $("rulesets");
   list.textContent = "";
   for (const n of names) {

@@ -18,14 +18,17 @@ use tigadi_values::{placing_turns, Hands, Packed, Tier};
 const MAX_SIDE: usize = 12;
 /// Tables per kind and hands: one per subspace `(m, o)`, `m, o <= MAX_SIDE`.
 const PER_HANDS: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
-/// Hands a prober tells apart: empty, or the placements made (at most 24).
-const HANDS: usize = 1 + 2 * MAX_SIDE;
+/// Hands a prober tells apart: `(mover, opponent)`, each at most `MAX_SIDE` (under
+/// Lasker's rule any pair, not only those of the standard alternation).
+const HANDS: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1);
 
 /// Which table: its kind and its tier (hands and subspace). One file per table,
 /// named by [`TableId::file_name`]: `<m>v<o>.<ext>` for a tier with empty hands,
 /// `p<k>-<m>v<o>.<ext>` for one with `k` placements made (the hands those of the
-/// standard alternation, [`Hands::after_placements`]), the extension the kind's
-/// ([`TableKind::extension`]).
+/// standard alternation, [`Hands::after_placements`]), `h<a>-<b>-<m>v<o>.<ext>`
+/// for one with `a` gotis in the mover's hand and `b` in the other's that no
+/// alternate placing gives (Lasker's rule, where a turn may slide instead of
+/// placing), the extension the kind's ([`TableKind::extension`]).
 ///
 /// Ordered as a directory lists its tables: the moving-phase tiers before the
 /// placing ones, then by kind, placements made and subspace.
@@ -59,40 +62,54 @@ impl TableId {
     }
 
     /// The file name inside the directory of `rules` (whose `pieces` give the
-    /// placements made from the hands): `3v4.tgtb`, `3v4.tghz`, `p7-3v4.tgtb`.
+    /// placements made from the hands): `3v4.tgtb`, `3v4.tghz`, `p7-3v4.tgtb`,
+    /// and under Lasker's rule also `h9-10-1v0.tgtb`.
     pub fn file_name(&self, rules: &RuleSet) -> String {
         let s = self.tier.subspace;
         let ext = self.kind.extension();
-        match self.placements(rules) {
-            None => format!("{}v{}.{ext}", s.mover, s.opponent),
-            Some(k) => format!("p{k}-{}v{}.{ext}", s.mover, s.opponent),
+        let h = self.tier.hands;
+        if h.is_empty() {
+            format!("{}v{}.{ext}", s.mover, s.opponent)
+        } else if let Some(k) = h.standard_placements(rules) {
+            format!("p{k}-{}v{}.{ext}", s.mover, s.opponent)
+        } else {
+            format!(
+                "h{}-{}-{}v{}.{ext}",
+                h.mover, h.opponent, s.mover, s.opponent
+            )
         }
-    }
-
-    /// The placements made, `None` for empty hands.
-    fn placements(&self, rules: &RuleSet) -> Option<u32> {
-        let hands = self.tier.hands;
-        (!hands.is_empty()).then(|| hands.placements(rules))
     }
 
     /// The table a file name in the directory of `rules` names
     /// ([`TableId::file_name`] back), `None` for any other name (numbers with
-    /// leading zeros, or more placements than the rule set makes, included).
+    /// leading zeros, more placements than the rule set makes, and an `h` name
+    /// whose hands another spelling names or the rule set never gives, included).
     pub fn parse(name: &str, rules: &RuleSet) -> Option<TableId> {
         let (kind, stem) = TableKind::ALL.into_iter().find_map(|k| {
             let stem = name.strip_suffix(k.extension())?.strip_suffix('.')?;
             Some((k, stem))
         })?;
-        let (hands, stem) = match stem.strip_prefix('p') {
-            Some(rest) => {
-                let (made, stem) = rest.split_once('-')?;
-                let made = canonical_number(made)? as u32;
-                if made >= placing_turns(rules) {
-                    return None;
-                }
-                (Hands::after_placements(rules, made), stem)
+        let (hands, stem) = if let Some(rest) = stem.strip_prefix('p') {
+            let (made, stem) = rest.split_once('-')?;
+            let made = canonical_number(made)? as u32;
+            if made >= placing_turns(rules) {
+                return None;
             }
-            None => (Hands::EMPTY, stem),
+            (Hands::after_placements(rules, made), stem)
+        } else if let Some(rest) = stem.strip_prefix('h') {
+            let (mover, rest) = rest.split_once('-')?;
+            let (opponent, stem) = rest.split_once('-')?;
+            let hands = Hands::new(canonical_number(mover)?, canonical_number(opponent)?);
+            let fits = hands.mover.max(hands.opponent) <= rules.pieces;
+            if !rules.slides_in_hand || !fits || hands.is_empty() {
+                return None;
+            }
+            if hands.standard_placements(rules).is_some() {
+                return None;
+            }
+            (hands, stem)
+        } else {
+            (Hands::EMPTY, stem)
         };
         let (m, o) = stem.split_once('v')?;
         let subspace = Subspace::new(canonical_number(m)?, canonical_number(o)?);
@@ -103,8 +120,8 @@ impl TableId {
     pub(crate) const COUNT: usize = TableKind::ALL.len() * HANDS * PER_HANDS;
 
     /// A number below [`TableId::COUNT`] per table a prober of `rules` can hold
-    /// (at most 12 gotis a side, at most 24 placements), different for every
-    /// table.
+    /// (at most 12 gotis a side on the board and in each hand), different for
+    /// every table.
     pub(crate) fn number(&self, rules: &RuleSet) -> usize {
         let kind = TableKind::ALL
             .iter()
@@ -113,10 +130,11 @@ impl TableId {
         kind * HANDS * PER_HANDS + self.place(rules) as usize
     }
 
-    /// A number per tier (below `25 * 13 * 13`) under `rules`, the same for every
-    /// kind: what names the table in the prober's block cache, beside its kind.
-    pub fn place(&self, rules: &RuleSet) -> u32 {
-        let hands = self.placements(rules).map_or(0, |k| k as usize + 1);
+    /// A number per tier (below `13^4`), the same for every kind and every rule
+    /// set: what names the table in the prober's block cache, beside its kind.
+    pub fn place(&self, _rules: &RuleSet) -> u32 {
+        let h = self.tier.hands;
+        let hands = h.mover as usize * (MAX_SIDE + 1) + h.opponent as usize;
         let (m, o) = (
             self.tier.subspace.mover as usize,
             self.tier.subspace.opponent as usize,
@@ -568,14 +586,14 @@ mod tests {
         );
     }
 
-    /// Every table a prober can hold has its own number.
+    /// Every table a prober can hold has its own number, whatever its hands
+    /// (under Lasker's rule any pair).
     #[test]
     fn numbers_are_distinct() {
-        let r = RuleSet::parse("pieces=12").unwrap();
+        let r = RuleSet::parse("lasker,pieces=12").unwrap();
         let mut seen = vec![false; TableId::COUNT];
         for kind in TableKind::ALL {
-            let hands = std::iter::once(Hands::EMPTY)
-                .chain((0..24).map(|k| Hands::after_placements(&r, k)));
+            let hands = (0..=12).flat_map(|a| (0..=12).map(move |b| Hands::new(a, b)));
             for hands in hands {
                 for m in 0..=12 {
                     for o in 0..=12 {
@@ -586,5 +604,127 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Without Lasker's rule every name and header byte 23 is what it was: empty
+    /// hands `<m>v<o>` and 0, the others `p<k>-<m>v<o>` and `k + 1` with `k` the
+    /// gotis placed (`2 * pieces` less those in hand), for every tier a game
+    /// reaches.
+    #[test]
+    fn names_without_lasker_are_unchanged() {
+        for preset in ["tigadi", "navakankari", "morris", "morabaraba"] {
+            for n in 3..=12 {
+                let r = RuleSet::parse(&format!("{preset},pieces={n}")).unwrap();
+                for tier in tigadi_values::reached_tiers(&r) {
+                    let (h, s) = (tier.hands, tier.subspace);
+                    let placed = 2 * n as u32 - h.mover as u32 - h.opponent as u32;
+                    let (name, byte) = if h.is_empty() {
+                        (format!("{}v{}.tgtb", s.mover, s.opponent), 0)
+                    } else {
+                        let name = format!("p{placed}-{}v{}.tgtb", s.mover, s.opponent);
+                        (name, placed as u8 + 1)
+                    };
+                    let id = TableId::new(TableKind::GameTheoretic, tier);
+                    assert_eq!(id.file_name(&r), name, "{preset},pieces={n}");
+                    assert_eq!(crate::format::hands_byte(h, &r), byte, "{name}");
+                    let back = crate::format::hands_from_byte(byte, &r);
+                    assert_eq!(back, Some(h), "{name}");
+                }
+            }
+        }
+    }
+
+    /// Under Lasker's rule every tier a game reaches has its own name and header
+    /// byte 23, each read back to the tier; the hands no alternate placing gives
+    /// are spelled by both counts, and no other rule set reads those names.
+    #[test]
+    fn lasker_names_and_hands_bytes_round_trip() {
+        for n in [3, 4, 10, 12] {
+            let r = RuleSet::parse(&format!("lasker,pieces={n}")).unwrap();
+            let mut names = std::collections::BTreeSet::new();
+            let mut bytes = std::collections::BTreeSet::new();
+            let mut both = 0;
+            for tier in tigadi_values::reached_tiers(&r) {
+                let byte = crate::format::hands_byte(tier.hands, &r);
+                assert_eq!(crate::format::hands_from_byte(byte, &r), Some(tier.hands));
+                bytes.insert((byte, tier.subspace));
+                for kind in TableKind::ALL {
+                    let id = TableId::new(kind, tier);
+                    let name = id.file_name(&r);
+                    assert_eq!(TableId::parse(&name, &r), Some(id), "{name}");
+                    assert!(names.insert(name.clone()), "{name} twice");
+                    if name.starts_with('h') {
+                        both += 1;
+                        let other = RuleSet::parse(&format!("morris,pieces={n}")).unwrap();
+                        assert_eq!(TableId::parse(&name, &other), None, "{name}");
+                    }
+                }
+            }
+            assert!(both > 0, "lasker,pieces={n}");
+            assert_eq!(bytes.len() * TableKind::ALL.len(), names.len());
+        }
+        let r = RuleSet::LASKER;
+        let tier = Tier::new(Hands::new(9, 10), Subspace::new(1, 0));
+        let id = TableId::new(TableKind::GameTheoretic, tier);
+        assert_eq!(id.file_name(&r), "h9-10-1v0.tgtb");
+        for bad in [
+            "h10-9-0v1.tgtb",  // the hands after one placement: p1-0v1
+            "h0-0-3v3.tgtb",   // empty hands: 3v3
+            "h11-9-0v1.tgtb",  // more than 10 in hand
+            "h09-10-1v0.tgtb", // a leading zero
+            "h9-10-1v0",
+            "h9_10-1v0.tgtb",
+        ] {
+            assert_eq!(TableId::parse(bad, &r), None, "{bad}");
+        }
+        for bad in [25, 31, 255] {
+            assert_eq!(crate::format::hands_from_byte(bad, &r), None, "{bad}");
+        }
+        // Both hands spelled out, where the placements code spells them.
+        let standard = Hands::after_placements(&r, 3);
+        let spelled = 32 + 13 * standard.mover + standard.opponent;
+        assert_eq!(crate::format::hands_from_byte(spelled, &r), None);
+        assert_eq!(
+            crate::format::hands_from_byte(spelled, &RuleSet::MORRIS),
+            None
+        );
+    }
+
+    /// A table of a Lasker tier with hands no alternate placing gives is written
+    /// under its `h` name and opens as that tier, its rule set Lasker's.
+    #[test]
+    fn lasker_table_writes_and_opens() {
+        let r = RuleSet::parse("lasker,pieces=3").unwrap();
+        let tier = tigadi_values::reached_tiers(&r)
+            .into_iter()
+            .find(|t| !t.is_moving() && t.hands.standard_placements(&r).is_none())
+            .expect("a tier no alternate placing reaches");
+        let id = TableId::new(TableKind::GameTheoretic, tier);
+        let index = SubspaceIndex::new(tier.subspace);
+        let values: Vec<Packed> = (0..index.slots())
+            .map(|slot| match index.board(slot) {
+                Some(_) => Packed::DRAW,
+                None => Packed::NONE,
+            })
+            .collect();
+        let root = tempfile::tempdir().unwrap();
+        let dir = TablebaseDir::new(root.path(), &r);
+        let path = dir.write_values(id, &values).unwrap();
+        assert!(path.ends_with(id.file_name(&r)), "{path:?}");
+        let table = dir.open(id).unwrap();
+        assert_eq!(table.header().hands, tier.hands);
+        assert!(table.header().rules.slides_in_hand);
+        let loaded = dir.load(id).unwrap();
+        let real = |v: &[Packed]| -> Vec<Packed> {
+            (0..index.slots())
+                .filter(|&slot| index.board(slot).is_some())
+                .map(|slot| v[slot as usize])
+                .collect()
+        };
+        assert!(real(&loaded) == real(&values), "the values read back");
+        assert_eq!(dir.list().unwrap(), [id]);
+        // The same file under the rule set without Lasker's rule is refused.
+        let plain = TablebaseDir::new(root.path(), &RuleSet::parse("morris,pieces=3").unwrap());
+        assert!(plain.open(id).is_err());
     }
 }

@@ -125,8 +125,9 @@ pub struct Header {
     /// The subspace (goti counts of the player to move and the other player).
     pub subspace: Subspace,
     /// The gotis in hand ([`Hands::EMPTY`] for a moving-phase table): with the
-    /// subspace, the table's tier. Byte 23 writes it as the placements made + 1
-    /// (0 for empty hands), from which the standard alternation gives the hands.
+    /// subspace, the table's tier. Byte 23 writes it ([`hands_byte`]): 0 for empty
+    /// hands, the placements made + 1 for the hands of the standard alternation,
+    /// and both hands for the others (Lasker's rule).
     pub hands: Hands,
     /// Slots of the subspace index (classes plus padding).
     pub slots: u64,
@@ -224,6 +225,45 @@ impl SectionDesc {
     }
 }
 
+/// Header byte 23's first code for hands spelled by both counts
+/// ([`hands_byte`]).
+const BOTH_HANDS: u8 = 32;
+
+/// Header byte 23, the hands of a table's tier (docs/FORMAT.md): 0 for empty
+/// hands; `k + 1` for the hands of the standard alternation after `k`
+/// placements ([`Hands::standard_placements`]); `32 + 13 * mover + opponent`
+/// for any other hands (Lasker's rule, where a turn may slide instead of
+/// placing).
+pub(crate) fn hands_byte(hands: Hands, rules: &RuleSet) -> u8 {
+    if hands.is_empty() {
+        0
+    } else if let Some(k) = hands.standard_placements(rules) {
+        k as u8 + 1
+    } else {
+        BOTH_HANDS + 13 * hands.mover + hands.opponent
+    }
+}
+
+/// The hands header byte 23 writes under `rules` ([`hands_byte`] back), `None`
+/// for a code it never writes (more placements than the rule set makes, both
+/// hands spelled out where the rule set has no such tier, or where the
+/// placements code is the spelling).
+pub(crate) fn hands_from_byte(byte: u8, rules: &RuleSet) -> Option<Hands> {
+    match byte {
+        0 => Some(Hands::EMPTY),
+        n if (n as u32) <= placing_turns(rules) => {
+            Some(Hands::after_placements(rules, n as u32 - 1))
+        }
+        n if n >= BOTH_HANDS && rules.slides_in_hand => {
+            let code = n - BOTH_HANDS;
+            let hands = Hands::new(code / 13, code % 13);
+            let fits = hands.mover.max(hands.opponent) <= rules.pieces;
+            (fits && hands_byte(hands, rules) == n).then_some(hands)
+        }
+        _ => None,
+    }
+}
+
 impl Header {
     /// Serialises the header ([`HEADER_LEN`] bytes, little-endian).
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
@@ -242,14 +282,9 @@ impl Header {
         b[19] = self.subspace.mover;
         b[20] = self.subspace.opponent;
         b[21] = self.kind.value_encoding();
-        // Byte 22 depends on the kind; byte 23 is the placing layer + 1, 0 for the
-        // moving phase, in every version.
+        // Byte 22 depends on the kind; byte 23 is the hands, in every version.
         b[22] = self.kind.rules_byte(&self.rules);
-        b[23] = if self.hands.is_empty() {
-            0
-        } else {
-            self.hands.placements(&self.rules) as u8 + 1
-        };
+        b[23] = hands_byte(self.hands, &self.rules);
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.counts.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.counts.draws.to_le_bytes());
@@ -323,8 +358,8 @@ impl Header {
         let Ok(rules_name) = std::str::from_utf8(&bytes[61..61 + name_len]) else {
             return bad("rule set name is not UTF-8".into());
         };
-        // Byte 22 depends on the kind (docs/FORMAT.md); byte 23 is the placing
-        // layer + 1, 0 for the moving phase, in every version.
+        // Byte 22 depends on the kind (docs/FORMAT.md); byte 23 is the hands, in
+        // every version.
         let (quiet, pieces) = match kind.rules_from_byte(bytes[22], rules_name) {
             Ok(r) => r,
             Err(what) => return bad(what),
@@ -335,15 +370,11 @@ impl Header {
             blocked_loses,
             quiet,
             pieces,
-            // No table of a rule set with Lasker's rule exists yet (solve refuses it).
-            slides_in_hand: false,
+            // Lasker's rule has no byte of its own: the rule set's name records it.
+            slides_in_hand: RuleSet::parse(rules_name).is_ok_and(|r| r.slides_in_hand),
         };
-        let hands = match bytes[23] {
-            0 => Hands::EMPTY,
-            n if (n as u32) <= placing_turns(&rules) => {
-                Hands::after_placements(&rules, n as u32 - 1)
-            }
-            n => return bad(format!("placements code {n}")),
+        let Some(hands) = hands_from_byte(bytes[23], &rules) else {
+            return bad(format!("hands code {}", bytes[23]));
         };
         let placing = !hands.is_empty();
         let (mover, opponent) = (bytes[19], bytes[20]);

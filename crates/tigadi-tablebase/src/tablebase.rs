@@ -15,7 +15,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
 use tigadi_values::placement::for_each_placement_value_with;
-use tigadi_values::{placing_turns, tiers_with_hands, Hands, Tier};
+use tigadi_values::{placing_turns, reached_tiers, Hands, Tier};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -91,8 +91,8 @@ pub struct Tablebase {
     /// at the directory.
     missing: Mutex<HashMap<usize, FileStamp>>,
     cache: BlockCache,
-    /// Every placing tier of the rule set's game ([`tiers_with_hands`] of every
-    /// hand the placing phase goes through), made on first use: a placing answer
+    /// Every tier with gotis in hand that the rule set's game reaches
+    /// ([`reached_tiers`]), made on first use: a placing answer
     /// checks the tier of every placement it reads, and building the list each
     /// time cost more than the reads.
     placing_tiers: OnceLock<HashSet<Tier>>,
@@ -266,14 +266,16 @@ impl Tablebase {
     }
 
     /// Checks that `board` with gotis in hand `hands` can be a position of a
-    /// placing tier; its subspace.
+    /// placing tier; its subspace. Under Lasker's rule the hands need not be
+    /// those of the standard alternation: any tier a game reaches is one
+    /// ([`reached_tiers`]).
     fn check_placing(&self, hands: Hands, board: Board) -> Result<Subspace, TablebaseError> {
         let rules = self.rules();
         let placed = hands.placements(rules);
         if hands.mover > rules.pieces
             || hands.opponent > rules.pieces
             || placed >= placing_turns(rules)
-            || Hands::after_placements(rules, placed) != hands
+            || (!rules.slides_in_hand && Hands::after_placements(rules, placed) != hands)
         {
             return Err(TablebaseError::InvalidPosition(format!(
                 "{}+{} gotis in hand: no game under {rules} reaches them",
@@ -286,15 +288,20 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
+        // Every tier with gotis in hand that a game reaches, built once.
         let tiers = self.placing_tiers.get_or_init(|| {
-            (0..placing_turns(rules))
-                .flat_map(|k| tiers_with_hands(rules, Hands::after_placements(rules, k)))
+            reached_tiers(rules)
+                .into_iter()
+                .filter(|t| !t.is_moving())
                 .collect()
         });
-        if !tiers.contains(&Tier::new(hands, sub)) {
-            return Err(TablebaseError::InvalidPosition(format!(
-                "no game reaches {sub} after {placed} placements"
-            )));
+        let tier = Tier::new(hands, sub);
+        if !tiers.contains(&tier) {
+            return Err(TablebaseError::InvalidPosition(if rules.slides_in_hand {
+                format!("no game under {rules} reaches {tier}")
+            } else {
+                format!("no game reaches {sub} after {placed} placements")
+            }));
         }
         Ok(sub)
     }
@@ -598,6 +605,7 @@ mod tests {
     use crate::kind::TableData;
     use crate::reader::table::mark_padding;
     use std::time::{Duration, SystemTime};
+    use tigadi_values::tiers_with_hands;
 
     /// Sets the modification time of directory `dir` to `t`.
     fn set_mtime(dir: &Path, t: SystemTime) {
@@ -605,16 +613,22 @@ mod tests {
     }
 
     /// The placing tiers a tablebase accepts are exactly [`tiers_with_hands`]'s
-    /// (the plain definition, built anew for each hand), for every hand the
-    /// placing phase goes through and every count of gotis on the board.
+    /// (the plain definition, built anew for each hand), for every pair of
+    /// hands and every count of gotis on the board.
     #[test]
     fn placing_tiers_are_the_reached_ones() {
-        for name in ["tigadi,pieces=4", "morris", "morabaraba"] {
+        for name in ["tigadi,pieces=4", "morris", "morabaraba", "lasker,pieces=4"] {
             let rules = RuleSet::parse(name).unwrap();
             let tb = Tablebase::open(Path::new("/nonexistent"), &rules);
             let (mut accepted, mut refused) = (0, 0);
-            for k in 0..placing_turns(&rules) {
-                let hands = Hands::after_placements(&rules, k);
+            let every_hand =
+                (0..=rules.pieces).flat_map(|m| (0..=rules.pieces).map(move |o| (m, o)));
+            for hands in every_hand
+                .map(|(m, o)| Hands::new(m, o))
+                .filter(|h| !h.is_empty())
+            {
+                // Hands no alternate placing gives are reached only under Lasker's rule.
+                let possible = rules.slides_in_hand || hands.standard_placements(&rules).is_some();
                 let reached = tiers_with_hands(&rules, hands);
                 for m in 0..=rules.pieces {
                     for o in 0..=rules.pieces {
@@ -627,7 +641,8 @@ mod tests {
                         }
                         let tier = Tier::new(hands, Subspace::new(m, o));
                         let ok = tb.tier(hands, board).is_ok();
-                        assert_eq!(ok, reached.contains(&tier), "{name}: {tier:?}");
+                        let want = possible && reached.contains(&tier);
+                        assert_eq!(ok, want, "{name}: {tier:?}");
                         accepted += usize::from(ok);
                         refused += usize::from(!ok);
                     }

@@ -4,11 +4,15 @@
 //! tier each. A tier with both hands empty is a moving-phase tier.
 //!
 //! [`successor_tiers`] is the one place that knows which tiers a tier's moves
-//! lead to; everything that orders or loads tiers asks it. Under the rule sets of
-//! today a tier with a goti in hand has no moves inside it (every turn is a
-//! placement, which empties a hand by one), and a tier with empty hands has slides
-//! (and passes) inside it, between the board counts `m v o` and `o v m`, which are
-//! solved together as one pair.
+//! lead to; everything that orders or loads tiers asks it ([`reached_tiers`],
+//! [`tier_steps`], [`Tier::has_moves_inside`]). Without Lasker's rule a tier with
+//! a goti in hand has no moves inside it (every turn is a placement, which empties
+//! a hand by one), and a tier with empty hands has slides (and passes) inside it,
+//! between the board counts `m v o` and `o v m`, which are solved together as one
+//! pair. Under Lasker's rule (`slides=always`) a player with gotis in hand may
+//! slide instead of placing, so `h1,h2 m v o` and `h2,h1 o v m` reach each other
+//! whenever both sides have a goti on the board, and the hands no longer follow
+//! from the placements made ([`reached_tiers`] lists the tiers a game reaches).
 
 use std::collections::BTreeSet;
 use tigadi_index::{Subspace, MIN_GOTIS};
@@ -55,6 +59,20 @@ impl Hands {
     /// the gotis in hand.
     pub fn placements(self, rules: &RuleSet) -> u32 {
         2 * rules.pieces as u32 - self.mover as u32 - self.opponent as u32
+    }
+
+    /// The placements `k` made when these hands are those of the standard
+    /// alternation after `k` placements ([`Hands::after_placements`]); `None` for
+    /// empty hands and for hands no alternate placing gives (under Lasker's rule,
+    /// where a turn may slide instead: `9,10` in hand, say). File names and table
+    /// headers spell the first by `k` and the others by both hands.
+    pub fn standard_placements(self, rules: &RuleSet) -> Option<u32> {
+        let total = self.mover as u32 + self.opponent as u32;
+        if self.is_empty() || total > 2 * rules.pieces as u32 {
+            return None;
+        }
+        let k = self.placements(rules);
+        (Hands::after_placements(rules, k) == self).then_some(k)
     }
 
     /// The hands after the player to move places a goti: the roles swap and the
@@ -106,12 +124,24 @@ impl Tier {
         self.hands.is_empty()
     }
 
-    /// Do some moves of this tier lead to positions of the same tier? Then it is
-    /// solved by rounds; otherwise by one pass over its successors' values. Under
-    /// the rule sets of today: the moving-phase tiers (slides and passes swap the
-    /// roles, so `m v o` and `o v m` reach each other and are solved as a pair).
-    pub fn has_moves_inside(self) -> bool {
-        self.is_moving()
+    /// The tier with the roles swapped, the hands and the board counts alike:
+    /// where a slide or a pass leads (`h1,h2 m v o` to `h2,h1 o v m`).
+    pub fn flipped(self) -> Tier {
+        Tier::new(
+            Hands::new(self.hands.opponent, self.hands.mover),
+            self.subspace.flipped(),
+        )
+    }
+
+    /// Do some moves of this tier lead back into its step (itself, or its
+    /// [`Tier::flipped`] partner when each reaches the other)? Then it is solved
+    /// by rounds; otherwise by one pass over its successors' values. Read off the
+    /// rules' moves ([`successor_tiers`]): the moving-phase tiers of every rule
+    /// set (slides and passes swap the roles), and under Lasker's rule
+    /// (`slides=always`) also every tier with gotis in hand where both sides have
+    /// a goti on the board.
+    pub fn has_moves_inside(self, rules: &RuleSet) -> bool {
+        tier_moves(rules, self).contains(&self) || step_partner(rules, self).is_some()
     }
 }
 
@@ -143,7 +173,15 @@ pub fn placing_turns(rules: &RuleSet) -> u32 {
 /// other player has one on the board) a capture that leaves the captured side three
 /// gotis or more in all. Sorted by subspace. With empty hands: the tiers after the
 /// last placement that the moving phase plays on (see [`successor_tiers`]).
+/// Under Lasker's rule: the [`reached_tiers`] with these hands.
 pub fn tiers_with_hands(rules: &RuleSet, hands: Hands) -> Vec<Tier> {
+    if rules.slides_in_hand {
+        // Lasker's rule: hands do not follow from the placements made.
+        return reached_tiers(rules)
+            .into_iter()
+            .filter(|t| t.hands == hands)
+            .collect();
+    }
     let placements = hands.placements(rules);
     let mut boards = BTreeSet::from([Subspace::new(0, 0)]);
     for k in 0..placements {
@@ -189,35 +227,125 @@ fn reached_moving(t: Tier) -> bool {
 }
 
 /// The tiers the moves of `tier` lead to, other than `tier` itself, each once,
-/// sorted: the one place that knows the tier graph.
+/// sorted: the one place that knows the tier graph ([`tier_moves`] less the tier
+/// itself).
 ///
-/// - A placing tier (a goti in hand): its placements lead to the hands
-///   [`Hands::after_placement`] with `(o, m + 1)` on the board, and its captures
-///   to `(o - 1, m + 1)`, among the tiers a game reaches ([`tiers_with_hands`]);
-///   after the last placement, the moving-phase tiers (both sides three or more,
-///   the full board left out).
-/// - A moving-phase tier `m v o`: slides and passes lead to `o v m` (solved with
-///   it as a pair), captures to `(o - 1) v m` when the opponent keeps three gotis
-///   or more ([`Subspace::capture_target`]).
+/// - A placement: the placer's hand one smaller and the roles swapped
+///   ([`Hands::after_placement`]), `(o, m + 1)` on the board, and for a capture
+///   `(o - 1, m + 1)` (when the placer then has three gotis on the board, the
+///   other player one, and keeps three or more in all: a capture below three ends
+///   the game and leads to no tier).
+/// - A slide or a pass (with an empty hand, or under Lasker's rule
+///   `slides_in_hand` with a goti on the board whatever the hand): the roles
+///   swap, hands and board counts alike ([`Tier::flipped`]), and a capture, when
+///   the slider has three gotis on the board, leaves `(o - 1) v m`. So the
+///   moving-phase tiers `m v o` and `o v m` reach each other and are solved as a
+///   pair; under Lasker's rule so are `h1,h2 m v o` and `h2,h1 o v m` when both
+///   sides have a goti on the board.
+/// - A tier whose game has ended (a side below three gotis in all, or the full
+///   board, a draw by docs/RULES.md §8) is no successor.
 pub fn successor_tiers(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
-    let sub = tier.subspace;
-    if tier.is_moving() {
-        let mut out = vec![Tier::moving(sub.flipped())];
-        out.extend(sub.capture_target().map(Tier::moving));
-        out.retain(|&t| t != tier);
-        out.sort();
-        out.dedup();
-        return out;
+    let mut out = tier_moves(rules, tier);
+    out.retain(|&t| t != tier);
+    out
+}
+
+/// The tiers the moves of `tier` lead to, `tier` itself included when a move
+/// stays in it, each once, sorted (see [`successor_tiers`]). Nothing for a tier
+/// whose game has ended.
+fn tier_moves(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
+    let (h, s) = (tier.hands, tier.subspace);
+    if tier_ended(tier) {
+        return Vec::new();
     }
-    let next = tier.hands.after_placement();
-    let reached = tiers_with_hands(rules, next);
-    let mut out: Vec<Tier> = placement_subspaces(tier.hands, sub)
-        .into_iter()
-        .map(|s| Tier::new(next, s))
-        .filter(|t| reached.contains(t))
-        .collect();
+    // A capture of one of `o` enemy gotis on the board, the enemy holding `hand`:
+    // only while the game goes on after it.
+    let captures = |o: u8, hand: u8| o > 0 && o - 1 + hand >= MIN_GOTIS;
+    let mut out = Vec::new();
+    if h.mover > 0 {
+        let next = h.after_placement();
+        out.push(Tier::new(next, Subspace::new(s.opponent, s.mover + 1)));
+        if s.mover + 1 >= MIN_GOTIS && captures(s.opponent, h.opponent) {
+            out.push(Tier::new(next, Subspace::new(s.opponent - 1, s.mover + 1)));
+        }
+    }
+    if s.mover > 0 && (h.mover == 0 || rules.slides_in_hand) {
+        let flipped = tier.flipped();
+        out.push(flipped);
+        if s.mover >= MIN_GOTIS && captures(s.opponent, h.opponent) {
+            let sub = Subspace::new(s.opponent - 1, s.mover);
+            out.push(Tier::new(flipped.hands, sub));
+        }
+    }
+    out.retain(|&t| !tier_ended(t));
     out.sort();
     out.dedup();
+    out
+}
+
+/// Has the game ended in every position of `t`, before anyone moves: a side
+/// with fewer than three gotis in all (board and hand), or every point taken
+/// (only after the last placement of 12 a side, a draw by docs/RULES.md §8)?
+fn tier_ended(t: Tier) -> bool {
+    let (h, s) = (t.hands, t.subspace);
+    s.mover + h.mover < MIN_GOTIS
+        || s.opponent + h.opponent < MIN_GOTIS
+        || (s.mover + s.opponent) as usize == tigadi_rules::POINTS
+}
+
+/// The other tier of `tier`'s step, if it has one: its [`Tier::flipped`]
+/// partner when each reaches the other (by slides or passes). Moves lead out of
+/// a step only to tiers with fewer gotis in hand or on the board, so a step is
+/// one tier or such a pair, and the tier graph has no other cycle.
+fn step_partner(rules: &RuleSet, tier: Tier) -> Option<Tier> {
+    let other = tier.flipped();
+    (other != tier
+        && tier_moves(rules, tier).contains(&other)
+        && tier_moves(rules, other).contains(&tier))
+    .then_some(other)
+}
+
+/// Every tier a game under `rules` reaches from the start, sorted: the start
+/// and everything [`successor_tiers`] leads to from it. Under Lasker's rule the
+/// hands no longer follow from the placements made, and this is the one list of
+/// its tiers.
+pub fn reached_tiers(rules: &RuleSet) -> BTreeSet<Tier> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![Tier::start(rules)];
+    while let Some(t) = todo.pop() {
+        if seen.insert(t) {
+            todo.extend(successor_tiers(rules, t));
+        }
+    }
+    seen
+}
+
+/// Every tier a game under `rules` reaches ([`reached_tiers`]) in steps, in
+/// dependency order: a step is one tier, or a tier and its [`Tier::flipped`]
+/// partner that reach each other (solved together, like the moving-phase pairs),
+/// and every tier a step's moves lead to out of it is in an earlier step. The
+/// order is fixed by the rules alone (a depth-first walk from the start, the
+/// successors in sorted order).
+pub fn tier_steps(rules: &RuleSet) -> Vec<Vec<Tier>> {
+    fn visit(rules: &RuleSet, tier: Tier, done: &mut BTreeSet<Tier>, out: &mut Vec<Vec<Tier>>) {
+        let mut step = vec![tier];
+        step.extend(step_partner(rules, tier));
+        step.sort();
+        if !done.insert(step[0]) {
+            return;
+        }
+        for &t in &step {
+            for s in successor_tiers(rules, t) {
+                if !step.contains(&s) {
+                    visit(rules, s, done, out);
+                }
+            }
+        }
+        out.push(step);
+    }
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    visit(rules, Tier::start(rules), &mut done, &mut out);
     out
 }
 
@@ -258,6 +386,31 @@ mod tests {
                 let succ = successor_tiers(&r, t);
                 assert!(!succ.is_empty(), "{t}");
                 assert!(succ.iter().all(|s| next.contains(s)), "{t}");
+            }
+        }
+    }
+
+    #[test]
+    fn steps_order_every_tier_after_its_successors() {
+        for spec in ["tigadi", "navakankari", "morris", "morabaraba", "lasker"] {
+            for n in [3, 4, 9] {
+                let r = RuleSet::parse(&format!("{spec},pieces={n}")).unwrap();
+                let mut done = BTreeSet::new();
+                for step in tier_steps(&r) {
+                    for &t in &step {
+                        // Without Lasker's rule, rounds exactly where the hands are empty.
+                        if !r.slides_in_hand {
+                            assert_eq!(t.has_moves_inside(&r), t.is_moving(), "{spec} {t}");
+                        }
+                        for s in successor_tiers(&r, t) {
+                            assert!(step.contains(&s) || done.contains(&s), "{spec} {t} {s}");
+                        }
+                    }
+                    for t in step {
+                        assert!(done.insert(t), "{spec} {t}");
+                    }
+                }
+                assert_eq!(done, reached_tiers(&r), "{spec},pieces={n}");
             }
         }
     }

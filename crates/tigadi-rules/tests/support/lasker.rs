@@ -329,3 +329,248 @@ pub fn solve_graph<S: Copy + Eq + std::hash::Hash>(
         .map(|(s, v)| (s, v.unwrap_or(Value::Draw)))
         .collect()
 }
+
+/// The 16 symmetries of the board (docs/RULES.md §1) as permutations of
+/// [`NAMES`]: the 8 of the square acting on the coordinates (files a–g and ranks
+/// 1–7 read as -3..=3), each with and without the swap of the inner and outer
+/// squares (a point at distance `r` from the centre, 1 to 3, goes to the point in
+/// the same direction at distance `4 - r`).
+pub fn symmetries() -> Vec<[usize; 24]> {
+    let coords = |i: usize| {
+        let b = NAMES[i].as_bytes();
+        ((b[0] - b'a') as i32 - 3, (b[1] - b'1') as i32 - 3)
+    };
+    let named = |(x, y): (i32, i32)| {
+        let name = format!("{}{}", (b'a' + (x + 3) as u8) as char, y + 4);
+        at(&name)
+    };
+    type Map = fn(i32, i32) -> (i32, i32);
+    let square: [Map; 8] = [
+        |x, y| (x, y),
+        |x, y| (-y, x),
+        |x, y| (-x, -y),
+        |x, y| (y, -x),
+        |x, y| (-x, y),
+        |x, y| (x, -y),
+        |x, y| (y, x),
+        |x, y| (-y, -x),
+    ];
+    let mut out = vec![];
+    for f in square {
+        for swap in [false, true] {
+            let mut perm = [0; 24];
+            for (i, p) in perm.iter_mut().enumerate() {
+                let (mut x, mut y) = coords(i);
+                if swap {
+                    let r = x.abs().max(y.abs());
+                    (x, y) = (x / r * (4 - r), y / r * (4 - r));
+                }
+                *p = named(f(x, y));
+            }
+            out.push(perm);
+        }
+    }
+    out
+}
+
+/// A state seen from the player to move, one per class of the 16 symmetries and
+/// of the two colours (the rules treat both players alike once the game is under
+/// way): the mover's points and the other player's as bit sets over [`NAMES`],
+/// and the hands, the mover's first. [`Naive::class`] makes one, and
+/// [`Class::to_naive`] gives back a state of the class with Bone to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Class {
+    /// The player to move's points.
+    pub mover: u32,
+    /// The other player's points.
+    pub opponent: u32,
+    /// Gotis in hand: the player to move's, the other's.
+    pub hands: [u8; 2],
+}
+
+impl Naive {
+    /// The class of this state: of its images under the 16 symmetries, seen
+    /// from the player to move, the least.
+    pub fn class(&self) -> Class {
+        // Each symmetry as three tables mapping a byte of a point set (points
+        // 8k..8k+8 of NAMES) to its image: a set's image is three look-ups.
+        type Tables = Vec<[[u32; 256]; 3]>;
+        static TABLES: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            symmetries()
+                .iter()
+                .map(|perm| {
+                    let mut t = [[0u32; 256]; 3];
+                    for (k, table) in t.iter_mut().enumerate() {
+                        for (byte, image) in table.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                if byte >> bit & 1 == 1 {
+                                    *image |= 1 << perm[8 * k + bit];
+                                }
+                            }
+                        }
+                    }
+                    t
+                })
+                .collect()
+        });
+        let me = self.side;
+        let set = |who: u8| {
+            (0..24)
+                .filter(|&i| self.cell[i] == who)
+                .fold(0u32, |a, i| a | 1 << i)
+        };
+        let (mover, opponent) = (set(me), set(3 - me));
+        let image = |t: &[[u32; 256]; 3], s: u32| {
+            t[0][(s & 0xFF) as usize] | t[1][(s >> 8 & 0xFF) as usize] | t[2][(s >> 16) as usize]
+        };
+        let hands = [self.hand[me as usize - 1], self.hand[2 - me as usize]];
+        tables
+            .iter()
+            .map(|t| Class {
+                mover: image(t, mover),
+                opponent: image(t, opponent),
+                hands,
+            })
+            .min()
+            .unwrap()
+    }
+}
+
+impl Class {
+    /// A state of this class: the player to move as Bone.
+    pub fn to_naive(self) -> Naive {
+        let mut cell = [0; 24];
+        for (i, c) in cell.iter_mut().enumerate() {
+            if self.mover >> i & 1 == 1 {
+                *c = 1;
+            } else if self.opponent >> i & 1 == 1 {
+                *c = 2;
+            }
+        }
+        Naive {
+            cell,
+            side: 1,
+            hand: self.hands,
+        }
+    }
+
+    /// Gotis on the board and in hand, both players together.
+    fn gotis(self) -> u32 {
+        self.mover.count_ones()
+            + self.opponent.count_ones()
+            + self.hands[0] as u32
+            + self.hands[1] as u32
+    }
+}
+
+/// A capture edge's flag in [`solve_classes`]'s edge list.
+const CAPTURE: u32 = 1 << 31;
+
+/// The whole game of Lasker morris of `pieces` a side, every class of state
+/// ([`Class`]) a game reaches from the empty board with its value for the player
+/// to move, the depth counted as the tables count it: turns to the next capture
+/// (docs/FORMAT.md: placements and slides count as turns, a capture counts 1,
+/// the winner hurries and the loser delays), so `Win(1)` is a capture into a
+/// position lost for the other player (one that ends the game included) and
+/// `Loss(0)` a state without a move (a side below three gotis, or the mover
+/// blocked with an empty hand).
+///
+/// Plain retrograde by rounds: a capture leaves fewer gotis in all, a placement
+/// or slide the same, so the classes are solved in groups by their gotis in all,
+/// fewest first. In a group, round 0 marks the classes without a move lost;
+/// round `r` marks won every class with a move worth `Win(r)` (a capture into a
+/// lost class when `r` is 1, a placement or slide into a class lost in round
+/// `r - 1`), and lost every class all of whose moves are known losses (a capture
+/// into a won class, `Loss(1)`; a placement or slide into a won class `Win(d)`,
+/// `Loss(d + 1)`), with the largest of those depths. What no round marks is a
+/// draw. Written from docs/RULES.md with [`Naive::moves`]; nothing of the
+/// toolkit but the rules' text.
+pub fn solve_classes(pieces: u8) -> HashMap<Class, Value> {
+    let start = Naive::start(pieces).class();
+    let mut id: HashMap<Class, u32> = HashMap::from([(start, 0)]);
+    let mut classes = vec![start];
+    let mut offsets = vec![0usize];
+    let mut edges: Vec<u32> = vec![];
+    let mut i = 0;
+    while i < classes.len() {
+        let state = classes[i].to_naive();
+        let mut kids: Vec<u32> = state
+            .moves()
+            .into_iter()
+            .map(|m| {
+                let child = state.play(m).class();
+                let n = classes.len() as u32;
+                let k = *id.entry(child).or_insert_with(|| {
+                    classes.push(child);
+                    n
+                });
+                if m.capture.is_some() {
+                    k | CAPTURE
+                } else {
+                    k
+                }
+            })
+            .collect();
+        kids.sort_unstable();
+        kids.dedup();
+        edges.extend(kids);
+        offsets.push(edges.len());
+        i += 1;
+    }
+    drop(id);
+    let kids = |s: usize| edges[offsets[s]..offsets[s + 1]].iter();
+    let mut value: Vec<Option<Value>> = vec![None; classes.len()];
+    let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+    for (s, c) in classes.iter().enumerate() {
+        groups.entry(c.gotis()).or_default().push(s);
+    }
+    for (_, group) in groups {
+        let mut pending = vec![];
+        for s in group {
+            if kids(s).len() == 0 {
+                value[s] = Some(Value::Loss(0));
+            } else {
+                pending.push(s);
+            }
+        }
+        for round in 1.. {
+            let mut new = vec![];
+            for &s in &pending {
+                // A move's value for the mover when known: Some(Win(d)) or
+                // Some(Loss(d)), Some(Draw), or None (not decided yet).
+                let mut win = u32::MAX;
+                let mut worst_loss = 0;
+                let mut all_lost = true;
+                for &e in kids(s) {
+                    let capture = e & CAPTURE != 0;
+                    let child = value[(e & !CAPTURE) as usize];
+                    match child {
+                        Some(Value::Loss(d)) => win = win.min(if capture { 1 } else { d + 1 }),
+                        Some(Value::Win(d)) => {
+                            worst_loss = worst_loss.max(if capture { 1 } else { d + 1 })
+                        }
+                        _ => all_lost = false,
+                    }
+                }
+                if win == round {
+                    new.push((s, Value::Win(round)));
+                } else if win == u32::MAX && all_lost {
+                    new.push((s, Value::Loss(worst_loss)));
+                }
+            }
+            if new.is_empty() {
+                break;
+            }
+            for &(s, v) in &new {
+                value[s] = Some(v);
+            }
+            pending.retain(|&s| value[s].is_none());
+        }
+    }
+    classes
+        .into_iter()
+        .zip(value)
+        .map(|(c, v)| (c, v.unwrap_or(Value::Draw)))
+        .collect()
+}
