@@ -122,3 +122,55 @@ fn one_altered_value_is_caught_in_every_kind_and_shape_of_tier() {
         }
     }
 }
+
+/// The same check on a solved directory given by `TIGADI_ALTER_DIR` (the rule
+/// set by `TIGADI_ALTER_RULES`), which it alters in place: per kind present, one
+/// win in the moving tier 4v4 and one in a tier of the last placement, all in
+/// one run. For the reference outputs of a release (copy them first):
+/// `TIGADI_ALTER_DIR=/tmp/p5 TIGADI_ALTER_RULES=tigadi,pieces=5 cargo test
+/// --release -p tigadi-jobs --test verify_every_kind -- --ignored`.
+#[test]
+#[ignore]
+fn altered_values_in_a_given_directory_are_caught() {
+    let (Ok(dir), Ok(rules)) = (
+        std::env::var("TIGADI_ALTER_DIR"),
+        std::env::var("TIGADI_ALTER_RULES"),
+    ) else {
+        panic!("set TIGADI_ALTER_DIR and TIGADI_ALTER_RULES");
+    };
+    let rules = RuleSet::parse(&rules).unwrap();
+    let store = TablebaseDir::new(Path::new(&dir), &rules);
+    let all = store.list().unwrap();
+    let last = all.iter().filter_map(|id| id.tier.placements(&rules)).max();
+    let mut altered = Vec::new();
+    for kind in TableKind::ALL {
+        let of_kind = |t: &&TableId| t.kind == kind;
+        let moving = all
+            .iter()
+            .filter(of_kind)
+            .find(|id| id.tier == Tier::moving(Subspace::new(4, 4)));
+        let placing = all
+            .iter()
+            .filter(of_kind)
+            .find(|id| last.is_some() && id.tier.placements(&rules) == last);
+        for &id in moving.into_iter().chain(placing) {
+            let (slot, value) = alter_one_win(&store, id);
+            eprintln!("altered {} slot {slot}: {value}", id.file_name(&rules));
+            altered.push((id, slot, value));
+        }
+    }
+    assert!(!altered.is_empty());
+    let report = verify(Path::new(&dir), &rules, &no_progress).unwrap();
+    for (id, slot, value) in &altered {
+        let own = report.subspaces.iter().find(|r| r.id() == *id).unwrap();
+        assert!(own.error.is_none(), "{own:?}");
+        let m = own.examples.iter().find(|m| m.slot == *slot).unwrap();
+        assert_eq!((m.stored, m.wdl_section), (*value, false));
+        assert_ne!(m.recomputed, *value);
+    }
+    let names: Vec<String> = altered.iter().map(|a| a.0.file_name(&rules)).collect();
+    for r in report.subspaces.iter().filter(|r| !r.is_ok()) {
+        let own = altered.iter().any(|a| a.0 == r.id());
+        assert!(own || r.culprits.iter().any(|c| names.contains(c)), "{r:?}");
+    }
+}

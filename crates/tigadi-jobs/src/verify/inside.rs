@@ -99,7 +99,14 @@ fn check_categories(h: &mut KindCheck) {
 fn sweep_tier(rules: &RuleSet, checks: &mut [KindCheck], observer: &dyn VerifyObserver) {
     let (parts, mut reports): (Vec<_>, Vec<&mut SubspaceReport>) = checks
         .iter_mut()
-        .map(|c| ((c.id.kind, &c.values, &c.first_bad[..]), &mut c.report))
+        .map(|c| {
+            let part = KindParts {
+                kind: c.id.kind,
+                values: &c.values,
+                first_bad: &c.first_bad,
+            };
+            (part, &mut c.report)
+        })
         .unzip();
     let tier = TierSweep::new(rules, &parts);
     sweep(
@@ -108,6 +115,13 @@ fn sweep_tier(rules: &RuleSet, checks: &mut [KindCheck], observer: &dyn VerifyOb
         Some(observer),
         |range, tally| tier.check_range(range, tally),
     );
+}
+
+/// What a [`TierSweep`] reads of one kind's check.
+struct KindParts<'a> {
+    kind: TableKind,
+    values: &'a TierValues,
+    first_bad: &'a [bool],
 }
 
 /// One kind's tables in a [`TierSweep`].
@@ -173,28 +187,28 @@ struct TierSweep<'a> {
 }
 
 impl<'a> TierSweep<'a> {
-    fn new(rules: &'a RuleSet, parts: &[(TableKind, &'a TierValues, &'a [bool])]) -> TierSweep<'a> {
+    fn new(rules: &'a RuleSet, parts: &[KindParts<'a>]) -> TierSweep<'a> {
         let k = parts.len();
         assert!((1..=KINDS).contains(&k), "{k} kinds of table");
-        let sub = parts[0].1.own.0;
+        let sub = parts[0].values.own.subspace;
         let target_sub = sub.capture_target();
         let kinds = parts
             .iter()
-            .map(|&(kind, values, first_bad)| KindTables {
-                kind,
-                keys: SuccessorKeys::new(kind.metric()),
-                own: values.of(sub),
-                quiet: values.of(sub.flipped()),
-                indexed: values
+            .map(|p| KindTables {
+                kind: p.kind,
+                keys: SuccessorKeys::new(p.kind.metric()),
+                own: p.values.of(sub),
+                quiet: p.values.of(sub.flipped()),
+                indexed: p
+                    .values
                     .tables()
-                    .into_iter()
-                    .map(|(s, v)| Indexed {
-                        subspace: s,
-                        index: SubspaceIndex::new(s),
-                        values: v,
+                    .map(|t| Indexed {
+                        subspace: t.subspace,
+                        index: SubspaceIndex::new(t.subspace),
+                        values: &t.values,
                     })
                     .collect(),
-                first_bad,
+                first_bad: p.first_bad,
             })
             .collect();
         TierSweep {
@@ -204,7 +218,7 @@ impl<'a> TierSweep<'a> {
             quiet_idx: SubspaceIndex::new(sub.flipped()),
             target_idx: target_sub.map(SubspaceIndex::new),
             target: match target_sub {
-                Some(t) => parts.iter().map(|p| p.1.of(t)).collect(),
+                Some(t) => parts.iter().map(|p| p.values.of(t)).collect(),
                 None => Vec::new(),
             },
             kinds,

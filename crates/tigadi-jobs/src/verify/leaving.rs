@@ -60,14 +60,14 @@ fn shortcut(
         .values
         .successors
         .iter()
-        .map(|(n, _)| TableId::new(c.id.kind, Tier::new(hands, *n)))
+        .map(|t| TableId::new(c.id.kind, Tier::new(hands, t.subspace)))
         .collect();
     run.changed.retain(|k, _| needed.contains(k));
     let mut changed = Vec::new();
-    for (&id, (n, rule)) in needed.iter().zip(&c.values.successors) {
+    for (&id, t) in needed.iter().zip(&c.values.successors) {
         let store = run.tables.store();
-        let list = changed_slots(store, &mut run.changed, id, rule)?;
-        changed.push((*n, list.to_vec()));
+        let list = changed_slots(store, &mut run.changed, id, &t.values)?;
+        changed.push((t.subspace, list.to_vec()));
     }
     let mut game = run.tables.values(game_id)?.to_vec();
     mark_padding(c.id.tier.subspace, &mut game);
@@ -118,10 +118,10 @@ fn recompute(
         .values
         .successors
         .iter()
-        .map(|(n, v)| Indexed {
-            subspace: *n,
-            index: SubspaceIndex::new(*n),
-            values: v,
+        .map(|t| Indexed {
+            subspace: t.subspace,
+            index: SubspaceIndex::new(t.subspace),
+            values: &t.values,
         })
         .collect();
     let lookup = |b: Board| stored_value(&indexed, b);
@@ -175,9 +175,9 @@ fn pass_values(
         .values
         .successors
         .iter()
-        .map(|(n, v)| SolvedTable {
-            subspace: *n,
-            values: &v[..],
+        .map(|t| SolvedTable {
+            subspace: t.subspace,
+            values: &t.values,
         })
         .collect();
     let tier = c.id.tier;

@@ -101,14 +101,13 @@ pub(super) fn horizon_follows_from_game(
     game: &TierValues,
     horizon: &TierValues,
 ) -> bool {
-    let (g, h) = (game.tables(), horizon.tables());
-    g.len() == h.len()
-        && g.iter().zip(&h).all(|((gs, gv), (hs, hv))| {
-            gs == hs
-                && gv.len() == hv.len()
-                && gv
+    game.tables().count() == horizon.tables().count()
+        && game.tables().zip(horizon.tables()).all(|(g, h)| {
+            g.subspace == h.subspace
+                && g.values.len() == h.values.len()
+                && g.values
                     .par_iter()
-                    .zip(hv.par_iter())
+                    .zip(h.values.par_iter())
                     .all(|(&g, &h)| capped(rules, g) == h)
         })
 }

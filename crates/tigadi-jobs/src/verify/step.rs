@@ -38,30 +38,33 @@ pub(super) struct Run<'a> {
     pub changed: HashMap<TableId, Vec<u64>>,
 }
 
+/// One table's decoded values.
+pub(super) struct Loaded {
+    pub subspace: Subspace,
+    pub values: Arc<Vec<Packed>>,
+}
+
 /// The decoded values one table's check reads: its own and those of its
 /// successor tiers' tables of the same kind.
 pub(super) struct TierValues {
-    pub own: (Subspace, Arc<Vec<Packed>>),
+    pub own: Loaded,
     /// In [`successor_tiers`] order.
-    pub successors: Vec<(Subspace, Arc<Vec<Packed>>)>,
+    pub successors: Vec<Loaded>,
 }
 
 impl TierValues {
     /// Every table, its own first.
-    pub fn tables(&self) -> Vec<(Subspace, &[Packed])> {
-        std::iter::once(&self.own)
-            .chain(&self.successors)
-            .map(|(s, v)| (*s, &v[..]))
-            .collect()
+    pub fn tables(&self) -> impl Iterator<Item = &Loaded> {
+        std::iter::once(&self.own).chain(&self.successors)
     }
 
     /// The values of the table of subspace `s` among them.
     pub fn of(&self, s: Subspace) -> &[Packed] {
-        let (_, v) = std::iter::once(&self.own)
-            .chain(&self.successors)
-            .find(|(n, _)| *n == s)
+        let t = self
+            .tables()
+            .find(|t| t.subspace == s)
             .expect("a check's tables are loaded");
-        v
+        &t.values
     }
 }
 
@@ -184,7 +187,10 @@ fn read(
     let own = tables.values(id)?;
     let mut next = Vec::new();
     for &t in successors {
-        next.push((t.subspace, tables.values(TableId::new(id.kind, t))?));
+        next.push(Loaded {
+            subspace: t.subspace,
+            values: tables.values(TableId::new(id.kind, t))?,
+        });
     }
     table.check_counts(&own)?;
     let base = match id.kind.first_section_reads() {
@@ -195,7 +201,10 @@ fn read(
         id.kind
             .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?;
     let values = TierValues {
-        own: (id.tier.subspace, own),
+        own: Loaded {
+            subspace: id.tier.subspace,
+            values: own,
+        },
         successors: next,
     };
     Ok((values, first_bad))
