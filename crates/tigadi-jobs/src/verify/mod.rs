@@ -46,17 +46,17 @@ pub use report::{Mismatch, SubspaceReport, SumsReport, VerifyReport, MAX_EXAMPLE
 use files::{sums_report, Journal, Tables};
 use step::{check_step, Run, Step};
 
-/// Verifies every table of rule set `rules` in tablebase directory `dir`, moving
-/// phase first, then the placing layers from the last to the first:
-/// the head, block and whole-file checksums of every file, agreement of the WDL
-/// and DTC sections, and `evaluate(board) == stored(board)` for every position
-/// (every non-padding slot). Horizon tables (values under the 100-turn rule), where
-/// present, are checked the same way: DTC₁₀₀ recomputed from the successors'
-/// DTC₁₀₀ ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)), and every category against the DTC₁₀₀ and the
-/// game-theoretic value; so are DTW tables. A subspace's moving-phase tables of
-/// every kind are recomputed in one sweep (each position's successors generated
-/// once), their reports one after the other, game-theoretic first. `progress(done, total)` is called from worker threads
-/// as slots are recomputed (`total` is the slot count of all tables).
+/// Verifies every table of rule set `rules` in tablebase directory `dir`, tier
+/// by tier in dependency order (see the module doc): the head, block and
+/// whole-file checksums of every file, agreement of the first section with the
+/// second, the header's class counts, and `evaluate(board) == stored(board)`
+/// for every position (every non-padding slot), in every kind of table: DTC
+/// from the successors' DTC, DTC₁₀₀ from their DTC₁₀₀
+/// ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)) with every category
+/// against the DTC₁₀₀ and the game-theoretic value, DTW from their DTW. A
+/// tier's tables of every kind are checked in one step, game-theoretic first,
+/// one report each. `progress(done, total)` is called from worker threads as
+/// slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
 /// damaged files and wrong values are reported in the [`VerifyReport`].
