@@ -10,11 +10,11 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
-use tigadi_index::Subspace;
 use tigadi_jobs::{
     HorizonReport, JobObserver, PairReport, PlacingObserver, SubspaceReport, VerifyObserver,
 };
 use tigadi_solve::{Observer, Pair};
+use tigadi_values::Tier;
 
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);
@@ -336,8 +336,8 @@ impl VerifyObserver for VerifyProgress<'_> {
     fn planned(&self, _tables: usize, slots: u64) {
         self.progress.plan(slots);
     }
-    fn started(&self, subspace: Subspace, slots: u64) {
-        self.progress.step(&format!("verify {subspace}"), slots);
+    fn started(&self, tier: Tier, slots: u64) {
+        self.progress.step(&format!("verify {tier}"), slots);
     }
     fn advance(&self, slots: u64) {
         self.progress.advance(slots);

@@ -99,7 +99,11 @@ fn flipped_bytes_are_corrupt_never_wrong() {
             assert!(e.is_corrupt(), "{what}: {e}");
             let report = verify(d.path(), &RULES, &no_progress).unwrap();
             assert!(!report.is_ok(), "{what}: verify passed a damaged file");
-            let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+            let r = report
+                .subspaces
+                .iter()
+                .find(|s| s.tier.subspace == sub)
+                .unwrap();
             assert!(
                 r.error.as_ref().is_some_and(|e| e.is_corrupt()),
                 "{what}: {:?}",
@@ -212,7 +216,11 @@ fn verify_passes_solved_tables_and_catches_an_altered_value() {
     let (slot, d) = alter_a_win(dir.path(), sub, tables[&sub].clone());
     let report = verify(dir.path(), &RULES, &no_progress).unwrap();
     assert!(!report.is_ok());
-    let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+    let r = report
+        .subspaces
+        .iter()
+        .find(|s| s.tier.subspace == sub)
+        .unwrap();
     assert!(r.mismatches >= 1 && r.error.is_none());
     assert!(r
         .examples
@@ -222,7 +230,11 @@ fn verify_passes_solved_tables_and_catches_an_altered_value() {
     // A missing successor table is a failure too.
     std::fs::remove_file(dir.path().join("tigadi/3v4.tgtb")).unwrap();
     let report = verify(dir.path(), &RULES, &no_progress).unwrap();
-    let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+    let r = report
+        .subspaces
+        .iter()
+        .find(|s| s.tier.subspace == sub)
+        .unwrap();
     assert!(matches!(
         r.error,
         Some(TablebaseError::MissingSubspace { .. })
@@ -311,7 +323,11 @@ fn a_later_solve_does_not_bless_an_altered_table() {
         "the altered 4v3 was listed anew"
     );
     let report = verify(dir.path(), &RULES, &no_progress).unwrap();
-    let r = report.subspaces.iter().find(|s| s.subspace == sub).unwrap();
+    let r = report
+        .subspaces
+        .iter()
+        .find(|s| s.tier.subspace == sub)
+        .unwrap();
     assert!(
         matches!(&r.error, Some(e) if e.to_string().contains("SHA256SUMS")),
         "{r:?}"

@@ -87,7 +87,10 @@ fn placing_tables_round_trip_probe_and_verify() {
     assert_eq!(Some(start), start_value(&layers[0]));
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
-    assert!(report.subspaces.iter().any(|s| s.placing == Some(0)));
+    assert!(report
+        .subspaces
+        .iter()
+        .any(|s| s.tier.placements(&rules) == Some(0)));
     // A position that no game reaches after 2 placements is refused, not answered.
     let tb_err = tb.get::<field::Dtc>(
         tigadi_tablebase::Hands::after_placements(&rules, 2_u32),
@@ -129,10 +132,12 @@ fn verify_catches_an_altered_placing_value() {
     // The altered table itself, and the layer before it reads the altered value.
     assert!(bad
         .iter()
-        .any(|s| s.placing == Some(placed) && s.subspace == table.subspace && s.mismatches == 1));
+        .any(|s| s.tier.placements(&rules) == Some(placed as u32)
+            && s.tier.subspace == table.subspace
+            && s.mismatches == 1));
     let ex = &bad
         .iter()
-        .find(|s| s.placing == Some(placed))
+        .find(|s| s.tier.placements(&rules) == Some(placed as u32))
         .unwrap()
         .examples[0];
     assert_eq!(ex.stored, altered);
@@ -143,12 +148,14 @@ fn verify_catches_an_altered_placing_value() {
     let altered_name = layer_table(&rules, placed, table.subspace).file_name(&rules);
     let own = bad
         .iter()
-        .find(|s| s.placing == Some(placed) && s.subspace == table.subspace)
+        .find(|s| {
+            s.tier.placements(&rules) == Some(placed as u32) && s.tier.subspace == table.subspace
+        })
         .unwrap();
     assert!(own.culprits.is_empty(), "{:?}", own.culprits);
     let readers: Vec<_> = bad
         .iter()
-        .filter(|s| s.placing == Some(placed - 1))
+        .filter(|s| s.tier.placements(&rules) == Some(placed as u32 - 1))
         .collect();
     assert!(!readers.is_empty(), "{bad:?}");
     for r in readers {
@@ -171,8 +178,15 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
         let placing: Vec<_> = report
             .subspaces
             .iter()
-            .filter(|s| s.placing.is_some())
-            .map(|s| (s.placing.unwrap(), s.subspace, s.earlier, s.is_ok()))
+            .filter(|s| !s.tier.is_moving())
+            .map(|s| {
+                (
+                    s.tier.placements(&rules).unwrap() as u8,
+                    s.tier.subspace,
+                    s.earlier,
+                    s.is_ok(),
+                )
+            })
             .collect();
         assert!(!placing.is_empty());
         placing

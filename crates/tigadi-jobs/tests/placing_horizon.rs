@@ -98,7 +98,7 @@ fn placing_horizon_tables_probe_and_verify() {
     let placing_horizon = report
         .subspaces
         .iter()
-        .filter(|s| s.kind == TableKind::Horizon && s.placing.is_some())
+        .filter(|s| s.kind == TableKind::Horizon && !s.tier.is_moving())
         .count();
     let layers: usize = (0..tigadi_tablebase::placing_turns(&rules))
         .map(|k| tigadi_tablebase::tiers_after(&rules, k).len())
@@ -167,7 +167,11 @@ fn verify_catches_an_altered_placing_horizon_value() {
     let bad = report
         .subspaces
         .iter()
-        .find(|s| s.kind == TableKind::Horizon && s.placing == Some(placed) && s.subspace == sub)
+        .find(|s| {
+            s.kind == TableKind::Horizon
+                && s.tier.placements(&rules) == Some(placed as u32)
+                && s.tier.subspace == sub
+        })
         .expect("the altered table is reported");
     assert_eq!(bad.mismatches, 1, "{bad:?}");
     assert_eq!(bad.examples[0].slot, slot as u64);
@@ -508,7 +512,7 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
     let store = TablebaseDir::new(dir.path(), &rules);
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
-    for s in report.subspaces.iter().filter(|s| s.placing.is_some()) {
+    for s in report.subspaces.iter().filter(|s| !s.tier.is_moving()) {
         assert_eq!(s.from_game, s.kind == TableKind::Horizon, "{s:?}");
     }
     // A slot whose value the rule changes, and a table whose successors the rule
@@ -567,7 +571,9 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
             .subspaces
             .iter()
             .find(|s| {
-                s.kind == TableKind::Horizon && s.placing == Some(placed) && s.subspace == sub
+                s.kind == TableKind::Horizon
+                    && s.tier.placements(&rules) == Some(placed as u32)
+                    && s.tier.subspace == sub
             })
             .unwrap();
         assert!(bad.from_game, "{bad:?}");
@@ -605,7 +611,11 @@ fn verify_takes_horizon_values_from_game_values_only_after_they_pass() {
         let bad = report
             .subspaces
             .iter()
-            .find(|s| s.kind == kind && s.placing == Some(placed) && s.subspace == sub)
+            .find(|s| {
+                s.kind == kind
+                    && s.tier.placements(&rules) == Some(placed as u32)
+                    && s.tier.subspace == sub
+            })
             .unwrap();
         assert!(!bad.from_game, "{bad:?}");
         assert_eq!(bad.mismatches, 1, "{bad:?}");

@@ -17,6 +17,7 @@ use tigadi_jobs::{solve_pairs, verify, SubspaceReport, VerifyReport};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
+use tigadi_values::Tier;
 
 fn rules() -> RuleSet {
     RuleSet::parse("tigadi,quiet=5").unwrap()
@@ -108,7 +109,7 @@ fn every_kind_is_checked_in_one_sweep_and_faults_stay_in_their_kind() {
             let r: Vec<_> = report
                 .subspaces
                 .iter()
-                .filter(|r| r.kind == kind && r.subspace == s && r.placing.is_none())
+                .filter(|r| r.kind == kind && r.tier == Tier::moving(s))
                 .collect();
             assert_eq!(r.len(), 1, "{kind:?} {s}");
             assert_eq!(r[0].checked, common::boards(s).len() as u64, "{kind:?} {s}");
@@ -133,7 +134,7 @@ fn every_kind_is_checked_in_one_sweep_and_faults_stay_in_their_kind() {
                     r.is_ok(),
                     "{kind:?} altered, {:?} {} failed",
                     r.kind,
-                    r.subspace
+                    r.tier
                 );
             }
         }
@@ -156,7 +157,7 @@ fn moving_report(report: &VerifyReport, kind: TableKind, s: Subspace) -> &Subspa
     report
         .subspaces
         .iter()
-        .find(|r| r.kind == kind && r.subspace == s && r.placing.is_none())
+        .find(|r| r.kind == kind && r.tier == Tier::moving(s))
         .expect("a report on every table")
 }
 

@@ -72,23 +72,23 @@ fn alter_and_verify(
     let report = verify(dir, &RULES, &|_, _| {}).unwrap();
     assert!(expected[&sub].contains(&slot));
     for r in &report.subspaces {
-        let want = &expected[&r.subspace];
+        let want = &expected[&r.tier.subspace];
         assert!(r.error.is_none(), "{r:?}");
-        assert_eq!(r.mismatches, want.len() as u64, "{}", r.subspace);
+        assert_eq!(r.mismatches, want.len() as u64, "{}", r.tier.subspace);
         let got: BTreeSet<u64> = r.examples.iter().map(|m| m.slot).collect();
         assert!(
             got.is_subset(want),
             "{}: {got:?} not in {want:?}",
-            r.subspace
+            r.tier.subspace
         );
         if want.len() <= verify::MAX_EXAMPLES {
-            assert_eq!(&got, want, "{}", r.subspace);
+            assert_eq!(&got, want, "{}", r.tier.subspace);
         }
         for m in &r.examples {
             assert!(!m.wdl_section);
             assert_eq!(
                 m.stored,
-                altered[&r.subspace][m.slot as usize].get().unwrap()
+                altered[&r.tier.subspace][m.slot as usize].get().unwrap()
             );
         }
     }

@@ -372,6 +372,85 @@ impl TableKind {
         }
     }
 
+    /// The kind whose table of the same tier `verify` checks a table's first
+    /// section against, if any: a horizon table's classes and a DTW table's
+    /// win, draw or loss must be those of the game-theoretic values.
+    pub fn first_section_reads(self) -> Option<TableKind> {
+        match self {
+            TableKind::GameTheoretic => None,
+            TableKind::Horizon | TableKind::Dtw => Some(TableKind::GameTheoretic),
+        }
+    }
+
+    /// For each slot of `table` (of this kind, its values decoded as `values`),
+    /// whether its first section disagrees with its values, as `verify` checks
+    /// it ([`TableKind::first_section_check`]): a WDL code that is not the
+    /// stored value's win, draw or loss (and, in a DTW table, not `base`'s); a
+    /// horizon class that is not the one of `base`'s win, draw or loss and the
+    /// value under the rule. `base` is the table of the same tier of the kind
+    /// [`TableKind::first_section_reads`] names, required when it names one.
+    pub fn first_section_mismatches(
+        self,
+        table: &Table,
+        values: &[Packed],
+        base: Option<&[Packed]>,
+    ) -> Result<Vec<bool>, TablebaseError> {
+        let base = match (self.first_section_reads(), base) {
+            (None, _) => None,
+            (Some(_), Some(b)) if b.len() == values.len() => Some(b),
+            (Some(kind), _) => {
+                return Err(TablebaseError::corrupt(
+                    table.path(),
+                    format!("its {} table is missing or of another size", kind.name()),
+                ))
+            }
+        };
+        let value = |i: usize| values[i].get();
+        let base_wdl = |i: usize| base.and_then(|b| b[i].get()).map(|v| v.wdl());
+        Ok(match self {
+            TableKind::GameTheoretic => {
+                let wdl = table.decode::<field::Wdl>()?;
+                (0..values.len())
+                    .into_par_iter()
+                    .map(|i| value(i).map(|v| v.wdl()) != Some(wdl[i]))
+                    .collect()
+            }
+            TableKind::Horizon => {
+                let classes = table.decode::<field::Category>()?;
+                (0..values.len())
+                    .into_par_iter()
+                    .map(|i| match (base_wdl(i), value(i)) {
+                        (Some(g), Some(h)) => Class::of(g, h.wdl()) != Some(classes[i]),
+                        _ => true,
+                    })
+                    .collect()
+            }
+            TableKind::Dtw => {
+                let wdl = table.decode::<field::Wdl>()?;
+                (0..values.len())
+                    .into_par_iter()
+                    .map(|i| match (value(i), base_wdl(i)) {
+                        (Some(v), Some(g)) => v.wdl() != wdl[i] || v.wdl() != g,
+                        _ => true,
+                    })
+                    .collect()
+            }
+        })
+    }
+
+    /// The value a position of a table of this kind holds when `best` is the
+    /// value recomputed from its successors' stored values (each turn counted):
+    /// `best` itself, or under the turn limit its value at counter 0
+    /// ([`tigadi_values::value_at_counter`]).
+    pub fn recomputed(self, rules: &RuleSet, best: Value) -> Value {
+        if self.has_turn_limit() {
+            tigadi_values::value_at_counter(best, 0, rules.quiet)
+                .expect("counter 0 is within every limit")
+        } else {
+            best
+        }
+    }
+
     /// Decodes a table's values, as [`crate::TablebaseDir::load`] returns them:
     /// its DTC section (game-theoretic values), its DTC₁₀₀ section or its DTW
     /// section.

@@ -12,11 +12,8 @@ use tigadi_rules::RuleSet;
 /// The result lines of one table.
 fn report_lines(s: &SubspaceReport) -> Vec<String> {
     let mut lines = Vec::new();
-    // `4v3` for the moving phase, `p5-2v3` for placing layer 5 (as the files).
-    let table = match s.placing {
-        None => s.subspace.to_string(),
-        Some(p) => format!("p{p}-{}", s.subspace),
-    };
+    // As the file is named: `4v3`, or `p5-2v3` after 5 placements.
+    let table = s.name();
     let name = match s.kind.label() {
         None => table,
         Some(label) => format!("{table} ({label})"),

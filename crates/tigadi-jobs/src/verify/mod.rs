@@ -1,0 +1,214 @@
+//! The consistency scan: check every checksum of every table of a rule set, then
+//! recompute every stored value from its successors' stored values and report
+//! the positions where they differ.
+//!
+//! A run is a list of steps, one per tier ([`Tier`]), in dependency order:
+//! the tiers with moves inside them (both hands empty) from the fewest gotis
+//! up, a subspace and its flipped twin next to each other, then the tiers
+//! whose moves all leave them from the last placement back to the first. A
+//! step checks its tier's tables of every kind:
+//!
+//! - `files.rs`: the file checks, written once for every table (checksums,
+//!   slot count, SHA-256 against `SHA256SUMS`), the decoded values a step
+//!   reads, and the journal of passed tables ([`JOURNAL`]);
+//! - `step.rs`: one step: what each table reads, the journal, the reports;
+//! - `inside.rs`: the recomputation of a tier with moves inside it, every kind
+//!   in one sweep; `leaving.rs`: of a tier whose moves all leave it, by the
+//!   solver's pass; `passes.rs`: every call into the solver's passes and the
+//!   placing job, one thin function each;
+//! - `sweep.rs`: the parallel sweep and tally both share; `report.rs`: what a
+//!   run reports.
+//!
+//! A table kind enters only through the methods of [`TableKind`]: its metric,
+//! how its value is finished ([`TableKind::recomputed`]), what its first
+//! section is checked against ([`TableKind::first_section_mismatches`]).
+
+mod files;
+mod inside;
+mod leaving;
+mod passes;
+mod report;
+mod step;
+mod sweep;
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir, TablebaseError};
+use tigadi_values::Tier;
+
+pub use files::JOURNAL;
+pub use report::{Mismatch, SubspaceReport, SumsReport, VerifyReport, MAX_EXAMPLES};
+
+use files::{sums_report, Journal, Tables};
+use step::{check_step, Run, Step};
+
+/// Verifies every table of rule set `rules` in tablebase directory `dir`, tier
+/// by tier in dependency order (see the module doc): the head, block and
+/// whole-file checksums of every file, agreement of the first section with the
+/// second, the header's class counts, and `evaluate(board) == stored(board)`
+/// for every position (every non-padding slot), in every kind of table: DTC
+/// from the successors' DTC, DTC₁₀₀ from their DTC₁₀₀
+/// ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)) with every category
+/// against the DTC₁₀₀ and the game-theoretic value, DTW from their DTW. A
+/// tier's tables of every kind are checked in one step, game-theoretic first,
+/// one report each. `progress(done, total)` is called from worker threads as
+/// slots are recomputed (`total` is the slot count of all tables).
+///
+/// Returns `Err` only when there is nothing to verify (no directory, no files);
+/// damaged files and wrong values are reported in the [`VerifyReport`].
+pub fn verify(
+    dir: &Path,
+    rules: &RuleSet,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<VerifyReport, TablebaseError> {
+    struct Progress<'a> {
+        done: AtomicU64,
+        total: AtomicU64,
+        progress: &'a (dyn Fn(u64, u64) + Sync),
+    }
+    impl VerifyObserver for Progress<'_> {
+        fn planned(&self, _tables: usize, slots: u64) {
+            self.total.store(slots, Ordering::Relaxed);
+        }
+        fn advance(&self, slots: u64) {
+            let d = self.done.fetch_add(slots, Ordering::Relaxed) + slots;
+            (self.progress)(d, self.total.load(Ordering::Relaxed));
+        }
+    }
+    let observer = Progress {
+        done: AtomicU64::new(0),
+        total: AtomicU64::new(0),
+        progress,
+    };
+    verify_with(dir, rules, false, &observer)
+}
+
+/// What [`verify_with`] reports as it goes; every method has a no-op default.
+pub trait VerifyObserver: Sync {
+    /// Before the first table: the tables to verify and their slots in all.
+    fn planned(&self, _tables: usize, _slots: u64) {}
+    /// A step's check begins: its tier, and its slots times its tables.
+    fn started(&self, _tier: Tier, _slots: u64) {}
+    /// `slots` more slots are checked (called from worker threads).
+    fn advance(&self, _slots: u64) {}
+    /// A table's check is over.
+    fn finished(&self, _report: &SubspaceReport) {}
+}
+
+/// Like [`verify`], reporting to `observer`, and checking `SHA256SUMS` when
+/// present. With `resume`, tables that passed an earlier run (recorded in
+/// [`JOURNAL`] beside the tables, written atomically after each table that passes)
+/// are not recomputed while every file their check read has the same SHA-256;
+/// their checksums and SHA-256 are still checked. Without it the journal is
+/// neither read nor written.
+pub fn verify_with(
+    dir: &Path,
+    rules: &RuleSet,
+    resume: bool,
+    observer: &dyn VerifyObserver,
+) -> Result<VerifyReport, TablebaseError> {
+    verify_kinds(dir, rules, resume, &TableKind::ALL, observer)
+}
+
+/// Like [`verify_with`], for the tables of the kinds in `kinds` only (every
+/// tier): `SHA256SUMS` is checked for their files, and the others are neither
+/// checked nor recomputed (a horizon or DTW table's check still reads its
+/// game-theoretic table, whose file checks then run as it is read). An empty
+/// `kinds` is an error.
+pub fn verify_kinds(
+    dir: &Path,
+    rules: &RuleSet,
+    resume: bool,
+    kinds: &[TableKind],
+    observer: &dyn VerifyObserver,
+) -> Result<VerifyReport, TablebaseError> {
+    let store = TablebaseDir::new(dir, rules);
+    let error = |kind, what| {
+        Err(TablebaseError::io(
+            store.path(),
+            std::io::Error::new(kind, what),
+        ))
+    };
+    if kinds.is_empty() {
+        return error(
+            std::io::ErrorKind::InvalidInput,
+            "no kind of table to verify",
+        );
+    }
+    let all = store.list()?;
+    if all.is_empty() {
+        return error(std::io::ErrorKind::NotFound, "no tablebase files here");
+    }
+    let steps = plan(rules, &all, kinds);
+    let listed = store.read_sums();
+    let parse = |name: &str| TableId::parse(name, rules);
+    let sums = sums_report(
+        &listed,
+        |name| parse(name).is_none_or(|id| kinds.contains(&id.kind)),
+        |name| {
+            parse(name).is_some_and(|id| {
+                steps
+                    .iter()
+                    .any(|s| s.tier == id.tier && s.kinds.contains(&id.kind))
+            })
+        },
+    );
+    let tables: usize = steps.iter().map(|s| s.kinds.len()).sum();
+    let slots: u64 = steps
+        .iter()
+        .map(|s| SubspaceIndex::new(s.tier.subspace).slots() * s.kinds.len() as u64)
+        .sum();
+    observer.planned(tables, slots);
+    let mut run = Run {
+        rules: *rules,
+        tables: Tables::new(&store, listed.unwrap_or_default()),
+        journal: Journal::open(&store, resume),
+        observer,
+        reports: Vec::new(),
+        changed: Default::default(),
+    };
+    for step in &steps {
+        check_step(&mut run, step);
+    }
+    Ok(VerifyReport {
+        rules: *rules,
+        subspaces: run.reports,
+        sums,
+    })
+}
+
+/// The steps of a run over the tables `all` of the kinds in `kinds`: one per
+/// tier with such a table, in dependency order (each tier's successor tiers
+/// before it, but for a moving subspace's flipped twin, which is checked
+/// beside it): the tiers with moves inside them by gotis on the board, then
+/// the others from the most placements to the fewest.
+fn plan(rules: &RuleSet, all: &[TableId], kinds: &[TableKind]) -> Vec<Step> {
+    let mut tiers: BTreeMap<Tier, Vec<TableKind>> = BTreeMap::new();
+    for id in all.iter().filter(|id| kinds.contains(&id.kind)) {
+        tiers.entry(id.tier).or_default().push(id.kind);
+    }
+    let mut steps: Vec<Step> = tiers
+        .into_iter()
+        .map(|(tier, mut kinds)| {
+            kinds.sort();
+            kinds.dedup();
+            Step { tier, kinds }
+        })
+        .collect();
+    steps.sort_by_key(|s| order(rules, s.tier));
+    steps
+}
+
+/// A tier's place in a run ([`plan`]).
+fn order(rules: &RuleSet, tier: Tier) -> (bool, [u8; 3], Reverse<u32>, Subspace) {
+    let s = tier.subspace;
+    let inside = [s.mover + s.opponent, s.mover.min(s.opponent), s.mover];
+    match tier.placements(rules) {
+        None => (false, inside, Reverse(0), s),
+        Some(placed) => (true, [0; 3], Reverse(placed), s),
+    }
+}

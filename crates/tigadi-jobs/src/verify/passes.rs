@@ -1,0 +1,113 @@
+//! Every call from `verify` into the solver's passes for tiers whose moves all
+//! leave them, and into the placing job, one thin function each, keyed by the
+//! tier; and the one test of the horizon shortcut for a tier with moves inside.
+//! The recomputations (`inside.rs`, `leaving.rs`) call only these.
+
+use rayon::prelude::*;
+use std::collections::HashMap;
+use tigadi_index::Subspace;
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::placing::{
+    evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
+};
+use tigadi_solve::{capped, Metric, Observer, Packed, SolveError, SolvedTable, Value};
+use tigadi_tablebase::{TableId, TablebaseDir, TablebaseError};
+use tigadi_values::Tier;
+
+use super::step::TierValues;
+
+/// A successor's value as a number that orders the choices (the solver's, so
+/// that both recompute alike).
+pub(super) use tigadi_solve::placing::SuccessorKeys;
+
+/// The placements made to reach placing tier `tier`, as the solver's layer
+/// functions take them.
+fn placements(rules: &RuleSet, tier: Tier) -> u32 {
+    tier.placements(rules)
+        .expect("a tier whose moves all leave it has gotis in hand")
+}
+
+/// The values of every slot of `tier` (one whose moves all leave it) by the
+/// solver's pass over its successors' values `next` (`None` where the pass
+/// leaves a slot without one: padding, or a successor value out of range).
+pub(super) fn leaving_tier_values(
+    rules: &RuleSet,
+    metric: Metric,
+    tier: Tier,
+    next: &[SolvedTable],
+    observer: &dyn Observer,
+) -> Result<Vec<Packed>, SolveError> {
+    let placed = placements(rules, tier);
+    solve_layer_subspace_with(rules, metric, placed, tier.subspace, next, observer)
+        .map(|solved| solved.values)
+}
+
+/// Like [`leaving_tier_values`] under the 100-turn rule, from `game` (the
+/// tier's game values, padding marked), re-evaluating only the slots with a
+/// placement into a `changed` slot of a successor table (where its values
+/// under the rule differ from its game values).
+pub(super) fn leaving_tier_values_changed(
+    rules: &RuleSet,
+    tier: Tier,
+    game: Vec<Packed>,
+    next: &[SolvedTable],
+    changed: &[(Subspace, &[u64])],
+    observer: &dyn Observer,
+) -> Result<Vec<Packed>, SolveError> {
+    let placed = placements(rules, tier);
+    solve_layer_subspace_changed(rules, placed, tier.subspace, game, next, changed, observer)
+        .map(|(solved, _)| solved.values)
+}
+
+/// The value of `board` in `tier` (one whose moves all leave it) from its
+/// successors' stored values (`lookup`), evaluated on its own.
+pub(super) fn evaluate_in_leaving_tier(
+    rules: &RuleSet,
+    metric: Metric,
+    tier: Tier,
+    board: Board,
+    lookup: impl Fn(Board) -> Value,
+) -> Value {
+    evaluate_placing_with(rules, metric, tier.hands, board, lookup)
+}
+
+/// The slots at which horizon table `id` (values `rule`) differs from its
+/// game-theoretic table, from `changed` or found and kept there.
+pub(super) fn changed_slots<'a>(
+    store: &TablebaseDir,
+    changed: &'a mut HashMap<TableId, Vec<u64>>,
+    id: TableId,
+    rule: &[Packed],
+) -> Result<&'a [u64], TablebaseError> {
+    crate::placing_job::changed_slots(store, changed, id, rule)
+}
+
+/// Do a tier's horizon values follow from its game values? True when in the
+/// tier and in every table its positions' successors lie in (its flipped
+/// subspace, its capture target), the stored horizon values (`horizon`) are
+/// the game values (`game`) with every DTC above the turn limit made a draw
+/// ([`tigadi_solve::cap_at_limit`]), slot for slot.
+///
+/// Then a position's value under the rule, recomputed from its successors'
+/// horizon values, is its game value so capped: capping a position's
+/// successors' values makes no win or loss shorter, and turns a win or loss
+/// into a draw exactly when its DTC, one turn more than its best successor's,
+/// passes the limit (docs/VERIFICATION.md). So where the game table passes
+/// its recomputation, the horizon table passes too, and only its category
+/// section needs comparing; where the game table fails, the horizon table is
+/// recomputed on its own.
+pub(super) fn horizon_follows_from_game(
+    rules: &RuleSet,
+    game: &TierValues,
+    horizon: &TierValues,
+) -> bool {
+    game.tables().count() == horizon.tables().count()
+        && game.tables().zip(horizon.tables()).all(|(g, h)| {
+            g.subspace == h.subspace
+                && g.values.len() == h.values.len()
+                && g.values
+                    .par_iter()
+                    .zip(h.values.par_iter())
+                    .all(|(&g, &h)| capped(rules, g) == h)
+        })
+}

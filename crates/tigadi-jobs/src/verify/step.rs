@@ -1,0 +1,242 @@
+//! One step of `verify`: one tier, its tables of every kind checked. A step
+//! gathers each table's values and its successors' (the file checks in
+//! `files.rs`), skips a table that passed an earlier run unchanged, hands the
+//! rest to the recomputation of the tier's shape (`inside.rs` for a tier with
+//! moves inside it, `leaving.rs` for one whose moves all leave it), and
+//! journals and reports each table.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::RuleSet;
+use tigadi_solve::Packed;
+use tigadi_tablebase::{Table, TableId, TableKind, TablebaseError};
+use tigadi_values::{successor_tiers, Tier};
+
+use super::files::{Journal, JournalEntry, Tables};
+use super::report::SubspaceReport;
+use super::{inside, leaving, VerifyObserver};
+
+/// A step of a verify run: a tier and the kinds of its tables to check (game
+/// first: the others' checks read it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Step {
+    pub tier: Tier,
+    pub kinds: Vec<TableKind>,
+}
+
+/// What a verify run carries from step to step.
+pub(super) struct Run<'a> {
+    pub rules: RuleSet,
+    pub tables: Tables<'a>,
+    pub journal: Journal,
+    pub observer: &'a dyn VerifyObserver,
+    /// Every table's report so far, in order.
+    pub reports: Vec<SubspaceReport>,
+    /// For the horizon tables of tiers whose moves all leave them: the slots at
+    /// which a table's values differ from its game values.
+    pub changed: HashMap<TableId, Vec<u64>>,
+}
+
+/// One table's decoded values.
+pub(super) struct Loaded {
+    pub subspace: Subspace,
+    pub values: Arc<Vec<Packed>>,
+}
+
+/// The decoded values one table's check reads: its own and those of its
+/// successor tiers' tables of the same kind.
+pub(super) struct TierValues {
+    pub own: Loaded,
+    /// In [`successor_tiers`] order.
+    pub successors: Vec<Loaded>,
+}
+
+impl TierValues {
+    /// Every table, its own first.
+    pub fn tables(&self) -> impl Iterator<Item = &Loaded> {
+        std::iter::once(&self.own).chain(&self.successors)
+    }
+
+    /// The values of the table of subspace `s` among them.
+    pub fn of(&self, s: Subspace) -> &[Packed] {
+        let t = self
+            .tables()
+            .find(|t| t.subspace == s)
+            .expect("a check's tables are loaded");
+        &t.values
+    }
+}
+
+/// One table of a step, ready for its recomputation.
+pub(super) struct KindCheck {
+    pub id: TableId,
+    pub values: TierValues,
+    /// Whether the first section disagrees with the stored value, per slot.
+    pub first_bad: Vec<bool>,
+    pub report: SubspaceReport,
+    /// The SHA-256 of every file the check reads, for the journal.
+    files: BTreeMap<String, String>,
+    /// Whether every file the check reads has a SHA-256 in `files`.
+    complete: bool,
+}
+
+/// A table after its preparation: ready to recompute, or settled already
+/// (passed an earlier run, or failed before any recomputation).
+enum Prepared {
+    Ready(KindCheck),
+    Settled(SubspaceReport),
+}
+
+/// Checks every table of `step` and appends their reports to `run.reports`.
+pub(super) fn check_step(run: &mut Run, step: &Step) {
+    let tier = step.tier;
+    let successors = successor_tiers(&run.rules, tier);
+    let mut keep: Vec<TableId> = vec![TableId::new(TableKind::GameTheoretic, tier)];
+    for &kind in &step.kinds {
+        let tiers = std::iter::once(tier).chain(successors.iter().copied());
+        keep.extend(tiers.map(|t| TableId::new(kind, t)));
+    }
+    run.tables.keep_only(&keep);
+    let slots = SubspaceIndex::new(tier.subspace).slots();
+    run.observer.started(tier, slots * step.kinds.len() as u64);
+    let mut checks = Vec::new();
+    for &kind in &step.kinds {
+        match prepare(run, TableId::new(kind, tier), &successors) {
+            Prepared::Ready(c) => checks.push(c),
+            Prepared::Settled(report) => {
+                if !report.earlier {
+                    run.journal.record(name(run, report.id()), None);
+                }
+                run.observer.advance(slots);
+                finish(run, report);
+            }
+        }
+    }
+    if tier.has_moves_inside() {
+        inside::check(run, &mut checks);
+    } else {
+        leaving::check(run, &mut checks);
+    }
+    for c in checks {
+        let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
+            files: c.files,
+            positions: c.report.checked,
+        });
+        run.journal.record(name(run, c.id), passed);
+        finish(run, c.report);
+    }
+}
+
+fn name(run: &Run, id: TableId) -> String {
+    id.file_name(&run.rules)
+}
+
+/// Opens table `id` of a tier whose moves lead to `successors` and reads what
+/// its check needs, or settles it: passed an earlier run with the same files,
+/// or failed its file checks or a read.
+fn prepare(run: &mut Run, id: TableId, successors: &[Tier]) -> Prepared {
+    let mut report = SubspaceReport::new(id, run.tables.store().table_path(id));
+    // The files the check reads: the table, its successors' of its kind, and
+    // the table its first section is checked against.
+    let mut reads = vec![id];
+    reads.extend(successors.iter().map(|&t| TableId::new(id.kind, t)));
+    reads.extend(id.kind.first_section_reads().map(|k| id.with_kind(k)));
+    let files: BTreeMap<String, String> = reads
+        .iter()
+        .filter_map(|&r| run.tables.sha(r).map(|h| (name(run, r), h)))
+        .collect();
+    let complete = files.len() == reads.len();
+    let table = match run.tables.own(id) {
+        Ok(t) => t,
+        Err(e) => {
+            report.error = Some(e);
+            return Prepared::Settled(report);
+        }
+    };
+    if let Some(positions) = run.journal.passed_earlier(&name(run, id), &files, complete) {
+        report.checked = positions;
+        report.earlier = true;
+        return Prepared::Settled(report);
+    }
+    match read(&mut run.tables, id, &table, successors) {
+        Ok((values, first_bad)) => Prepared::Ready(KindCheck {
+            id,
+            values,
+            first_bad,
+            report,
+            files,
+            complete,
+        }),
+        Err(e) => {
+            report.error = Some(e);
+            Prepared::Settled(report)
+        }
+    }
+}
+
+/// The values table `id` (opened as `table`) and its successors' hold, and the
+/// slots where its first section disagrees with them; the header's class
+/// counts are checked against its values.
+fn read(
+    tables: &mut Tables,
+    id: TableId,
+    table: &Table,
+    successors: &[Tier],
+) -> Result<(TierValues, Vec<bool>), TablebaseError> {
+    let own = tables.values(id)?;
+    let mut next = Vec::new();
+    for &t in successors {
+        next.push(Loaded {
+            subspace: t.subspace,
+            values: tables.values(TableId::new(id.kind, t))?,
+        });
+    }
+    table.check_counts(&own)?;
+    let base = match id.kind.first_section_reads() {
+        Some(kind) => Some(tables.values(id.with_kind(kind))?),
+        None => None,
+    };
+    let first_bad =
+        id.kind
+            .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?;
+    let values = TierValues {
+        own: Loaded {
+            subspace: id.tier.subspace,
+            values: own,
+        },
+        successors: next,
+    };
+    Ok((values, first_bad))
+}
+
+/// Has table `id` passed (in this run or, unchanged, in an earlier one)?
+pub(super) fn passed(run: &Run, id: TableId) -> bool {
+    run.reports.iter().any(|r| r.id() == id && r.is_ok())
+}
+
+/// Hands a settled table's report on: names in it the tables its check read
+/// that failed in this run ([`SubspaceReport::culprits`]), tells the observer,
+/// and adds it to the run's reports.
+fn finish(run: &mut Run, mut report: SubspaceReport) {
+    if report.mismatches > 0 {
+        let id = report.id();
+        let mut read = vec![id.with_kind(TableKind::GameTheoretic)];
+        for t in successor_tiers(&run.rules, id.tier) {
+            read.push(TableId::new(id.kind, t));
+            read.push(TableId::new(TableKind::GameTheoretic, t));
+        }
+        read.retain(|r| *r != id);
+        read.dedup();
+        let failed = |r: &TableId| {
+            run.tables.failed(*r) || run.reports.iter().any(|p| p.id() == *r && !p.is_ok())
+        };
+        report.culprits = read
+            .iter()
+            .filter(|r| failed(r))
+            .map(|r| name(run, *r))
+            .collect();
+    }
+    run.observer.finished(&report);
+    run.reports.push(report);
+}

@@ -1,0 +1,176 @@
+//! `verify` catches one altered value in every kind of table (game-theoretic,
+//! 100-turn, DTW) of both shapes of tier (a tier with moves inside it, both
+//! hands empty; a tier whose moves all leave it, gotis in hand, at the last
+//! placement and before it), names the altered table in the reports of the
+//! tables that read it, and reports the slot with its stored and recomputed
+//! values. Each altered table is re-encoded with valid checksums and listed in
+//! `SHA256SUMS`, so only the recomputation can see the change.
+
+mod common;
+
+use common::Silent;
+use std::path::Path;
+use tigadi_index::Subspace;
+use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_dtw, solve_placing_horizon, verify};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir, Tier};
+
+fn no_progress(_: u64, _: u64) {}
+
+/// Three gotis a side, a turn limit short enough to matter.
+fn rules() -> RuleSet {
+    RuleSet::parse("tigadi,pieces=3,quiet=8").unwrap()
+}
+
+/// Solves the whole game into `dir` with every kind of table.
+fn solve_all(dir: &Path, rules: &RuleSet) {
+    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
+    let derived = [TableKind::Horizon, TableKind::Dtw];
+    solve_pairs(dir, rules, &pairs, &derived, &Silent).unwrap();
+    solve_placing(dir, rules, &Silent).unwrap();
+    solve_placing_horizon(dir, rules, &Silent).unwrap();
+    solve_placing_dtw(dir, rules, &Silent).unwrap();
+}
+
+/// Copies every file of `from` into `to` (one level of folders).
+fn copy_dir(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Rewrites table `id` with the first win of depth 2 to 6 one turn longer (a
+/// win still, within the limit: the first section agrees), lists it in
+/// `SHA256SUMS`, and returns the slot and the value written.
+fn alter_one_win(store: &TablebaseDir, id: TableId) -> (u64, Value) {
+    let mut values = store.load(id).unwrap();
+    tigadi_tablebase::mark_padding(id.tier.subspace, &mut values);
+    let slot = (0..values.len())
+        .find(|&i| matches!(values[i].get(), Some(Value::Win(d)) if (2..=6).contains(&d)))
+        .expect("a win of depth 2 to 6");
+    let Some(Value::Win(d)) = values[slot].get() else {
+        unreachable!()
+    };
+    let altered = Value::Win(d + 1);
+    values[slot] = Packed::new(altered);
+    let base = id.kind.derived_from().map(|k| {
+        let mut v = store.load(id.with_kind(k)).unwrap();
+        tigadi_tablebase::mark_padding(id.tier.subspace, &mut v);
+        v
+    });
+    let data = id.kind.data(&values, base.as_deref()).unwrap();
+    store.write(id, data).unwrap();
+    store.update_manifest(&[id], &[]).unwrap();
+    (slot as u64, altered)
+}
+
+#[test]
+fn one_altered_value_is_caught_in_every_kind_and_shape_of_tier() {
+    let rules = rules();
+    let solved = tempfile::tempdir().unwrap();
+    solve_all(solved.path(), &rules);
+    let report = verify(solved.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:#?}");
+
+    let tiers = [
+        Tier::moving(Subspace::new(3, 3)),
+        // The last placement (into the moving phase) and the one before it.
+        Tier::after_placements(&rules, 5, Subspace::new(2, 3)),
+        Tier::after_placements(&rules, 4, Subspace::new(2, 2)),
+    ];
+    for tier in tiers {
+        for kind in TableKind::ALL {
+            let id = TableId::new(kind, tier);
+            let dir = tempfile::tempdir().unwrap();
+            copy_dir(solved.path(), dir.path());
+            let store = TablebaseDir::new(dir.path(), &rules);
+            let (slot, altered) = alter_one_win(&store, id);
+            let report = verify(dir.path(), &rules, &no_progress).unwrap();
+            assert!(!report.is_ok(), "{id:?} altered, verify passed");
+            let own = report
+                .subspaces
+                .iter()
+                .find(|r| r.id() == id)
+                .unwrap_or_else(|| panic!("{id:?} not reported"));
+            assert!(own.error.is_none(), "{own:?}");
+            assert!(own.mismatches >= 1, "{own:?}");
+            assert!(own.culprits.is_empty(), "{own:?}");
+            let m = own
+                .examples
+                .iter()
+                .find(|m| m.slot == slot && !m.wdl_section)
+                .unwrap_or_else(|| panic!("slot {slot} of {id:?} not among {own:?}"));
+            assert_eq!(m.stored, altered);
+            assert_ne!(m.recomputed, altered);
+            // Every other table that fails read the altered one, and says so.
+            let name = id.file_name(&rules);
+            for r in report
+                .subspaces
+                .iter()
+                .filter(|r| !r.is_ok() && r.id() != id)
+            {
+                assert!(r.culprits.contains(&name), "{id:?}: {r:?}");
+            }
+        }
+    }
+}
+
+/// The same check on a solved directory given by `TIGADI_ALTER_DIR` (the rule
+/// set by `TIGADI_ALTER_RULES`), which it alters in place: per kind present, one
+/// win in the moving tier 4v4 and one in a tier of the last placement, all in
+/// one run. For the reference outputs of a release (copy them first):
+/// `TIGADI_ALTER_DIR=/tmp/p5 TIGADI_ALTER_RULES=tigadi,pieces=5 cargo test
+/// --release -p tigadi-jobs --test verify_every_kind -- --ignored`.
+#[test]
+#[ignore]
+fn altered_values_in_a_given_directory_are_caught() {
+    let (Ok(dir), Ok(rules)) = (
+        std::env::var("TIGADI_ALTER_DIR"),
+        std::env::var("TIGADI_ALTER_RULES"),
+    ) else {
+        panic!("set TIGADI_ALTER_DIR and TIGADI_ALTER_RULES");
+    };
+    let rules = RuleSet::parse(&rules).unwrap();
+    let store = TablebaseDir::new(Path::new(&dir), &rules);
+    let all = store.list().unwrap();
+    let last = all.iter().filter_map(|id| id.tier.placements(&rules)).max();
+    let mut altered = Vec::new();
+    for kind in TableKind::ALL {
+        let of_kind = |t: &&TableId| t.kind == kind;
+        let moving = all
+            .iter()
+            .filter(of_kind)
+            .find(|id| id.tier == Tier::moving(Subspace::new(4, 4)));
+        let placing = all
+            .iter()
+            .filter(of_kind)
+            .find(|id| last.is_some() && id.tier.placements(&rules) == last);
+        for &id in moving.into_iter().chain(placing) {
+            let (slot, value) = alter_one_win(&store, id);
+            eprintln!("altered {} slot {slot}: {value}", id.file_name(&rules));
+            altered.push((id, slot, value));
+        }
+    }
+    assert!(!altered.is_empty());
+    let report = verify(Path::new(&dir), &rules, &no_progress).unwrap();
+    for (id, slot, value) in &altered {
+        let own = report.subspaces.iter().find(|r| r.id() == *id).unwrap();
+        assert!(own.error.is_none(), "{own:?}");
+        let m = own.examples.iter().find(|m| m.slot == *slot).unwrap();
+        assert_eq!((m.stored, m.wdl_section), (*value, false));
+        assert_ne!(m.recomputed, *value);
+    }
+    let names: Vec<String> = altered.iter().map(|a| a.0.file_name(&rules)).collect();
+    for r in report.subspaces.iter().filter(|r| !r.is_ok()) {
+        let own = altered.iter().any(|a| a.0 == r.id());
+        assert!(own || r.culprits.iter().any(|c| names.contains(c)), "{r:?}");
+    }
+}
