@@ -15,7 +15,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
 use tigadi_values::placement::for_each_placement_value_with;
-use tigadi_values::{placing_turns, reached_tiers, Hands, Tier};
+use tigadi_values::{reached_tiers, Hands, Tier};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -271,11 +271,11 @@ impl Tablebase {
     /// ([`reached_tiers`]).
     fn check_placing(&self, hands: Hands, board: Board) -> Result<Subspace, TablebaseError> {
         let rules = self.rules();
-        let placed = hands.placements(rules);
+        // Checked before `placements` subtracts the hands from the gotis a side.
         if hands.mover > rules.pieces
             || hands.opponent > rules.pieces
-            || placed >= placing_turns(rules)
-            || (!rules.slides_in_hand && Hands::after_placements(rules, placed) != hands)
+            || hands.is_empty()
+            || (!rules.slides_in_hand && hands.standard_placements(rules).is_none())
         {
             return Err(TablebaseError::InvalidPosition(format!(
                 "{}+{} gotis in hand: no game under {rules} reaches them",
@@ -288,6 +288,7 @@ impl Tablebase {
             ));
         }
         let sub = Subspace::of(board);
+        let placed = hands.placements(rules);
         // Every tier with gotis in hand that a game reaches, built once.
         let tiers = self.placing_tiers.get_or_init(|| {
             reached_tiers(rules)
@@ -622,14 +623,21 @@ mod tests {
             let tb = Tablebase::open(Path::new("/nonexistent"), &rules);
             let (mut accepted, mut refused) = (0, 0);
             let every_hand =
-                (0..=rules.pieces).flat_map(|m| (0..=rules.pieces).map(move |o| (m, o)));
+                (0..=rules.pieces + 1).flat_map(|m| (0..=rules.pieces + 1).map(move |o| (m, o)));
             for hands in every_hand
                 .map(|(m, o)| Hands::new(m, o))
                 .filter(|h| !h.is_empty())
             {
                 // Hands no alternate placing gives are reached only under Lasker's rule.
-                let possible = rules.slides_in_hand || hands.standard_placements(&rules).is_some();
-                let reached = tiers_with_hands(&rules, hands);
+                // More gotis in a hand than a side has are refused, never counted.
+                let in_range = hands.mover.max(hands.opponent) <= rules.pieces;
+                let possible = in_range
+                    && (rules.slides_in_hand || hands.standard_placements(&rules).is_some());
+                let reached = if possible {
+                    tiers_with_hands(&rules, hands)
+                } else {
+                    Vec::new()
+                };
                 for m in 0..=rules.pieces {
                     for o in 0..=rules.pieces {
                         let board = Board {
