@@ -113,7 +113,7 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             }
         }
     }
-    if tier.has_moves_inside() {
+    if tier.has_moves_inside(&run.rules) {
         inside::check(run, &mut checks);
     } else {
         leaving::check(run, &mut checks);
