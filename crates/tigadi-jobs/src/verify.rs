@@ -26,7 +26,7 @@ use tigadi_tablebase::{
     field, mark_padding, Table, TableId, TableKind, TablebaseDir, TablebaseError,
 };
 
-use crate::placing_job::changed_slots;
+use crate::horizon_shortcut::changed_slots;
 use tigadi_values::{successor_tiers, Hands, Tier};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
