@@ -8,15 +8,15 @@
 //! latter alone.
 //!
 //! Modules, each importing only those listed after it: [`job`] (the loop) →
-//! `rounds_step`, `pass_step` (the two shapes of step) → `horizon_shortcut`,
-//! `writing`, [`observer`]; [`verify`] → `horizon_shortcut`.
+//! `rounds_step`, `pass_step` (the two shapes of step) → `changed_lists`,
+//! `writing`, [`observer`]; [`verify`] → `changed_lists`.
 //!
 //! Not here: the format, reading or probing (`tigadi-tablebase`), or progress bars
 //! (the CLI observes the jobs through [`JobObserver`] and [`VerifyObserver`]).
 
 #![warn(missing_docs)]
 
-mod horizon_shortcut;
+mod changed_lists;
 pub mod job;
 pub mod observer;
 mod pass_step;

@@ -6,12 +6,13 @@
 //! its tables are listed in the manifest as soon as the last of them is written,
 //! so a stopped run leaves them listed.
 
-use crate::horizon_shortcut::{changed_slots, differing_slots};
+use crate::changed_lists::changed_slots;
 use crate::observer::{JobError, JobObserver, TierReport};
 use crate::writing::finish_writing;
 use std::collections::HashMap;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_solve::horizon_shortcut::differing_slots;
 use tigadi_solve::placing::{
     recompute_by_board, solve_layer_subspace_changed, solve_layer_subspace_with,
 };
@@ -85,7 +86,8 @@ impl<'t> OnePass<'t> {
         let (values, game, from_game) = if self.kind == TableKind::Horizon {
             let (values, game, from_game) = self.horizon_values(tier, observer)?;
             // The tiers before read where this table differs from its game values.
-            self.changed.insert(id, differing_slots(&values, &game));
+            let differing = differing_slots(&values, &game);
+            self.changed.insert(id, differing);
             (values, Some(game), from_game)
         } else {
             (self.pass(tier, observer)?.values, None, false)

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::horizon_shortcut::follows_from_game;
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::placing::{
     evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
@@ -18,7 +19,7 @@ use tigadi_solve::placing::{
 use tigadi_solve::retrograde::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::SolvedTable;
-use tigadi_solve::{capped, evaluate_with, value_at_counter, Category, Metric, Packed, Value};
+use tigadi_solve::{evaluate_with, value_at_counter, Category, Metric, Packed, Value};
 use tigadi_tablebase::manifest::{sha256_file, SHA256SUMS};
 use tigadi_tablebase::reader::table::is_missing;
 use tigadi_tablebase::writer::write_atomically;
@@ -26,7 +27,7 @@ use tigadi_tablebase::{
     field, mark_padding, Table, TableId, TableKind, TablebaseDir, TablebaseError,
 };
 
-use crate::horizon_shortcut::changed_slots;
+use crate::changed_lists::changed_slots;
 use tigadi_values::{successor_tiers, Hands, Tier};
 
 /// How many mismatching positions a report lists per subspace (all are counted).
@@ -536,7 +537,7 @@ struct KindCheck {
 /// the game-theoretic check's beside it: in the subspace and in every table
 /// its positions' successors lie in (its flipped subspace, its capture target),
 /// the stored horizon values are the game values with every DTC above the
-/// turn limit made a draw ([`tigadi_solve::cap_at_limit`]), slot for slot.
+/// turn limit made a draw, slot for slot ([`follows_from_game`]).
 ///
 /// Then a position's value under the rule, recomputed from its successors'
 /// horizon values, is its game value so capped: capping a position's
@@ -554,12 +555,7 @@ fn horizon_follows_from_game(rules: &RuleSet, checks: &[KindCheck]) -> Option<us
             .iter()
             .zip(&checks[h].arrays)
             .all(|((gs, gv), (hs, hv))| {
-                gs == hs
-                    && gv.len() == hv.len()
-                    && gv
-                        .par_iter()
-                        .zip(hv.par_iter())
-                        .all(|(&g, &h)| capped(rules, g) == h)
+                gs == hs && follows_from_game(rules, Tier::moving(*gs), hv, gv)
             });
     same.then_some(h)
 }
