@@ -5,9 +5,9 @@
 //! tablebase directory. A step is solved by the shape of its tier:
 //!
 //! - a tier with moves inside it (today a hands-empty tier, solved with its
-//!   flipped tier as one pair) by rounds ([`crate::rounds_step`]);
+//!   flipped tier as one pair) by rounds (`rounds_step.rs`);
 //! - a tier whose moves all leave it (today a tier with gotis in hand) by one
-//!   pass over its successors' values ([`crate::pass_step`]).
+//!   pass over its successors' values (`pass_step.rs`).
 //!
 //! Steps whose tables are already present and valid are not solved again, so a
 //! run that was stopped, however it stopped, resumes where it was and ends with
