@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Totals of the lines that `tigadi solve` writes to a log (not to a terminal): the
 moving phase's pairs (slots, wall and CPU seconds, peak memory, random words
-touched) and the placing phase's subspaces (slots, wall and CPU seconds, peak
-memory), each phase's on a line of its own. These are the game-theoretic pass's
-lines; the 100-turn pass's (`9v9 (100-turn): ...`) are not counted.
+touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`: slots, wall
+and CPU seconds, peak memory), each phase's on a line of its own. These are the
+game-theoretic pass's lines; the 100-turn pass's (`9v9 (100-turn): ...`,
+`6v8 with 2+3 in hand (100-turn): ...`) are not counted.
 
 Usage: python3 benches/solve_log_totals.py [--json] LOG [LOG ...]
 
-A resumed run prints "already solved" for the pairs and layers an earlier run
+A resumed run prints "already solved" for the pairs and tiers an earlier run
 solved, so pass every log of the run in order; each pair and each placing
-subspace counts once (its first result line). A run stopped in the middle of a
-pair or a subspace printed no line for it, so the totals are those of the work a
+tier counts once (its first result line). A run stopped in the middle of a
+pair or a tier printed no line for it, so the totals are those of the work a
 run without the stop would have done: the sum of the wall times is the solve's
-wall time less what runs outside the pairs and subspaces (start-up, checking the
+wall time less what runs outside the pairs and tiers (start-up, checking the
 tables already written when a phase starts) and less, for a stopped run, the
 work redone after the stop.
 
@@ -26,8 +27,8 @@ PAIR = re.compile(
     r"(\S+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, peak ([\d.]+) GB\).*?"
     r"(\d+) random words touched"
 )
-SUBSPACE = re.compile(
-    r"placing layer (\d+), (\d+v\d+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
+TIER = re.compile(
+    r"(\d+v\d+) with (\d+\+\d+) in hand: (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
     r"peak ([\d.]+) GB\)"
 )
 
@@ -46,7 +47,7 @@ def common(rows):
 def totals(paths):
     """The moving and placing totals of the logs `paths`, as dicts (None for a
     phase with no lines)."""
-    pairs, subspaces = {}, {}
+    pairs, tiers = {}, {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
             for line in f:
@@ -56,20 +57,20 @@ def totals(paths):
                                          float(m.group(4)), float(m.group(5)),
                                          int(m.group(6)))
                     continue
-                m = SUBSPACE.match(line)
-                key = m and (int(m.group(1)), m.group(2))
-                if m and key not in subspaces:
-                    subspaces[key] = (int(m.group(3)), float(m.group(4)),
-                                      float(m.group(5)), float(m.group(6)))
+                m = TIER.match(line)
+                key = m and (m.group(2), m.group(1))
+                if m and key not in tiers:
+                    tiers[key] = (int(m.group(3)), float(m.group(4)),
+                                  float(m.group(5)), float(m.group(6)))
     moving = placing = None
     if pairs:
         words = sum(x[4] for x in pairs.values())
         moving = {"phase": "moving", "pairs": len(pairs), **common(pairs.values()),
                   "random_words": words}
         moving["words_per_slot"] = round(words / moving["slots"], 2)
-    if subspaces:
-        placing = {"phase": "placing", "layers": len({k[0] for k in subspaces}),
-                   "subspaces": len(subspaces), **common(subspaces.values())}
+    if tiers:
+        placing = {"phase": "placing", "hands": len({k[0] for k in tiers}),
+                   "tiers": len(tiers), **common(tiers.values())}
     return moving, placing
 
 
@@ -78,7 +79,7 @@ def main(args):
     paths = [a for a in args if a != "--json"]
     moving, placing = totals(paths)
     if not moving and not placing:
-        sys.exit("no pair or placing-subspace lines in " + ", ".join(paths))
+        sys.exit("no pair or placing-tier lines in " + ", ".join(paths))
     for t in (moving, placing):
         if t is None:
             continue
@@ -91,7 +92,7 @@ def main(args):
                   f"{t['us_cpu_per_slot']:.3f} us CPU a slot, "
                   f"{t['words_per_slot']:.2f} words a slot")
         else:
-            print(f"placing: {t['layers']} layers, {t['subspaces']} subspaces, "
+            print(f"placing: {t['hands']} hands, {t['tiers']} tiers, "
                   f"{t['slots']} slots, {t['seconds']:.1f} s, {t['cpu_seconds']:.1f} CPU s, "
                   f"peak {t['peak_gb']} GB, {t['us_cpu_per_slot']:.3f} us CPU a slot")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of benches/solve_log_totals.py on small synthetic logs (a run stopped and
-resumed): each pair and placing subspace counts once, both phases are totalled.
+resumed): each pair and placing tier counts once, both phases are totalled.
 
     python3 benches/test_solve_log_totals.py
 
@@ -20,15 +20,17 @@ TOTALS = os.path.join(HERE, "solve_log_totals.py")
 FIRST = """== 2026-12-03 21:19:34 start: tigadi
 3v3: 1000 slots, 0.5 s (1.0 CPU s, peak 0.02 GB), 17 rounds, 5 wins, 0 draws, 1 losses (classes), 4000 random words touched
 4v3+3v4: 3000 slots, 1.5 s (2.5 CPU s, peak 0.25 GB), 12 rounds, 5 wins, 1 draws, 2 losses (classes), 9000 random words touched
-placing layer 17, 6v8: 2000 slots, 4.0 s (7.0 CPU s, peak 3.15 GB)
+6v8 with 2+3 in hand: 2000 slots, 4.0 s (7.0 CPU s, peak 3.15 GB)
 """
 # The resumed run: the pairs already solved, one placing line repeated (a table
-# written again counts once), a new subspace and a new layer.
+# written again counts once), a new tier of the same hands, a new hands' tier, and
+# the 100-turn pass's line of a tier (not counted).
 SECOND = """4v3+3v4: already solved
-placing layer 17, 6v8: 2000 slots, 9.0 s (9.0 CPU s, peak 3.00 GB)
-placing layer 17, 7v8: 500 slots, 1.0 s (1.5 CPU s, peak 4.5 GB)
-placing layer 17: 2 subspaces, 2500 slots, 5.0 s
-placing layer 16, 7v7: 100 slots, 0.5 s (0.5 CPU s, peak 1.0 GB)
+6v8 with 2+3 in hand: 2000 slots, 9.0 s (9.0 CPU s, peak 3.00 GB)
+7v8 with 2+3 in hand: 500 slots, 1.0 s (1.5 CPU s, peak 4.5 GB)
+2+3 in hand: 2 tiers, 2500 slots, 5.0 s
+7v7 with 3+3 in hand: 100 slots, 0.5 s (0.5 CPU s, peak 1.0 GB)
+7v7 with 3+3 in hand (100-turn): 100 slots, 0.7 s (0.7 CPU s, peak 9.0 GB)
 """
 
 
@@ -50,7 +52,7 @@ class Totals(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def test_each_pair_and_subspace_counts_once_across_the_logs(self):
+    def test_each_pair_and_tier_counts_once_across_the_logs(self):
         out = run("--json", *self.logs)
         self.assertEqual(out.returncode, 0, out.stderr)
         moving, placing = [json.loads(line) for line in out.stdout.splitlines()]
@@ -60,7 +62,7 @@ class Totals(unittest.TestCase):
         self.assertEqual((moving["peak_gb"], moving["random_words"]), (0.25, 13000))
         self.assertEqual(moving["words_per_slot"], 3.25)
         self.assertEqual(placing["phase"], "placing")
-        self.assertEqual((placing["layers"], placing["subspaces"]), (2, 3))
+        self.assertEqual((placing["hands"], placing["tiers"]), (2, 3))
         self.assertEqual(placing["slots"], 2600)
         # The first line of 6v8 (4.0 s, 7.0 CPU s), not the repeat.
         self.assertEqual((placing["seconds"], placing["cpu_seconds"]), (5.5, 9.0))
@@ -72,7 +74,7 @@ class Totals(unittest.TestCase):
         lines = out.stdout.splitlines()
         self.assertEqual(len(lines), 2)
         self.assertTrue(lines[0].startswith("2 pairs, 4000 slots, 2.0 s, 3.5 CPU s"))
-        self.assertTrue(lines[1].startswith("placing: 2 layers, 3 subspaces, 2600 slots"))
+        self.assertTrue(lines[1].startswith("placing: 2 hands, 3 tiers, 2600 slots"))
 
     def test_a_log_without_result_lines_is_an_error(self):
         path = os.path.join(self.tmp.name, "empty.log")
@@ -80,7 +82,7 @@ class Totals(unittest.TestCase):
             f.write("4v3+3v4: already solved\n")
         out = run(path)
         self.assertNotEqual(out.returncode, 0)
-        self.assertIn("no pair or placing-subspace lines", out.stderr)
+        self.assertIn("no pair or placing-tier lines", out.stderr)
 
 
 if __name__ == "__main__":

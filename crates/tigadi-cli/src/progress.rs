@@ -1,6 +1,6 @@
 //! Progress on a terminal: one overall bar for the whole run (units done of the
 //! run's total, elapsed time, time left) and one bar for the current step (a
-//! pair's phase, a table), replaced at each step rather than stacked; result lines
+//! step's phase, a table), replaced at each step rather than stacked; result lines
 //! are printed above the bars. Nothing is drawn when stderr is not a terminal.
 //!
 //! Result lines go to standard output through [`Progress::line`]; a failed write
@@ -11,10 +11,11 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 use tigadi_jobs::{
-    HorizonReport, JobObserver, PairReport, PlacingObserver, SubspaceReport, VerifyObserver,
+    step_name, DtwReport, GameReport, HorizonReport, JobObserver, SubspaceReport, TierReport,
+    VerifyObserver,
 };
-use tigadi_solve::{Observer, Pair};
-use tigadi_values::Tier;
+use tigadi_solve::Observer;
+use tigadi_tablebase::{Hands, TableKind, Tier};
 
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);
@@ -140,40 +141,41 @@ impl Progress {
     }
 }
 
-/// `solve`'s progress: the overall bar counts slots of the pairs still to solve;
-/// the current bar is the solver's phase of the current pair.
+/// `solve`'s progress: the overall bar counts slots of the steps still to solve
+/// (over every pass); the current bar is the solver's phase of the current step.
 pub struct SolveProgress<'a> {
     pub progress: &'a Progress,
-    /// What the solver's phases belong to: a pair, or a pair's 100-turn pass.
-    pair: Mutex<Option<String>>,
-    /// The process's CPU seconds when the current pair (or pass) started.
+    /// What the solver's phases belong to: a step, with its kind's label.
+    step: Mutex<Option<String>>,
+    /// The process's CPU seconds when the current step started.
     cpu_mark: Mutex<f64>,
-    /// Random words of memory the current pair's solve touched so far
+    /// Random words of memory the current step's solve touched so far
     /// ([`Observer::touched`]).
     touched: std::sync::atomic::AtomicU64,
-    /// What the placing layers being solved hold: `""` game-theoretic values, or
-    /// the values under the 100-turn rule.
-    placing_kind: Mutex<Option<&'static str>>,
-    /// The placing subspace being written takes its game-theoretic values as its
-    /// values under the rule ([`PlacingObserver::subspace_from_game_values`]).
-    from_game: std::sync::atomic::AtomicBool,
 }
 
 impl<'a> SolveProgress<'a> {
     pub fn new(progress: &'a Progress) -> SolveProgress<'a> {
         SolveProgress {
             progress,
-            pair: Mutex::new(None),
+            step: Mutex::new(None),
             cpu_mark: Mutex::new(0.0),
             touched: Default::default(),
-            placing_kind: Mutex::new(None),
-            from_game: Default::default(),
         }
     }
 }
 
+/// A step's name in a result line: `4v3+3v4`, `2v3 with 1+0 in hand`, followed by
+/// ` (100-turn)` or ` (DTW)` for a kind other than the game values.
+fn step_label(kind: TableKind, tier: Tier) -> String {
+    match kind.label() {
+        None => step_name(tier),
+        Some(label) => format!("{} ({label})", step_name(tier)),
+    }
+}
+
 impl SolveProgress<'_> {
-    /// A pair starts: its CPU time and peak memory count from here.
+    /// A step starts: its CPU time and peak memory count from here.
     fn mark_usage(&self) {
         crate::usage::reset_peak();
         *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner()) = crate::usage::cpu_seconds();
@@ -194,8 +196,8 @@ impl SolveProgress<'_> {
 
 impl Observer for SolveProgress<'_> {
     fn phase(&self, name: &str, work: u64) {
-        let pair = self.pair.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let label = pair.map_or(name.to_string(), |p| format!("{p} {name}"));
+        let step = self.step.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let label = step.map_or(name.to_string(), |p| format!("{p} {name}"));
         self.progress.step(&label, work);
     }
     fn advance(&self, amount: u64) {
@@ -208,43 +210,50 @@ impl Observer for SolveProgress<'_> {
 }
 
 impl JobObserver for SolveProgress<'_> {
-    fn planned(&self, _pairs: usize, slots: u64) {
+    fn planned(&self, _steps: usize, slots: u64) {
         self.progress.plan(slots);
     }
-    fn skipped(&self, pair: Pair) {
-        self.progress.line(&format!("{pair}: already solved"));
+    fn skipped(&self, kind: TableKind, tier: Tier) {
+        self.progress
+            .line(&format!("{}: already solved", step_label(kind, tier)));
     }
-    fn started(&self, pair: Pair, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(pair.to_string());
+    fn started(&self, kind: TableKind, tier: Tier, _slots: u64) {
+        *self.step.lock().unwrap_or_else(|p| p.into_inner()) = Some(step_label(kind, tier));
         self.mark_usage();
     }
-    fn horizon_started(&self, pair: Pair, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (100-turn)"));
-    }
     fn horizon_solved(&self, r: &HorizonReport) {
-        self.progress.done(0);
+        self.progress.done(r.slots);
         let c = &r.categories;
         self.progress.line(&format!(
             "{} (100-turn): {:.1} s ({:.1} s before writing), {} rounds, {} wins, \
              {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
-            r.pair, r.seconds, r.found_seconds, r.rounds, c[4], c[3], c[2], c[1], c[0]
+            step_name(r.tier),
+            r.seconds,
+            r.found_seconds,
+            r.rounds,
+            c[4],
+            c[3],
+            c[2],
+            c[1],
+            c[0]
         ));
     }
-    fn dtw_started(&self, pair: Pair, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{pair} (DTW)"));
-    }
-    fn dtw_solved(&self, r: &tigadi_jobs::DtwReport) {
-        self.progress.done(0);
+    fn dtw_solved(&self, r: &DtwReport) {
+        self.progress.done(r.slots);
         self.progress.line(&format!(
             "{} DTW: {:.1} s, {} levels, longest win {}, longest loss {}",
-            r.pair, r.seconds, r.levels, r.longest_win, r.longest_loss
+            step_name(r.tier),
+            r.seconds,
+            r.levels,
+            r.longest_win,
+            r.longest_loss
         ));
     }
-    fn solved(&self, r: &PairReport) {
+    fn solved(&self, r: &GameReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
             "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes){}",
-            r.pair,
+            step_name(r.tier),
             r.slots,
             r.seconds,
             self.usage(),
@@ -264,62 +273,29 @@ impl JobObserver for SolveProgress<'_> {
             }
         ));
     }
-    fn warning(&self, message: &str) {
-        self.progress.warn(message);
-    }
-}
-
-impl SolveProgress<'_> {
-    /// `placing layer K` or `placing layer K, 100-turn rule`.
-    fn layer_name(&self, placed: u32) -> String {
-        match *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) {
-            None => format!("placing layer {placed}"),
-            Some(label) => format!("placing layer {placed}, {label}"),
-        }
-    }
-}
-
-impl PlacingObserver for SolveProgress<'_> {
-    fn placing_pass(&self, kind: tigadi_tablebase::TableKind) {
-        *self.placing_kind.lock().unwrap_or_else(|p| p.into_inner()) = kind.label();
-    }
-    fn layer_skipped(&self, placed: u32) {
-        self.progress
-            .line(&format!("{}: already solved", self.layer_name(placed)));
-    }
-    fn layer_started(&self, placed: u32, _subspaces: usize, _slots: u64) {
-        *self.pair.lock().unwrap_or_else(|p| p.into_inner()) = Some(self.layer_name(placed));
-    }
-    fn subspace_started(&self, _placed: u32, _sub: tigadi_index::Subspace) {
-        self.mark_usage();
-    }
-    fn subspace_from_game_values(&self, _placed: u32, _sub: tigadi_index::Subspace) {
-        self.from_game
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn subspace_solved(&self, placed: u32, sub: tigadi_index::Subspace, slots: u64, seconds: f64) {
-        let from_game = self
-            .from_game
-            .swap(false, std::sync::atomic::Ordering::Relaxed);
+    fn tier_solved(&self, r: &TierReport) {
+        self.progress.done(r.slots);
         self.progress.line(&format!(
-            "{}, {sub}: {slots} slots, {seconds:.1} s{}{}",
-            self.layer_name(placed),
+            "{}: {} slots, {:.1} s{}{}",
+            step_label(r.kind, r.tier),
+            r.slots,
+            r.seconds,
             self.usage(),
-            if from_game {
+            if r.from_game {
                 " (the game-theoretic values: the rule changes nothing it leads to)"
             } else {
                 ""
             }
         ));
     }
-    fn layer_solved(&self, placed: u32, subspaces: usize, slots: u64, seconds: f64) {
-        self.progress.done(slots);
+    fn hands_solved(&self, kind: TableKind, hands: Hands, tiers: usize, slots: u64, seconds: f64) {
+        let label = kind.label().map_or(String::new(), |l| format!(" ({l})"));
         self.progress.line(&format!(
-            "{}: {subspaces} subspaces, {slots} slots, {seconds:.1} s",
-            self.layer_name(placed)
+            "{}+{} in hand{label}: {tiers} tiers, {slots} slots, {seconds:.1} s",
+            hands.mover, hands.opponent
         ));
     }
-    fn placing_warning(&self, message: &str) {
+    fn warning(&self, message: &str) {
         self.progress.warn(message);
     }
 }

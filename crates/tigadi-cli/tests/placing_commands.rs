@@ -39,19 +39,22 @@ fn placing_phase_through_the_cli() {
     let dir = tmp.as_path();
     let (ok, out, err) = tigadi(dir, &["solve", "--no-placing"]);
     assert!(ok, "{err}");
-    assert!(!out.contains("placing layer"), "{out}");
+    assert!(!out.contains("in hand"), "{out}");
     assert!(placing_files(dir).is_empty());
 
     let (ok, out, err) = tigadi(dir, &["solve", "--threads", "2"]);
     assert!(ok, "{err}");
-    assert!(out.contains("placing layer 0"), "{out}");
+    assert!(out.contains("0v0 with 3+3 in hand: 1 slots"), "{out}");
     let files = placing_files(dir);
     // 6 layers; p0-0v0 holds the empty board, ignoring the 100-turn rule and
     // under it (the horizon tables are solved by default).
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tgtb"));
     assert!(files.iter().any(|(n, _)| n == "p0-0v0.tghz"));
     assert!(files.iter().any(|(n, _)| n.starts_with("p5-")));
-    assert!(out.contains("placing layer 0, 100-turn"), "{out}");
+    assert!(
+        out.contains("0v0 with 3+3 in hand (100-turn): 1 slots"),
+        "{out}"
+    );
 
     // Resume: lost layers are solved again, byte for byte, on one thread.
     for (n, _) in &files {
@@ -61,7 +64,8 @@ fn placing_phase_through_the_cli() {
     }
     let (ok, out, err) = tigadi(dir, &["solve", "--threads", "1"]);
     assert!(ok, "{err}");
-    assert!(out.contains("placing layer 5: already solved"), "{out}");
+    // The tiers after 5 placements (1+0 in hand) were kept.
+    assert!(out.contains("with 1+0 in hand: already solved"), "{out}");
     assert_eq!(placing_files(dir), files);
 
     // stats: the empty board's value, the same as probe's.

@@ -1,25 +1,33 @@
 //! The jobs that turn the solver's results into tablebase files and check them:
-//! the resumable solve of pairs of moving-phase subspaces ([`solve_pairs`]), of the
-//! placing layers ([`solve_placing`], [`solve_placing_horizon`]), and the
-//! consistency scan that recomputes every stored value from its successors'
-//! ([`verify()`]).
+//! the one resumable solve ([`solve`]), which walks the tiers in dependency
+//! order once per kind of table, and the consistency scan that recomputes every
+//! stored value from its successors' ([`verify()`]).
 //!
 //! This is the one crate that joins the solver (`tigadi-solve`) and the file
 //! format (`tigadi-tablebase`); programs that only read tables depend on the
 //! latter alone.
 //!
+//! Modules, each importing only those listed after it: [`job`] (the loop) →
+//! `rounds_step`, `pass_step` (the two shapes of step) → `changed_lists`,
+//! `writing`, [`observer`]; [`verify`] → `changed_lists`.
+//!
 //! Not here: the format, reading or probing (`tigadi-tablebase`), or progress bars
-//! (the CLI observes the jobs through [`JobObserver`], [`PlacingObserver`] and
-//! [`VerifyObserver`]).
+//! (the CLI observes the jobs through [`JobObserver`] and [`VerifyObserver`]).
 
 #![warn(missing_docs)]
 
+mod changed_lists;
 pub mod job;
-pub mod placing_job;
+pub mod observer;
+mod pass_step;
+mod rounds_step;
 pub mod verify;
+mod writing;
 
-pub use job::{solve_pairs, DtwReport, HorizonReport, JobError, JobObserver, PairReport};
-pub use placing_job::{solve_placing, solve_placing_dtw, solve_placing_horizon, PlacingObserver};
+pub use job::{pair_steps, placing_steps, solve, start_value};
+pub use observer::{
+    step_name, DtwReport, GameReport, HorizonReport, JobError, JobObserver, TierReport,
+};
 pub use verify::{
     verify, verify_kinds, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver,
     VerifyReport,

@@ -11,7 +11,7 @@ use common::Silent;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_dtw, verify};
+use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
 use tigadi_rules::RuleSet;
 use tigadi_solve::retrograde::Quiet;
 use tigadi_solve::{pairs_up_to_pieces, solve_up_to_dtw, Packed, Value};
@@ -27,12 +27,14 @@ fn rules() -> RuleSet {
 /// Solves the whole game into `dir`: values, then (with `dtw`) the DTW tables.
 fn solve_all(dir: &Path, rules: &RuleSet, dtw: bool) {
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    let derived: &[TableKind] = if dtw { &[TableKind::Dtw] } else { &[] };
-    solve_pairs(dir, rules, &pairs, derived, &Silent).unwrap();
-    solve_placing(dir, rules, &Silent).unwrap();
-    if dtw {
-        solve_placing_dtw(dir, rules, &Silent).unwrap();
-    }
+    let kinds: &[TableKind] = if dtw {
+        &[TableKind::GameTheoretic, TableKind::Dtw]
+    } else {
+        &[TableKind::GameTheoretic]
+    };
+    let mut steps = pair_steps(&pairs);
+    steps.extend(placing_steps(rules));
+    solve(dir, rules, &steps, kinds, &Silent).unwrap();
 }
 
 /// Every table file's bytes, by name.

@@ -222,8 +222,9 @@ fn the_jobs_horizon_tables_are_the_passes() {
     for (rules, unchanged) in [(RuleSet::TIGADI, true), (limited, false)] {
         let dir = tempfile::tempdir().unwrap();
         let pairs = tigadi_solve::pairs_up_to(7);
-        tigadi_jobs::solve_pairs(dir.path(), &rules, &pairs, &[TableKind::Horizon], &Silent)
-            .unwrap();
+        let steps = tigadi_jobs::pair_steps(&pairs);
+        let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
+        tigadi_jobs::solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
         let game = solve(rules, 7);
         let pass = solve_up_to_horizon(&rules, 7, &Quiet, |_, _, _| {});
         let mut beyond_capping = 0;

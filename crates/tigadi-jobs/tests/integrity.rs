@@ -290,11 +290,14 @@ fn a_later_solve_does_not_bless_an_altered_table() {
     let dir = tempfile::tempdir().unwrap();
     let pairs = tigadi_solve::pairs_up_to(7);
     let run = || {
-        tigadi_jobs::solve_pairs(
+        tigadi_jobs::solve(
             dir.path(),
             &RULES,
-            &pairs,
-            &[tigadi_tablebase::TableKind::Horizon],
+            &tigadi_jobs::pair_steps(&pairs),
+            &[
+                tigadi_tablebase::TableKind::GameTheoretic,
+                tigadi_tablebase::TableKind::Horizon,
+            ],
             &Silent,
         )
         .unwrap()
@@ -362,10 +365,13 @@ fn a_run_of_pairs_writes_what_pairs_solved_one_job_at_a_time_write() {
     // memory happen.
     assert_eq!(pairs.len(), 3);
     let together = tempfile::tempdir().unwrap();
-    tigadi_jobs::solve_pairs(together.path(), &rules, &pairs, &[], &Silent).unwrap();
+    let kinds = [tigadi_tablebase::TableKind::GameTheoretic];
+    let steps = tigadi_jobs::pair_steps(&pairs);
+    tigadi_jobs::solve(together.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let apart = tempfile::tempdir().unwrap();
     for p in &pairs {
-        tigadi_jobs::solve_pairs(apart.path(), &rules, &[*p], &[], &Silent).unwrap();
+        let steps = tigadi_jobs::pair_steps(&[*p]);
+        tigadi_jobs::solve(apart.path(), &rules, &steps, &kinds, &Silent).unwrap();
     }
     let in_memory = tempfile::tempdir().unwrap();
     let solved = solve_and_write(in_memory.path(), rules, 8);

@@ -9,7 +9,7 @@ mod common;
 use common::{listed_sums, Silent};
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_horizon, verify, PlacingObserver};
+use tigadi_jobs::{pair_steps, placing_steps, solve, start_value, verify, JobObserver, TierReport};
 use tigadi_rules::{Board, Position, RuleSet};
 use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
 use tigadi_tablebase::{Header, TableData, TableId, TableKind, Tablebase, TablebaseDir};
@@ -20,10 +20,23 @@ fn no_progress(_: u64, _: u64) {}
 /// runs; returns the empty board's values ignoring and under the rule.
 fn solve_all(dir: &Path, rules: &RuleSet) -> (Value, Value) {
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    solve_pairs(dir, rules, &pairs, &[TableKind::Horizon], &Silent).unwrap();
-    let game = solve_placing(dir, rules, &Silent).unwrap().unwrap();
-    let rule = solve_placing_horizon(dir, rules, &Silent).unwrap().unwrap();
-    (game, rule)
+    let mut steps = pair_steps(&pairs);
+    steps.extend(placing_steps(rules));
+    solve(dir, rules, &steps, &BOTH, &Silent).unwrap();
+    let value = |kind| start_value(dir, rules, kind).unwrap().unwrap();
+    (value(TableKind::GameTheoretic), value(TableKind::Horizon))
+}
+
+/// The game values and the values under the 100-turn rule.
+const BOTH: [TableKind; 2] = [TableKind::GameTheoretic, TableKind::Horizon];
+
+/// The game values alone.
+const GAME: [TableKind; 1] = [TableKind::GameTheoretic];
+
+/// The moving phase of `rules` (its hands-empty tiers) with tables of `kinds`.
+fn solve_moving(dir: &Path, rules: &RuleSet, kinds: &[TableKind]) {
+    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
+    solve(dir, rules, &pair_steps(&pairs), kinds, &Silent).unwrap();
 }
 
 #[test]
@@ -259,7 +272,7 @@ fn sha256sums_list_the_placing_tables() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&sums_path, &moving_only).unwrap();
-    solve_placing(dir.path(), &rules, &Silent).unwrap();
+    solve(dir.path(), &rules, &placing_steps(&rules), &GAME, &Silent).unwrap();
     assert_eq!(listed_sums(&rdir), sums);
 
     // A wrong listed hash of a placing table fails verify, naming it.
@@ -281,15 +294,17 @@ fn sha256sums_list_the_placing_tables() {
     assert!(bad[0].path.ends_with(name), "{:?}", bad[0].path);
 }
 
-/// At the end of each placing layer, the `SHA256SUMS` lines of that layer's
-/// game-theoretic tables.
-struct ListedPerLayer {
+/// At the end of each hands' tiers, the `SHA256SUMS` lines of their
+/// game-theoretic tables (by the placements made).
+struct ListedPerHands {
     sums: std::path::PathBuf,
+    rules: RuleSet,
     seen: std::sync::Mutex<Vec<(u32, Vec<String>)>>,
 }
-impl tigadi_solve::Observer for ListedPerLayer {}
-impl PlacingObserver for ListedPerLayer {
-    fn layer_solved(&self, placed: u32, _: usize, _: u64, _: f64) {
+impl tigadi_solve::Observer for ListedPerHands {}
+impl JobObserver for ListedPerHands {
+    fn hands_solved(&self, _: TableKind, hands: tigadi_tablebase::Hands, _: usize, _: u64, _: f64) {
+        let placed = hands.placements(&self.rules);
         let text = std::fs::read_to_string(&self.sums).unwrap_or_default();
         let lines = text
             .lines()
@@ -301,20 +316,20 @@ impl PlacingObserver for ListedPerLayer {
 }
 
 #[test]
-fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
-    // A run stopped after any layer leaves that layer's tables in SHA256SUMS.
+fn each_hands_tiers_are_listed_as_soon_as_they_are_written() {
+    // A run stopped after any hands' tiers leaves their tables in SHA256SUMS.
     let rules = RuleSet::parse("tigadi,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    solve_pairs(dir.path(), &rules, &pairs, &[], &Silent).unwrap();
+    solve_moving(dir.path(), &rules, &GAME);
     let sums = TablebaseDir::new(dir.path(), &rules)
         .path()
         .join("SHA256SUMS");
-    let observer = ListedPerLayer {
+    let observer = ListedPerHands {
         sums: sums.clone(),
+        rules,
         seen: Default::default(),
     };
-    solve_placing(dir.path(), &rules, &observer).unwrap();
+    solve(dir.path(), &rules, &placing_steps(&rules), &GAME, &observer).unwrap();
     let last = std::fs::read_to_string(&sums).unwrap();
     let seen = observer.seen.into_inner().unwrap();
     assert_eq!(seen.len() as u32, tigadi_tablebase::placing_turns(&rules));
@@ -337,9 +352,11 @@ fn each_placing_layer_is_listed_as_soon_as_it_is_written() {
 #[derive(Default)]
 struct FromGame(std::sync::atomic::AtomicUsize);
 impl tigadi_solve::Observer for FromGame {}
-impl PlacingObserver for FromGame {
-    fn subspace_from_game_values(&self, _: u32, _: Subspace) {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+impl JobObserver for FromGame {
+    fn tier_solved(&self, report: &TierReport) {
+        if report.from_game {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 
@@ -370,11 +387,12 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
     ] {
         let rules = RuleSet::parse(spec).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-        solve_pairs(dir.path(), &rules, &pairs, &[TableKind::Horizon], &Silent).unwrap();
-        solve_placing(dir.path(), &rules, &Silent).unwrap();
+        solve_moving(dir.path(), &rules, &BOTH);
+        let steps = placing_steps(&rules);
+        solve(dir.path(), &rules, &steps, &GAME, &Silent).unwrap();
         let seen = FromGame::default();
-        solve_placing_horizon(dir.path(), &rules, &seen).unwrap();
+        let horizon = [TableKind::Horizon];
+        solve(dir.path(), &rules, &steps, &horizon, &seen).unwrap();
         let taken = seen.0.into_inner();
         let store = TablebaseDir::new(dir.path(), &rules);
         let layers = tigadi_tablebase::placing_turns(&rules);

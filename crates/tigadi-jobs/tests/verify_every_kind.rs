@@ -11,7 +11,7 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve_pairs, solve_placing, solve_placing_dtw, solve_placing_horizon, verify};
+use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, Tier};
@@ -26,11 +26,10 @@ fn rules() -> RuleSet {
 /// Solves the whole game into `dir` with every kind of table.
 fn solve_all(dir: &Path, rules: &RuleSet) {
     let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    let derived = [TableKind::Horizon, TableKind::Dtw];
-    solve_pairs(dir, rules, &pairs, &derived, &Silent).unwrap();
-    solve_placing(dir, rules, &Silent).unwrap();
-    solve_placing_horizon(dir, rules, &Silent).unwrap();
-    solve_placing_dtw(dir, rules, &Silent).unwrap();
+    let mut steps = pair_steps(&pairs);
+    steps.extend(placing_steps(rules));
+    let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
+    solve(dir, rules, &steps, &kinds, &Silent).unwrap();
 }
 
 /// Copies every file of `from` into `to` (one level of folders).

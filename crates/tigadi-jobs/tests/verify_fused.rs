@@ -13,7 +13,7 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve_pairs, verify, SubspaceReport, VerifyReport};
+use tigadi_jobs::{pair_steps, verify, SubspaceReport, VerifyReport};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
@@ -27,11 +27,11 @@ fn rules() -> RuleSet {
 fn solve(dir: &Path) -> Vec<Subspace> {
     let rules = rules();
     let pairs = pairs_up_to_pieces(rules.pieces, 8);
-    solve_pairs(
+    tigadi_jobs::solve(
         dir,
         &rules,
-        &pairs,
-        &[TableKind::Horizon, TableKind::Dtw],
+        &pair_steps(&pairs),
+        &[TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw],
         &Silent,
     )
     .unwrap();

@@ -12,10 +12,7 @@ mod common;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use tigadi_jobs::{
-    solve_pairs, solve_placing, solve_placing_dtw, solve_placing_horizon, JobObserver,
-    PlacingObserver,
-};
+use tigadi_jobs::{pair_steps, placing_steps, solve, JobObserver};
 use tigadi_play::{
     analyze, choose, fallible_chance, hint, line_with, lost_start, play_match, search, Level,
     LineEnd, MatchSettings, Rng, Verdict,
@@ -27,7 +24,6 @@ use tigadi_tablebase::{field, Tablebase};
 struct Silent;
 impl tigadi_solve::Observer for Silent {}
 impl JobObserver for Silent {}
-impl PlacingObserver for Silent {}
 
 const GAMES: [&str; 2] = ["tigadi,pieces=4", "navakankari,pieces=4"];
 
@@ -41,20 +37,11 @@ fn whole_games() -> &'static Path {
         for name in GAMES {
             let rules = RuleSet::parse(name).unwrap();
             let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
-            solve_pairs(
-                &d,
-                &rules,
-                &pairs,
-                &[
-                    tigadi_tablebase::TableKind::Horizon,
-                    tigadi_tablebase::TableKind::Dtw,
-                ],
-                &Silent,
-            )
-            .unwrap();
-            solve_placing(&d, &rules, &Silent).unwrap();
-            solve_placing_horizon(&d, &rules, &Silent).unwrap();
-            solve_placing_dtw(&d, &rules, &Silent).unwrap();
+            let mut steps = pair_steps(&pairs);
+            steps.extend(placing_steps(&rules));
+            use tigadi_tablebase::TableKind;
+            let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
+            solve(&d, &rules, &steps, &kinds, &Silent).unwrap();
         }
         d
     })

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use tigadi_jobs::{solve_pairs, JobObserver};
+use tigadi_jobs::{pair_steps, solve, JobObserver};
 use tigadi_play::{
     analyze, choose, line, play_game, play_match, Level, LineEnd, MatchSettings, Rng, Verdict,
 };
@@ -28,11 +28,14 @@ fn small_tables() -> &'static Path {
         let d = std::env::temp_dir().join(format!("tigadi-play-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        solve_pairs(
+        solve(
             &d,
             &RuleSet::TIGADI,
-            &tigadi_solve::pairs_up_to(7),
-            &[tigadi_tablebase::TableKind::Horizon],
+            &pair_steps(&tigadi_solve::pairs_up_to(7)),
+            &[
+                tigadi_tablebase::TableKind::GameTheoretic,
+                tigadi_tablebase::TableKind::Horizon,
+            ],
             &Silent,
         )
         .unwrap();

@@ -34,6 +34,7 @@
 //! against (tests/horizon_repair.rs) and for in-memory use
 //! ([`solve_up_to_horizon`]).
 
+use crate::horizon_shortcut::cap_at_limit;
 use crate::placing::LayerValues;
 use crate::plan::Pair;
 use crate::retrograde::{
@@ -65,37 +66,6 @@ pub fn solve_pair_horizon(
         Rounds::Adaptive,
         rules.quiet,
     )
-}
-
-/// A pair's game-theoretic values with every win and loss whose DTC exceeds the
-/// turn limit made a draw, the rest (padding too) as it is: its DTC₁₀₀ values
-/// where no capture target's win, draw or loss changes under the rule, and where
-/// [`solve_pair_horizon_from_game`] starts. Returns the number of rounds the
-/// pass would report: the longest DTC left, capped at the limit, plus the one
-/// that finds nothing.
-pub fn cap_at_limit(rules: &RuleSet, values: &mut [Packed]) -> u32 {
-    values
-        .par_iter_mut()
-        .map(|v| {
-            let rounds = v
-                .get()
-                .and_then(|x| x.dtc())
-                .map_or(1, |d| d.min(rules.quiet) as u32 + 1);
-            *v = capped(rules, *v);
-            rounds
-        })
-        .max()
-        .unwrap_or(1)
-}
-
-/// One value as [`cap_at_limit`] leaves it: a draw if its DTC exceeds the turn
-/// limit, else itself (padding too).
-#[inline]
-pub fn capped(rules: &RuleSet, v: Packed) -> Packed {
-    match v.get().and_then(|x| x.dtc()) {
-        Some(d) if d > rules.quiet => Packed::DRAW,
-        _ => v,
-    }
 }
 
 /// [`solve_pair_horizon`] for every pair with at most `max_gotis` on the board, in

@@ -9,6 +9,8 @@
 //!   (the initial pass, the forward rounds, `verify`);
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
 //!   the same solver with the rounds stopped at the turn limit;
+//! - [`horizon_shortcut`]: the 100-turn values that follow from the game values,
+//!   where nothing a position leads to changes under the rule;
 //! - [`dtw`]: depth to win (DTW, the turns to the end of the game) of every
 //!   position of a pair, from its values and its capture targets' DTW;
 //! - [`placing`]: the placing layers and their solver (values with DTC, or DTW);
@@ -21,6 +23,7 @@
 
 pub mod dtw;
 pub mod horizon;
+pub mod horizon_shortcut;
 pub mod placing;
 pub mod plan;
 pub mod retrograde;
@@ -28,9 +31,9 @@ pub mod runs;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use horizon::{
-    cap_at_limit, capped, evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
-    solve_up_to_horizon,
+    evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
 };
+pub use horizon_shortcut::{cap_at_limit, capped};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,

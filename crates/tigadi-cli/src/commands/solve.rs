@@ -1,21 +1,20 @@
-//! `tigadi solve`: retrograde analysis of every pair of subspaces up to
-//! `--max-pieces` (or those one `--subspace` needs), in dependency order, writing
-//! one tablebase file per subspace. The loop itself is the library's resumable job
-//! ([`tigadi_jobs::solve_pairs`]): pairs whose files are already present and
-//! valid are skipped, so an interrupted run resumes where it stopped. Each pair's
-//! values under the 100-turn rule (the horizon tables, `.tghz`) are solved right
-//! after its game-theoretic values unless `--no-horizon` is given, and with
-//! `--dtw` its depth to win (the DTW tables, `.tgdw`) after that.
+//! `tigadi solve`: every hands-empty tier up to `--max-pieces` gotis on the board
+//! (or those one `--subspace` needs) and, after a full solve, every tier with
+//! gotis in hand, in dependency order, writing one tablebase file per tier. The
+//! loop itself is the library's resumable job ([`tigadi_jobs::solve`]): steps
+//! whose files are already present and valid are skipped, so an interrupted run
+//! resumes where it stopped. The values under the 100-turn rule (the horizon
+//! tables, `.tghz`) are a second pass of the job unless `--no-horizon` is given,
+//! and with `--dtw` the depth to win (the DTW tables, `.tgdw`) a third.
 
 use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::{Subspace, MIN_GOTIS};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
-use tigadi_tablebase::{Hands, Tier};
 
 /// Worker threads allowed per core: more only adds switching (the files do not
 /// depend on the count), and thousands make even a small solve crawl.
@@ -117,61 +116,43 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
-    let mut derived = Vec::new();
+    let mut kinds = vec![tb::TableKind::GameTheoretic];
     if !args.no_horizon {
-        derived.push(tb::TableKind::Horizon);
+        kinds.push(tb::TableKind::Horizon);
     }
     if args.dtw {
-        derived.push(tb::TableKind::Dtw);
+        kinds.push(tb::TableKind::Dtw);
     }
-    let result =
-        pool.install(|| tigadi_jobs::solve_pairs(dir, &rules, &pairs, &derived, &observer));
+    // The tiers with gotis in hand read every hands-empty tier the last
+    // placements lead into: only after a full solve.
+    let placing = !args.no_placing && args.subspace.is_none() && max_pieces == all;
+    let mut steps = tigadi_jobs::pair_steps(&pairs);
+    if placing {
+        steps.extend(tigadi_jobs::placing_steps(&rules));
+    }
+    let result = pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
-    // The placing phase reads the whole moving phase: only after a full solve.
-    // With the values under the 100-turn rule (every moving-phase horizon table is
-    // there after `solve_pairs` with them), the placing phase gets them too.
-    if !args.no_placing && args.subspace.is_none() && max_pieces == all {
-        let layer_slots: u64 = (0..tigadi_tablebase::placing_turns(&rules))
-            .flat_map(|k| {
-                tigadi_tablebase::tiers_with_hands(&rules, Hands::after_placements(&rules, k))
-            })
-            .map(|t: Tier| t.subspace)
-            .map(|s| SubspaceIndex::new(s).slots())
-            .sum();
-        let passes = 1 + derived.len() as u64;
-        let progress = Progress::new("slots");
-        progress.plan(passes * layer_slots);
-        let observer = SolveProgress::new(&progress);
-        let result = pool.install(|| {
-            let game = tigadi_jobs::solve_placing(dir, &rules, &observer)?;
-            let rule = match args.no_horizon {
-                true => None,
-                false => tigadi_jobs::solve_placing_horizon(dir, &rules, &observer)?,
-            };
-            let dtw = match args.dtw {
-                true => tigadi_jobs::solve_placing_dtw(dir, &rules, &observer)?,
-                false => None,
-            };
-            Ok::<_, tigadi_jobs::JobError>((game, rule, dtw))
-        });
-        progress.finish();
-        let (game, rule, dtw) = result.map_err(|e| e.to_string())?;
-        if let Some(v) = game {
+    if placing {
+        let value = |kind| tigadi_jobs::start_value(dir, &rules, kind).map_err(|e| e.to_string());
+        let dtw = match args.dtw {
+            true => value(tb::TableKind::Dtw)?,
+            false => None,
+        };
+        if let Some(v) = value(tb::TableKind::GameTheoretic)? {
             progress.line(&format!(
                 "empty board ({rules}), Bone to place first: {}",
                 tigadi_values::both_in_words(v, dtw)
             ));
         }
-        if let Some(v) = rule {
-            progress.line(&format!(
-                "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
-                rules.quiet,
-                tigadi_values::in_words(v, tigadi_values::Metric::Dtc)
-            ));
-        }
-        if let Some(e) = progress.write_failure() {
-            return Err(format!("{e} (the solve itself finished)"));
+        if !args.no_horizon {
+            if let Some(v) = value(tb::TableKind::Horizon)? {
+                progress.line(&format!(
+                    "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
+                    rules.quiet,
+                    tigadi_values::in_words(v, tigadi_values::Metric::Dtc)
+                ));
+            }
         }
     }
     progress.line(&format!(

@@ -3,14 +3,14 @@
 //! tier; and the one test of the horizon shortcut for a tier with moves inside.
 //! The recomputations (`inside.rs`, `leaving.rs`) call only these.
 
-use rayon::prelude::*;
 use std::collections::HashMap;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::horizon_shortcut::follows_from_game;
 use tigadi_solve::placing::{
     evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
 };
-use tigadi_solve::{capped, Metric, Observer, Packed, SolveError, SolvedTable, Value};
+use tigadi_solve::{Metric, Observer, Packed, SolveError, SolvedTable, Value};
 use tigadi_tablebase::{TableId, TablebaseDir, TablebaseError};
 use tigadi_values::Tier;
 
@@ -79,14 +79,14 @@ pub(super) fn changed_slots<'a>(
     id: TableId,
     rule: &[Packed],
 ) -> Result<&'a [u64], TablebaseError> {
-    crate::placing_job::changed_slots(store, changed, id, rule)
+    crate::changed_lists::changed_slots(store, changed, id, rule)
 }
 
 /// Do a tier's horizon values follow from its game values? True when in the
 /// tier and in every table its positions' successors lie in (its flipped
 /// subspace, its capture target), the stored horizon values (`horizon`) are
-/// the game values (`game`) with every DTC above the turn limit made a draw
-/// ([`tigadi_solve::cap_at_limit`]), slot for slot.
+/// the game values (`game`) with every DTC above the turn limit made a draw,
+/// slot for slot ([`follows_from_game`]).
 ///
 /// Then a position's value under the rule, recomputed from its successors'
 /// horizon values, is its game value so capped: capping a position's
@@ -104,10 +104,6 @@ pub(super) fn horizon_follows_from_game(
     game.tables().count() == horizon.tables().count()
         && game.tables().zip(horizon.tables()).all(|(g, h)| {
             g.subspace == h.subspace
-                && g.values.len() == h.values.len()
-                && g.values
-                    .par_iter()
-                    .zip(h.values.par_iter())
-                    .all(|(&g, &h)| capped(rules, g) == h)
+                && follows_from_game(rules, Tier::moving(g.subspace), &h.values, &g.values)
         })
 }

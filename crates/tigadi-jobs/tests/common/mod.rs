@@ -45,7 +45,6 @@ pub fn boards(sub: Subspace) -> Vec<(u64, Board)> {
 pub struct Silent;
 impl tigadi_solve::Observer for Silent {}
 impl tigadi_jobs::JobObserver for Silent {}
-impl tigadi_jobs::PlacingObserver for Silent {}
 
 /// `SHA256SUMS` of the rule set's directory `rdir`, as file name to hash.
 pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {

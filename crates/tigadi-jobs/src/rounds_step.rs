@@ -1,0 +1,300 @@
+//! A step of the one job ([`crate::solve`]) for a tier with moves inside it
+//! (today a hands-empty tier, solved with its flipped tier as one [`Pair`]):
+//! retrograde analysis by rounds for the game values, then the 100-turn values
+//! and the depth to win from them, each kind in its own pass of the job.
+//!
+//! The game pass keeps the step solved last in memory ([`Stored`]): its tables
+//! are written and listed on a thread of their own while the next step is
+//! solved, which reads its values in place of the files where they are its
+//! capture targets.
+
+use crate::observer::{DtwReport, GameReport, HorizonReport, JobError, JobObserver};
+use crate::writing::finish_writing;
+use rayon::prelude::*;
+use std::time::Instant;
+use tigadi_index::Subspace;
+use tigadi_solve::{
+    solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, Packed, Pair, SolvedSubspace,
+    SolvedTable, Value,
+};
+use tigadi_tablebase::{
+    field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
+};
+use tigadi_values::Tier;
+
+/// A solved pair's game-theoretic tables, stored and then listed in the manifest
+/// (with the pair's solve time) on a thread of their own, and its values.
+pub(crate) struct Stored {
+    /// The storing and listing; dropping it waits for it, so a job that stops
+    /// for another reason still finishes (or removes) the files before it
+    /// releases the directory's lock.
+    listing: PendingWrite,
+    /// The pair's values, one per slot of each subspace ([`Packed::NONE`] in
+    /// padding, which no capture reads).
+    values: Vec<(Subspace, Vec<Packed>)>,
+}
+
+impl Stored {
+    /// Stores the pair's `solved` values as game-theoretic tables: compressed on
+    /// the caller's pool, then written, synced and listed with `seconds` on a
+    /// thread of its own.
+    fn start(
+        tables: &TablebaseDir,
+        solved: Vec<SolvedSubspace>,
+        seconds: f64,
+    ) -> Result<Stored, TablebaseError> {
+        let id = |s: Subspace| TableId::moving(TableKind::GameTheoretic, s);
+        let mut writes = Vec::new();
+        for s in &solved {
+            writes.push(tables.write_values_in_background(id(s.subspace), &s.values)?);
+        }
+        // After every pair, so a run stopped later loses no solve times.
+        let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
+        let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
+        let dir = tables.clone();
+        let listing = PendingWrite::spawn("list pair".into(), tables.path(), move || {
+            for w in writes {
+                w.wait()?;
+            }
+            dir.update_manifest(&written, &times)?;
+            Ok(dir.path().to_path_buf())
+        })?;
+        Ok(Stored {
+            listing,
+            values: solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
+        })
+    }
+
+    /// Waits for the last pair's tables to be written and listed, if any, and
+    /// says how that went.
+    pub(crate) fn finish(last: &mut Option<Stored>) -> Result<(), TablebaseError> {
+        finish_writing(&mut last.take().map(|s| s.listing))
+    }
+}
+
+/// The tables of kind `kind` of `pair`'s capture targets.
+fn load_targets(
+    tables: &TablebaseDir,
+    kind: TableKind,
+    pair: Pair,
+) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
+    load_moving(tables, kind, pair.capture_targets())
+}
+
+/// The moving-phase tables of kind `kind` of `subspaces`, in their order.
+fn load_moving(
+    tables: &TablebaseDir,
+    kind: TableKind,
+    subspaces: Vec<Subspace>,
+) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
+    subspaces
+        .into_iter()
+        .map(|s| tables.load(TableId::moving(kind, s)).map(|v| (s, v)))
+        .collect()
+}
+
+/// The solver's view of loaded target tables.
+fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
+    SolvedTable::views(targets.iter().map(|(s, v)| (s, v)))
+}
+
+/// Solves the game values of the pair of `tier` and starts storing its files and
+/// listing them in the manifest. `last` is the step solved before it, if any: its
+/// values are read in place of its files where they are this pair's capture
+/// targets, and its storing is waited for before this pair's begins (so one
+/// pair's files are being written at a time).
+pub(crate) fn solve_game<O: JobObserver>(
+    tables: &TablebaseDir,
+    tier: Tier,
+    mut last: Option<Stored>,
+    observer: &O,
+) -> Result<(GameReport, Stored), JobError> {
+    let pair = Pair::of(tier.subspace);
+    let t0 = Instant::now();
+    let mut kept = last.as_mut().map(|l| std::mem::take(&mut l.values));
+    let mut targets = Vec::new();
+    for s in pair.capture_targets() {
+        let held = kept.as_mut().and_then(|k| {
+            k.iter()
+                .position(|(t, _)| *t == s)
+                .map(|i| k.swap_remove(i))
+        });
+        targets.push(match held {
+            Some(t) => t,
+            None => (
+                s,
+                tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
+            ),
+        });
+    }
+    drop(kept);
+    let solved = solve_pair(tables.rules(), pair, &as_tables(&targets), observer)
+        .map_err(|e| JobError::Solve(tier, e))?;
+    drop(targets);
+    let seconds = t0.elapsed().as_secs_f64();
+    Stored::finish(&mut last)?;
+    // Wins, draws and losses, counted in parallel.
+    fn add(a: [u64; 3], b: [u64; 3]) -> [u64; 3] {
+        [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+    }
+    let [wins, draws, losses] = solved
+        .iter()
+        .map(|s| {
+            s.values
+                .par_iter()
+                .map(|v| match v.get() {
+                    Some(Value::Win(_)) => [1, 0, 0],
+                    Some(Value::Draw) => [0, 1, 0],
+                    Some(Value::Loss(_)) => [0, 0, 1],
+                    None => [0, 0, 0],
+                })
+                .reduce(|| [0; 3], add)
+        })
+        .fold([0; 3], add);
+    let report = GameReport {
+        tier,
+        slots: solved.iter().map(|s| s.values.len() as u64).sum(),
+        seconds,
+        rounds: solved[0].rounds,
+        wins,
+        draws,
+        losses,
+    };
+    let stored = Stored::start(tables, solved, seconds)?;
+    Ok((report, stored))
+}
+
+/// Finds the values under the 100-turn rule of the pair of `tier` and writes its horizon
+/// tables: from the pair's game-theoretic tables and its capture targets' two
+/// kinds of table ([`solve_pair_horizon_from_game`]: the game values with the
+/// DTCs above the limit made draws, then only the positions whose value the
+/// rule may change recomputed; the same tables as the horizon pass's). Writing
+/// a horizon table reads its game-theoretic table again, for the categories.
+/// Memory: the pair's values and its targets' two tables (2 bytes a slot
+/// each).
+pub(crate) fn solve_horizon<O: JobObserver>(
+    tables: &TablebaseDir,
+    tier: Tier,
+    observer: &O,
+) -> Result<HorizonReport, JobError> {
+    let pair = Pair::of(tier.subspace);
+    let t0 = Instant::now();
+    let rules = tables.rules();
+    let rule_targets = load_targets(tables, TableKind::Horizon, pair)?;
+    let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    for (s, v) in &mut own {
+        mark_padding(*s, v);
+    }
+    let found = solve_pair_horizon_from_game(
+        rules,
+        pair,
+        own.into_iter().map(|(_, v)| v).collect(),
+        game_targets,
+        &as_tables(&rule_targets),
+        observer,
+    )
+    .map_err(|e| JobError::Solve(tier, e))?;
+    drop(rule_targets);
+    let found_seconds = t0.elapsed().as_secs_f64();
+    let rounds = found[0].rounds;
+    let solved: Vec<(Subspace, Vec<Packed>)> =
+        found.into_iter().map(|s| (s.subspace, s.values)).collect();
+    let mut categories = [0u64; 5];
+    let mut written = Vec::new();
+    for (subspace, values) in &solved {
+        let id = TableId::moving(TableKind::Horizon, *subspace);
+        tables.write_values(id, values)?;
+        // The classes as written (padding slots hold fillers: the pass marks them).
+        let classes = tables.open(id)?.decode::<field::Category>()?;
+        for (c, h) in classes.iter().zip(values) {
+            if h.is_some() {
+                categories[c.code() as usize] += 1;
+            }
+        }
+        written.push(id);
+    }
+    // SHA256SUMS lists the horizon tables too.
+    tables.update_manifest(&written, &[])?;
+    Ok(HorizonReport {
+        tier,
+        slots: solved.iter().map(|(_, v)| v.len() as u64).sum(),
+        seconds: t0.elapsed().as_secs_f64(),
+        found_seconds,
+        rounds,
+        categories,
+    })
+}
+
+/// Computes the DTW of every position of the pair of `tier` and writes its DTW tables. Reads
+/// the capture targets' DTW tables and the pair's own game-theoretic tables.
+/// Memory: the pass's 4 bytes per slot of the pair and 2 for its result, besides
+/// the pair's values and the targets (2 bytes a slot each).
+pub(crate) fn solve_dtw<O: JobObserver>(
+    tables: &TablebaseDir,
+    tier: Tier,
+    observer: &O,
+) -> Result<DtwReport, JobError> {
+    let pair = Pair::of(tier.subspace);
+    let t0 = Instant::now();
+    let targets = load_targets(tables, TableKind::Dtw, pair)?;
+    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    // As the solver left them: no value in padding, so none in the DTW tables'.
+    for (s, values) in &mut own {
+        mark_padding(*s, values);
+    }
+    let solved = solve_pair_dtw(
+        tables.rules(),
+        pair,
+        &as_tables(&own),
+        &as_tables(&targets),
+        observer,
+    )
+    .map_err(|e| JobError::Solve(tier, e))?;
+    drop((targets, own));
+    let mut report = DtwReport {
+        tier,
+        slots: solved.iter().map(|s| s.values.len() as u64).sum(),
+        seconds: 0.0,
+        levels: solved[0].rounds,
+        longest_win: 0,
+        longest_loss: 0,
+    };
+    let mut written = Vec::new();
+    for s in &solved {
+        let id = TableId::moving(TableKind::Dtw, s.subspace);
+        tables.write_values(id, &s.values)?;
+        for v in &s.values {
+            match v.get() {
+                Some(Value::Win(d)) => report.longest_win = report.longest_win.max(d),
+                Some(Value::Loss(d)) => report.longest_loss = report.longest_loss.max(d),
+                _ => {}
+            }
+        }
+        written.push(id);
+    }
+    tables.update_manifest(&written, &[])?;
+    report.seconds = t0.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Solves the tables of `kind` of the pair of `tier` and reports them. `last`
+/// is the game pass's step solved before, kept or replaced ([`solve_game`]).
+pub(crate) fn solve_rounds<O: JobObserver>(
+    tables: &TablebaseDir,
+    kind: TableKind,
+    tier: Tier,
+    last: &mut Option<Stored>,
+    observer: &O,
+) -> Result<(), JobError> {
+    match kind {
+        TableKind::GameTheoretic => {
+            let (report, stored) = solve_game(tables, tier, last.take(), observer)?;
+            *last = Some(stored);
+            observer.solved(&report);
+        }
+        TableKind::Horizon => observer.horizon_solved(&solve_horizon(tables, tier, observer)?),
+        TableKind::Dtw => observer.dtw_solved(&solve_dtw(tables, tier, observer)?),
+    }
+    Ok(())
+}
