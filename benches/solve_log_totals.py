@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Totals of the lines that `tigadi solve` writes to a log (not to a terminal): the
 moving phase's pairs (slots, wall and CPU seconds, peak memory, random words
-touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`: slots, wall
-and CPU seconds, peak memory), each phase's on a line of its own. These are the
+touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`, or in logs
+of solves before the tier job `placing layer 9, 6v8: ...`: slots, wall and CPU
+seconds, peak memory), each phase's on a line of its own. These are the
 game-theoretic pass's lines; the 100-turn pass's (`9v9 (100-turn): ...`,
 `6v8 with 2+3 in hand (100-turn): ...`) are not counted.
 
@@ -31,6 +32,13 @@ TIER = re.compile(
     r"(\d+v\d+) with (\d+\+\d+) in hand: (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
     r"peak ([\d.]+) GB\)"
 )
+# The same line as solves before the tier job wrote it (`placing layer 9, 2v3:
+# ...`; the 100-turn pass's `placing layer 9, 100-turn rule, 2v3: ...` does not
+# match): its hands are named by the placements made.
+LAYER = re.compile(
+    r"placing layer (\d+), (\d+v\d+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
+    r"peak ([\d.]+) GB\)"
+)
 
 
 def common(rows):
@@ -57,8 +65,13 @@ def totals(paths):
                                          float(m.group(4)), float(m.group(5)),
                                          int(m.group(6)))
                     continue
+                key = None
                 m = TIER.match(line)
-                key = m and (m.group(2), m.group(1))
+                if m:
+                    key = (m.group(2), m.group(1))  # (hands, subspace)
+                else:
+                    m = LAYER.match(line)
+                    key = m and ("layer " + m.group(1), m.group(2))
                 if m and key not in tiers:
                     tiers[key] = (int(m.group(3)), float(m.group(4)),
                                   float(m.group(5)), float(m.group(6)))

@@ -76,6 +76,24 @@ class Totals(unittest.TestCase):
         self.assertTrue(lines[0].startswith("2 pairs, 4000 slots, 2.0 s, 3.5 CPU s"))
         self.assertTrue(lines[1].startswith("placing: 2 hands, 3 tiers, 2600 slots"))
 
+    def test_a_log_of_the_layer_job_is_summed_too(self):
+        # Placing lines as solves before the tier job wrote them; the 100-turn
+        # pass's line is not counted.
+        path = os.path.join(self.tmp.name, "layers.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("placing layer 9, 2v3: 400 slots, 1.0 s (2.0 CPU s, peak 0.5 GB)\n"
+                    "placing layer 9, 2v4: 600 slots, 2.0 s (3.0 CPU s, peak 0.7 GB)\n"
+                    "placing layer 8, 2v3: 100 slots, 1.0 s (1.0 CPU s, peak 0.6 GB)\n"
+                    "placing layer 9, 2v3: 400 slots, 5.0 s (5.0 CPU s, peak 0.5 GB)\n"
+                    "placing layer 9, 100-turn rule, 2v3: 400 slots, 0.0 s "
+                    "(0.0 CPU s, peak 9.0 GB) (the game-theoretic values)\n")
+        out = run("--json", path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        (placing,) = [json.loads(line) for line in out.stdout.splitlines()]
+        self.assertEqual((placing["hands"], placing["tiers"]), (2, 3))
+        self.assertEqual((placing["slots"], placing["seconds"]), (1100, 4.0))
+        self.assertEqual(placing["peak_gb"], 0.7)
+
     def test_a_log_without_result_lines_is_an_error(self):
         path = os.path.join(self.tmp.name, "empty.log")
         with open(path, "w", encoding="utf-8") as f:
