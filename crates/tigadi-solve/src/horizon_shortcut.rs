@@ -55,7 +55,14 @@ pub fn capped(rules: &RuleSet, v: Packed) -> Packed {
 /// doc): [`capped`] for a tier with moves inside it, `game` itself otherwise.
 #[inline]
 pub fn from_game(rules: &RuleSet, tier: Tier, game: Packed) -> Packed {
-    if tier.has_moves_inside(rules) {
+    from_game_in(rules, tier.has_moves_inside(rules), game)
+}
+
+/// [`from_game`] for a tier whose `has_moves_inside` is `inside`, asked once
+/// per table rather than once per slot (it walks the tier's moves).
+#[inline]
+fn from_game_in(rules: &RuleSet, inside: bool, game: Packed) -> Packed {
+    if inside {
         capped(rules, game)
     } else {
         game
@@ -65,11 +72,12 @@ pub fn from_game(rules: &RuleSet, tier: Tier, game: Packed) -> Packed {
 /// Do `rule` (a table of `tier`'s values under the rule) and `game` (its game
 /// values) agree at every slot as [`from_game`] says, padding too?
 pub fn follows_from_game(rules: &RuleSet, tier: Tier, rule: &[Packed], game: &[Packed]) -> bool {
+    let inside = tier.has_moves_inside(rules);
     rule.len() == game.len()
         && rule
             .par_iter()
             .zip(game.par_iter())
-            .all(|(&r, &g)| from_game(rules, tier, g) == r)
+            .all(|(&r, &g)| from_game_in(rules, inside, g) == r)
 }
 
 /// The slots at which `rule` (a table's values under the rule) holds a value
