@@ -50,18 +50,13 @@ pub fn capped(rules: &RuleSet, v: Packed) -> Packed {
     }
 }
 
-/// The value under the rule that a position of `tier` whose game value is `game`
-/// takes when nothing its moves lead to changes under the rule (see the module
-/// doc): [`capped`] for a tier with moves inside it, `game` itself otherwise.
+/// The value under the rule that a position whose game value is `game` takes
+/// when nothing its moves lead to changes under the rule (see the module doc):
+/// [`capped`] in a tier with moves inside it (`inside`, the tier's
+/// `has_moves_inside`, which walks the tier's moves: ask it once per table, not
+/// once per slot), `game` itself otherwise.
 #[inline]
-pub fn from_game(rules: &RuleSet, tier: Tier, game: Packed) -> Packed {
-    from_game_in(rules, tier.has_moves_inside(rules), game)
-}
-
-/// [`from_game`] for a tier whose `has_moves_inside` is `inside`, asked once
-/// per table rather than once per slot (it walks the tier's moves).
-#[inline]
-fn from_game_in(rules: &RuleSet, inside: bool, game: Packed) -> Packed {
+pub fn from_game(rules: &RuleSet, inside: bool, game: Packed) -> Packed {
     if inside {
         capped(rules, game)
     } else {
@@ -77,7 +72,7 @@ pub fn follows_from_game(rules: &RuleSet, tier: Tier, rule: &[Packed], game: &[P
         && rule
             .par_iter()
             .zip(game.par_iter())
-            .all(|(&r, &g)| from_game_in(rules, inside, g) == r)
+            .all(|(&r, &g)| from_game(rules, inside, g) == r)
 }
 
 /// The slots at which `rule` (a table's values under the rule) holds a value

@@ -51,12 +51,11 @@ pub use tigadi_values::placement::{
     evaluate_placing, evaluate_placing_with, for_each_placement_value,
     for_each_placement_value_with,
 };
-use tigadi_values::{placing_turns, successor_tiers, tiers_with_hands, Hands, Tier};
+use tigadi_values::{placing_turns, successor_tiers, tiers_after, Hands, Tier};
 
-/// The subspaces of the tiers after `placed` placements ([`tiers_with_hands`]).
+/// The subspaces of the tiers after `placed` placements ([`tiers_after`]).
 fn subspaces_after(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
-    let hands = Hands::after_placements(rules, placed);
-    tiers_with_hands(rules, hands)
+    tiers_after(rules, placed)
         .into_iter()
         .map(|t| t.subspace)
         .collect()

@@ -354,8 +354,7 @@ mod tests {
     use super::*;
 
     fn subspaces(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
-        let hands = Hands::after_placements(rules, placed);
-        tiers_with_hands(rules, hands)
+        tiers_after(rules, placed)
             .into_iter()
             .map(|t| t.subspace)
             .collect()

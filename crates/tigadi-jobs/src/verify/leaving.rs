@@ -8,12 +8,11 @@ use tigadi_solve::{Observer, Packed, SolveError, SolvedTable};
 use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseError};
 use tigadi_values::Tier;
 
-use super::passes::{
-    changed_slots, evaluate_in_leaving_tier, leaving_tier_values, leaving_tier_values_changed,
-};
+use super::passes::{evaluate_in_leaving_tier, leaving_tier_values, leaving_tier_values_changed};
 use super::step::{passed, KindCheck, Run};
 use super::sweep::{slot_chunks, stored_value, sweep, Indexed, Outcome, SAMPLE};
 use super::VerifyObserver;
+use crate::changed_lists::changed_slots;
 
 /// A horizon table's shortcut through its game values, once its game table
 /// has passed: the game values (padding marked) and, per successor table,

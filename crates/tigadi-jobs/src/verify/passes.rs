@@ -1,9 +1,7 @@
 //! Every call from `verify` into the solver's passes for tiers whose moves all
-//! leave them, and into the placing job, one thin function each, keyed by the
-//! tier; and the one test of the horizon shortcut for a tier with moves inside.
+//! leave them, one thin function each, keyed by the tier; and the one test of the horizon shortcut for a tier with moves inside.
 //! The recomputations (`inside.rs`, `leaving.rs`) call only these.
 
-use std::collections::HashMap;
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::horizon_shortcut::follows_from_game;
@@ -11,7 +9,7 @@ use tigadi_solve::placing::{
     evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
 };
 use tigadi_solve::{Metric, Observer, Packed, SolveError, SolvedTable, Value};
-use tigadi_tablebase::{TableId, TablebaseDir, TablebaseError};
+
 use tigadi_values::Tier;
 
 use super::step::TierValues;
@@ -69,17 +67,6 @@ pub(super) fn evaluate_in_leaving_tier(
     lookup: impl Fn(Board) -> Value,
 ) -> Value {
     evaluate_placing_with(rules, metric, tier.hands, board, lookup)
-}
-
-/// The slots at which horizon table `id` (values `rule`) differs from its
-/// game-theoretic table, from `changed` or found and kept there.
-pub(super) fn changed_slots<'a>(
-    store: &TablebaseDir,
-    changed: &'a mut HashMap<TableId, Vec<u64>>,
-    id: TableId,
-    rule: &[Packed],
-) -> Result<&'a [u64], TablebaseError> {
-    crate::changed_lists::changed_slots(store, changed, id, rule)
 }
 
 /// Do a tier's horizon values follow from its game values? True when in the
