@@ -194,7 +194,7 @@ impl Board {
 
     /// [`Board::for_each_step`] for a mover that also holds `hand` gotis.
     #[inline(always)]
-    fn for_each_step_holding(
+    pub fn for_each_step_holding(
         self,
         rules: &RuleSet,
         hand: u8,

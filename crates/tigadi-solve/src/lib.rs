@@ -13,6 +13,8 @@
 //!   where nothing a position leads to changes under the rule;
 //! - [`dtw`]: depth to win (DTW, the turns to the end of the game) of every
 //!   position of a pair, from its values and its capture targets' DTW;
+//! - [`in_hand`]: the steps of tiers with gotis in hand under Lasker's rule
+//!   (slides while placing), by the same rounds with exits of any depth;
 //! - [`placing`]: the placing layers and their solver (values with DTC, or DTW);
 //! - [`value`]: values, DTC and their 16-bit packing (from `tigadi-values`);
 //! - [`evaluate`]: one position's value from its successors' values (the
@@ -24,6 +26,7 @@
 pub mod dtw;
 pub mod horizon;
 pub mod horizon_shortcut;
+pub mod in_hand;
 pub mod placing;
 pub mod plan;
 pub mod retrograde;
@@ -34,6 +37,7 @@ pub use horizon::{
     evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
+pub use in_hand::{exit_tiers, solve_step_in_hand, step_tiers, TierTable};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{
     solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,

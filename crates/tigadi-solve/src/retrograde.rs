@@ -47,7 +47,7 @@ use crate::runs::{run_tasks, RunMoves};
 
 /// Counter value marking a padding slot (no position): never a real count, since a
 /// position has at most 63 quiet successors (three flying gotis, 21 empty points).
-const PADDING: u8 = u8::MAX;
+pub(crate) const PADDING: u8 = u8::MAX;
 
 /// Most quiet predecessors or successors one position can have: flying with three
 /// gotis onto 21 empty points gives 63 slides, plus a pass.
@@ -135,6 +135,8 @@ pub struct SolvedSubspace {
 pub enum SolveError {
     /// A capture target subspace was not supplied.
     MissingTarget(Subspace),
+    /// The table of a tier that a step's moves lead to was not supplied.
+    MissingTier(tigadi_values::Tier),
     /// A supplied table has the wrong number of slots.
     WrongSize(Subspace),
     /// The values supplied for this subspace, or its capture targets' tables, are
@@ -147,6 +149,9 @@ impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolveError::MissingTarget(s) => write!(f, "capture target subspace {s} is not solved"),
+            SolveError::MissingTier(t) => {
+                write!(f, "tier {t}, which the step's moves lead to, is not solved")
+            }
             SolveError::WrongSize(s) => write!(f, "table of subspace {s} has the wrong slot count"),
             SolveError::Inconsistent(s) => write!(
                 f,
@@ -166,9 +171,15 @@ pub(crate) struct PairSpace {
 
 impl PairSpace {
     pub(crate) fn new(pair: Pair) -> PairSpace {
+        PairSpace::of_subspaces(pair.subspaces())
+    }
+
+    /// The slots of `subspaces` laid end to end, in their order (a step of
+    /// tiers: two parts may share a subspace and differ in their hands).
+    pub(crate) fn of_subspaces(subspaces: impl IntoIterator<Item = Subspace>) -> PairSpace {
         let mut parts = Vec::new();
         let mut total = 0;
-        for s in pair.subspaces() {
+        for s in subspaces {
             let idx = SubspaceIndex::new(s);
             let n = idx.slots();
             parts.push((idx, total));
@@ -242,7 +253,7 @@ const COUNT_ONE: u32 = 1 << COUNT_SHIFT;
 const VALUE_MASK: u32 = 0xFFFF;
 
 #[inline(always)]
-fn word(value: Packed, count: u8) -> u32 {
+pub(crate) fn word(value: Packed, count: u8) -> u32 {
     value.0 as u32 | (count as u32) << COUNT_SHIFT
 }
 
@@ -423,11 +434,70 @@ pub(crate) fn solve_pair_capped(
 
     // 1. Initialise, sweeping each subspace of the pair in slot order.
     observer.phase("init", n as u64);
-    let (mut undecided, first_level, touched) =
+    let (undecided, first_level, touched) =
         initial_pass(rules, &space, words, &target_idx, observer);
     observer.touched(touched);
 
-    // 2. Rounds: level k from level k - 1.
+    // 2. Rounds; 3. the rest are draws.
+    let start = Start {
+        undecided,
+        first_level,
+        exits: None,
+    };
+    let level = run_rounds(
+        rules,
+        &space,
+        words,
+        start,
+        observer,
+        rounds_mode,
+        max_level,
+    );
+    Ok(space.solved(words_raw, level))
+}
+
+/// Where the rounds start: the positions the initial pass left undecided,
+/// those it decided at level 1, and the exits of a step with gotis in hand.
+pub(crate) struct Start<'a> {
+    pub(crate) undecided: u64,
+    pub(crate) first_level: u64,
+    pub(crate) exits: Option<&'a Exits>,
+}
+
+/// The moves that leave a step of tiers with gotis in hand (Lasker's rule,
+/// [`crate::in_hand`]), which unlike a moving pair's captures may have any
+/// depth: a quiet placement is worth its target's value one turn later.
+pub(crate) struct Exits {
+    /// Per slot of the step: the packed best value of its moves that leave the
+    /// step, [`Packed::NONE`] for none.
+    pub(crate) values: Vec<u16>,
+    /// Per part of the step: the gotis in the mover's hand.
+    pub(crate) hands: Vec<u8>,
+    /// The largest depth among `values`: rounds go on at least this far.
+    pub(crate) deepest: u16,
+}
+
+/// Step 2 of the module docs: level k from level k - 1, until a round decides
+/// nothing (and, with exits, no exit is deeper than the round) or after round
+/// `max_level`. Returns the level reached.
+pub(crate) fn run_rounds(
+    rules: &RuleSet,
+    space: &PairSpace,
+    words: &[AtomicU32],
+    start: Start<'_>,
+    observer: &dyn Observer,
+    rounds_mode: Rounds,
+    max_level: u16,
+) -> u16 {
+    let n = space.total as usize;
+    let Start {
+        mut undecided,
+        first_level,
+        exits,
+    } = start;
+    // Exits may decide positions at their own depth after rounds that decided
+    // nothing.
+    let exit_max = exits.map_or(0, |e| e.deepest);
     let mut level: u16 = 1;
     // Positions at level 0 (blocked losses) are few; start backwards.
     let mut previous_level = 0u64;
@@ -438,6 +508,8 @@ pub(crate) fn solve_pair_capped(
         let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
         let forward = match rounds_mode {
+            // The backward rounds know no exits.
+            _ if exits.is_some() => true,
             Rounds::Adaptive => {
                 let (times, over) = FORWARD_RATIO;
                 undecided.saturating_mul(over) < previous_level.saturating_mul(times)
@@ -447,12 +519,12 @@ pub(crate) fn solve_pair_capped(
         };
         marked.clear();
         let (decided, touched) = if forward {
-            forward_round(rules, &space, words, at, &marked, observer)
+            forward_round(rules, space, words, at, exits, &marked, observer)
         } else {
             // Levels 0 and 1 come from the initial pass too: rounds 1 and 2 sweep
             // every chunk.
             let only = (level > 2).then_some(&read);
-            backward_round(rules, &space, words, at, only, &marked, observer)
+            backward_round(rules, space, words, at, only, &marked, observer)
         };
         std::mem::swap(&mut read, &mut marked);
         observer.touched(touched);
@@ -462,41 +534,49 @@ pub(crate) fn solve_pair_capped(
         // words while other threads write them), so the choice of direction, too,
         // is the same on every run and thread count.
         previous_level = decided + if level == 1 { first_level } else { 0 };
-        if previous_level == 0 {
-            // Nothing at level k: no later round can decide anything.
+        if previous_level == 0 && level > exit_max {
+            // Nothing at level k and no exit deeper: no later round can decide
+            // anything.
             break;
         }
         undecided -= decided;
         level += 1;
     }
+    level
+}
 
-    // 3. The rest are draws. Each subspace's values go into an array of their own,
-    // in huge pages as the tables read from files are (the job hands a pair's
-    // values to the next pair as capture targets, read at random).
-    let value_of = |w: u32| {
-        let v = word_value(w);
-        if v == NONE && word_count(w) != PADDING {
-            Packed::DRAW
-        } else {
-            Packed(v)
+impl PairSpace {
+    /// Step 3 of the module docs: the words after the rounds, which reached
+    /// `level`, as each part's values, the undecided positions draws. Each
+    /// part's values go into an array of their own, in huge pages as the tables
+    /// read from files are (the job hands a pair's values to the next pair as
+    /// capture targets, read at random).
+    pub(crate) fn solved(&self, words_raw: Vec<u32>, level: u16) -> Vec<SolvedSubspace> {
+        let value_of = |w: u32| {
+            let v = word_value(w);
+            if v == NONE && word_count(w) != PADDING {
+                Packed::DRAW
+            } else {
+                Packed(v)
+            }
+        };
+        let rounds = level as u32;
+        let mut out = Vec::new();
+        let mut end = self.total as usize;
+        for (idx, start) in self.parts.iter().rev() {
+            let start = *start as usize;
+            let part = &words_raw[start..end];
+            out.push(SolvedSubspace {
+                subspace: idx.subspace(),
+                values: crate::memory::vec_from_fn(part.len(), |i| value_of(part[i])),
+                rounds,
+            });
+            end = start;
         }
-    };
-    let rounds = level as u32;
-    let mut out = Vec::new();
-    let mut end = n;
-    for (idx, start) in space.parts.iter().rev() {
-        let start = *start as usize;
-        let part = &words_raw[start..end];
-        out.push(SolvedSubspace {
-            subspace: idx.subspace(),
-            values: crate::memory::vec_from_fn(part.len(), |i| value_of(part[i])),
-            rounds,
-        });
-        end = start;
+        drop(words_raw);
+        out.reverse();
+        out
     }
-    drop(words_raw);
-    out.reverse();
-    Ok(out)
 }
 
 /// Solves every pair with at most `max_gotis` on the board in memory, in dependency
@@ -985,8 +1065,22 @@ fn update_edges<U: FnMut(usize, u8) -> u64>(
 /// counter loses those that are `Win(k - 1)`, and it is `Loss(k)` at zero. The
 /// slots `quiet` count from global slot `next`. Returns
 /// whether the position was decided.
+///
+/// `exit` is the best value of the moves leaving the step ([`Exits`]), `NONE`
+/// for none (every moving-phase position: its captures were all taken by the
+/// initial pass). A `Win(k)` exit makes the position `Win(k)`; a position whose
+/// counter is zero loses at the later of `k` and its exit's `Loss(e)`, and until
+/// round `e` it waits with its counter at zero (exits that draw or win hold one
+/// in the counter that is never taken away).
 #[inline(always)]
-fn forward_step(words: &[AtomicU32], at: Level, own: usize, next: u64, quiet: &[u64]) -> bool {
+fn forward_step(
+    words: &[AtomicU32],
+    at: Level,
+    own: usize,
+    next: u64,
+    quiet: &[u64],
+    exit: u16,
+) -> bool {
     let (mut lost, mut won) = (false, 0u8);
     for &q in quiet {
         let v = word_value(words[(next + q) as usize].load(Relaxed));
@@ -994,13 +1088,14 @@ fn forward_step(words: &[AtomicU32], at: Level, own: usize, next: u64, quiet: &[
         won += (Some(v) == at.prev_win) as u8;
     }
     let w = &words[own];
-    if lost {
+    if lost || exit == at.win_now {
         w.store(word(Packed(at.win_now), 0), Relaxed);
         return true;
     }
-    if won > 0 {
+    if won > 0 || exit != NONE {
         let count = word_count(w.load(Relaxed)) - won;
-        if count == 0 {
+        // A loss exit deeper than `k` (packed above `Loss(k)`) waits.
+        if count == 0 && (exit == NONE || exit <= at.loss_now) {
             w.store(word(Packed(at.loss_now), 0), Relaxed);
             return true;
         }
@@ -1022,17 +1117,23 @@ fn forward_step(words: &[AtomicU32], at: Level, own: usize, next: u64, quiet: &[
 /// listed once, and where no symmetry fixes a position's opponent set (the
 /// successors' mover set), its successors' slots come from one precomputed form
 /// by toggling the slide's two points ([`tigadi_index::Near`]).
+///
+/// With `exits` (a step with gotis in hand) each position's exit takes part
+/// ([`forward_step`]), and the mover's hand decides its flying.
 fn forward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
+    exits: Option<&Exits>,
     marked: &Touched,
     observer: &dyn Observer,
 ) -> (u64, u64) {
+    let exit_of = |own: usize| exits.map_or(NONE, |e| e.values[own]);
     let (decided, _, touched) = space.sweep_runs(observer, |p, runs| {
         let (idx, start) = space.parts[p];
         let (next_idx, next_start) = space.other(p);
+        let hand = exits.map_or(0, |e| e.hands[p]);
         let run = idx.run_length();
         let opponent = idx.subspace().opponent as u32;
         let (mut decided, mut read) = (0u64, 0u64);
@@ -1058,7 +1159,7 @@ fn forward_round(
                 continue;
             }
             let (mover, _) = idx.run_mover(r);
-            moves.prepare(rules, mover, opponent, None);
+            moves.prepare_holding(rules, mover, opponent, hand);
             let mut visit = |own: usize, board: Board| {
                 let quiet = &mut sets[cur];
                 moves.quiet_successors(rules, &next_idx, board.opponent, quiet);
@@ -1070,7 +1171,8 @@ fn forward_round(
                 owners[cur] = Some(own);
                 cur ^= 1;
                 if let Some(own) = owners[cur].take() {
-                    if forward_step(words, at, own, next_start, sets[cur].distinct()) {
+                    let exit = exit_of(own);
+                    if forward_step(words, at, own, next_start, sets[cur].distinct(), exit) {
                         marked.mark(own);
                         decided += 1;
                     }
@@ -1097,7 +1199,8 @@ fn forward_round(
             }
         }
         if let Some(own) = owners[cur ^ 1].take() {
-            if forward_step(words, at, own, next_start, sets[cur ^ 1].distinct()) {
+            let exit = exit_of(own);
+            if forward_step(words, at, own, next_start, sets[cur ^ 1].distinct(), exit) {
                 marked.mark(own);
                 decided += 1;
             }

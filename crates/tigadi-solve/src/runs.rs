@@ -69,6 +69,9 @@ pub struct RunMoves {
     tables: usize,
     /// The number of each point among the points `M` leaves free.
     free_number: [u32; POINTS],
+    /// Gotis the mover holds in hand (Lasker's rule: flying counts them, and a
+    /// player with one in hand places rather than passes).
+    hand: u8,
 }
 
 /// Capture targets whose values are being read, prefetched this many ahead.
@@ -107,7 +110,27 @@ impl RunMoves {
         opponent: u32,
         target: Option<(SubspaceIndex, &[&[Packed]])>,
     ) -> u64 {
+        self.prepare_many_holding(rules, mover, opponent, target, 0)
+    }
+
+    /// [`prepare`](Self::prepare) without capture targets for a mover that
+    /// also holds `hand` gotis (Lasker's rule, docs/RULES.md §8.2): it flies
+    /// when its gotis on the board and in hand are three, and with a goti in
+    /// hand it is never blocked (it may place), so it never passes.
+    pub fn prepare_holding(&mut self, rules: &RuleSet, mover: Bits, opponent: u32, hand: u8) {
+        self.prepare_many_holding(rules, mover, opponent, None, hand);
+    }
+
+    fn prepare_many_holding(
+        &mut self,
+        rules: &RuleSet,
+        mover: Bits,
+        opponent: u32,
+        target: Option<(SubspaceIndex, &[&[Packed]])>,
+        hand: u8,
+    ) -> u64 {
         self.mover = mover;
+        self.hand = hand;
         self.quiet.clear();
         self.closing.clear();
         self.reach = 0;
@@ -116,7 +139,7 @@ impl RunMoves {
         }
         let targets_per_slide = binomial(POINTS as u32 - mover.count_ones() - 1, opponent - 1);
         let mut memo_len = 0;
-        Board { mover, opponent: 0 }.for_each_step(rules, |from, to, closes| {
+        Board { mover, opponent: 0 }.for_each_step_holding(rules, hand, |from, to, closes| {
             let after = mover ^ (1 << from) ^ (1 << to);
             self.reach |= 1 << to;
             if closes {
@@ -214,11 +237,11 @@ impl RunMoves {
         count + self.passes(rules, opponent) as usize
     }
 
-    /// Is the player to move on `(M, opponent)` blocked, and do blocked players
-    /// pass?
+    /// Is the player to move on `(M, opponent)` blocked, with nothing in hand,
+    /// and do blocked players pass?
     #[inline]
     fn passes(&self, rules: &RuleSet, opponent: Bits) -> bool {
-        self.reach & !opponent == 0 && !rules.blocked_loses
+        self.reach & !opponent == 0 && !rules.blocked_loses && self.hand == 0
     }
 
     /// Puts in `set` the slots (in `next_idx`, the flipped subspace) of the quiet

@@ -1,0 +1,265 @@
+//! The steps of tiers with gotis in hand under Lasker's rule (`slides=always`,
+//! docs/RULES.md §8.2): a player with gotis in hand places one **or** slides, so
+//! `h1,h2 m v o` and `h2,h1 o v m` reach each other by slides whenever both
+//! sides have a goti on the board, and are solved together by the rounds of
+//! [`crate::retrograde`] like a moving pair ([`tigadi_values::tier_steps`]).
+//!
+//! # Method
+//!
+//! What differs from a moving pair is what leaves the step: captures by slides
+//! (depth 1, as in a moving pair), placements, quiet or capturing, into tiers
+//! with one goti fewer in the placer's hand, and (in a step of one tier whose
+//! flipped tier is solved already) quiet slides. A quiet placement's value is its
+//! target's one turn later ([`Value::before_turn`]), an **exit of any depth**.
+//!
+//! 1. **Initialise**: per position, the best value among its moves that leave
+//!    the step (its *exit*, read from the solved tables of the tiers they lead
+//!    to) and the number of its distinct quiet successor classes inside the
+//!    step. A position without a move is `Loss(0)`; one whose exit is `Win(1)`
+//!    is decided; one without moves inside the step is its exit (at once: the
+//!    forward rounds read a level only after it is complete, so an early value
+//!    is read in the round it belongs to). Otherwise the counter is its inside
+//!    classes, plus one never taken away when the exit draws or wins.
+//! 2. **Rounds**, forwards only ([`crate::retrograde`]'s `forward_step`): in
+//!    round `k` a position becomes `Win(k)` if an inside successor is
+//!    `Loss(k - 1)` or its exit is `Win(k)`; its counter loses the inside
+//!    successors that are `Win(k - 1)`, and at zero it becomes `Loss(max(k, e))`
+//!    for a loss exit `Loss(e)` (waiting, counter at zero, until round `e`) or
+//!    `Loss(k)` without exit. The rounds go on at least to the deepest exit.
+//! 3. The rest are draws.
+//!
+//! So every value is the best over its moves of the successor's value one turn
+//! later (a capture counting 1), what `evaluate` from the successors gives.
+
+use crate::retrograde::{
+    run_rounds, word, Exits, Observer, PairSpace, SlotSet, SolveError, SolvedSubspace, Start,
+    PADDING,
+};
+use crate::value::{Packed, Value};
+use crate::Rounds;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_values::placement::for_each_placement_value;
+use tigadi_values::{successor_tiers, Tier};
+
+/// The values of a solved tier, as a step with gotis in hand reads them.
+#[derive(Clone, Copy)]
+pub struct TierTable<'a> {
+    /// The tier.
+    pub tier: Tier,
+    /// One value per slot of its subspace's index.
+    pub values: &'a [Packed],
+}
+
+/// The tiers of the step `tier` heads: `tier` and, when they reach each other,
+/// its [`Tier::flipped`] partner (the order of the parts of the step and of
+/// [`solve_step_in_hand`]'s results).
+pub fn step_tiers(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
+    let mut step = vec![tier];
+    if tier.has_moves_inside(rules) && tier.flipped() != tier {
+        step.push(tier.flipped());
+    }
+    step
+}
+
+/// The tiers the moves of `step` lead to out of it, sorted: the tables
+/// [`solve_step_in_hand`] reads.
+pub fn exit_tiers(rules: &RuleSet, step: &[Tier]) -> Vec<Tier> {
+    let mut out: Vec<Tier> = step
+        .iter()
+        .flat_map(|&t| successor_tiers(rules, t))
+        .filter(|t| !step.contains(t))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The exit tiers' tables, checked, each with its index.
+struct Targets<'a>(Vec<(Tier, SubspaceIndex, &'a [Packed])>);
+
+impl<'a> Targets<'a> {
+    fn new(rules: &RuleSet, step: &[Tier], tables: &[TierTable<'a>]) -> Result<Self, SolveError> {
+        let mut out = Vec::new();
+        for tier in exit_tiers(rules, step) {
+            let t = tables
+                .iter()
+                .find(|t| t.tier == tier)
+                .ok_or(SolveError::MissingTier(tier))?;
+            let idx = SubspaceIndex::new(tier.subspace);
+            if t.values.len() as u64 != idx.slots() {
+                return Err(SolveError::WrongSize(tier.subspace));
+            }
+            out.push((tier, idx, t.values));
+        }
+        Ok(Targets(out))
+    }
+
+    /// The value of `board` (its player to move holding `hands`) in its tier's
+    /// table.
+    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
+        let tier = Tier::new(hands, Subspace::of(board));
+        let (_, idx, values) = self
+            .0
+            .iter()
+            .find(|(t, _, _)| *t == tier)
+            .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
+        values[idx.index(board) as usize]
+            .get()
+            .expect("a solved table has a value at every position")
+    }
+}
+
+/// Solves a step of tiers with gotis in hand ([`step_tiers`]) under a rule set
+/// with Lasker's rule: `tables` must hold the solved tables of its
+/// [`exit_tiers`]. Returns the values of its tiers' subspaces, in `step`'s
+/// order. See the module docs.
+pub fn solve_step_in_hand(
+    rules: &RuleSet,
+    step: &[Tier],
+    tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    assert!(
+        step.iter().all(|t| !t.is_moving()),
+        "a step with gotis in hand"
+    );
+    let targets = Targets::new(rules, step, tables)?;
+    let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+    let n = space.total as usize;
+    let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
+    let words = crate::retrograde::atomic_u32(&mut words_raw);
+    let exit_values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect();
+    // Quiet slides stay in the step when the flipped tier is in it.
+    let inside = |p: usize| step.contains(&step[p].flipped());
+
+    observer.phase("init", n as u64);
+    let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];
+    let (undecided, first_level, _) = space.sweep_runs(observer, |p, runs| {
+        let (idx, start) = space.parts[p];
+        let next_idx = inside(p).then(|| space.other(p).0);
+        let run = idx.run_length();
+        let mut keys = SlotSet::new();
+        let (mut open, mut at_one) = (0u64, 0u64);
+        for r in runs {
+            for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+                let (value, count, exit) = initial(
+                    rules,
+                    step[p],
+                    board,
+                    next_idx.as_ref(),
+                    &targets,
+                    &mut keys,
+                );
+                let g = (start + slot) as usize;
+                open += (value == Packed::NONE) as u64;
+                at_one += level_one.contains(&value) as u64;
+                words[g].store(word(value, count), Relaxed);
+                exit_values[g].store(exit.0, Relaxed);
+            }
+        }
+        (open, at_one, 0)
+    });
+    let values: Vec<u16> = exit_values.into_iter().map(|v| v.into_inner()).collect();
+    let deepest = values
+        .par_iter()
+        .filter_map(|&v| Packed(v).get().and_then(Value::dtc))
+        .max()
+        .unwrap_or(0);
+    let exits = Exits {
+        values,
+        hands: step.iter().map(|t| t.hands.mover).collect(),
+        deepest,
+    };
+    let level = if (0..step.len()).any(inside) {
+        let start = Start {
+            undecided,
+            first_level,
+            exits: Some(&exits),
+        };
+        run_rounds(
+            rules,
+            &space,
+            words,
+            start,
+            observer,
+            Rounds::Forward,
+            crate::MAX_DTC,
+        )
+    } else {
+        // Every move leaves the step: the initial pass decided everything.
+        0
+    };
+    Ok(space.solved(words_raw, level))
+}
+
+/// Step 1 of the module docs for `board` of `tier`: its initial value (or
+/// [`Packed::NONE`]), its counter and its exit. `inside` indexes the part its
+/// quiet slides lead to when that is in the step.
+fn initial(
+    rules: &RuleSet,
+    tier: Tier,
+    board: Board,
+    inside: Option<&SubspaceIndex>,
+    targets: &Targets<'_>,
+    keys: &mut SlotSet,
+) -> (Packed, u8, Packed) {
+    let hands = tier.hands;
+    let slid = tier.flipped().hands;
+    let mut exit: Option<Value> = None;
+    let mut add = |v: Value| {
+        if exit.is_none_or(|b| v.better_than(b)) {
+            exit = Some(v);
+        }
+    };
+    keys.clear();
+    let mut quiet = |next: Board, add: &mut dyn FnMut(Value)| match inside {
+        Some(idx) => keys.push(idx.index(next)),
+        None => add(targets.value(slid, next).before_turn(false)),
+    };
+    let mut slides = false;
+    board.for_each_slide_holding(rules, hands.mover, |_, s| {
+        slides = true;
+        match s {
+            Successor::Quiet(next) => quiet(next, &mut add),
+            Successor::Capture(next) => {
+                if next.mover.count_ones() + (hands.opponent as u32) < MIN_GOTIS as u32 {
+                    add(Value::Win(1))
+                } else {
+                    add(targets.value(slid, next).before_turn(true))
+                }
+            }
+            Successor::Pass(_) => unreachable!("slides only"),
+        }
+    });
+    if !slides && hands.mover == 0 && !rules.blocked_loses {
+        quiet(board.flipped(), &mut add);
+    }
+    if hands.mover > 0 {
+        let placed = hands.after_placement();
+        for_each_placement_value(
+            rules,
+            hands,
+            board,
+            |next| targets.value(placed, next),
+            |_, v| add(v),
+        );
+    }
+    let classes = keys.distinct().len();
+    let exit_packed = exit.map_or(Packed::NONE, Packed::new);
+    let value = match exit {
+        None if classes == 0 => Packed::new(Value::Loss(0)),
+        Some(Value::Win(1)) => Packed::new(Value::Win(1)),
+        Some(v) if classes == 0 => Packed::new(v),
+        _ => Packed::NONE,
+    };
+    let holds = matches!(exit, Some(Value::Draw | Value::Win(_))) as usize;
+    let count = if value == Packed::NONE {
+        classes + holds
+    } else {
+        0
+    };
+    (value, count as u8, exit_packed)
+}
