@@ -4,10 +4,12 @@
 //! each kind is a pass of this one job), and writes each step's tables into a
 //! tablebase directory. A step is solved by the shape of its tier:
 //!
-//! - a tier with moves inside it (today a hands-empty tier, solved with its
-//!   flipped tier as one pair) by rounds (`rounds_step.rs`);
-//! - a tier whose moves all leave it (today a tier with gotis in hand) by one
-//!   pass over its successors' values (`pass_step.rs`).
+//! - a tier with moves inside it (a hands-empty tier, solved with its flipped
+//!   tier as one pair; under Lasker's rule also a tier with gotis in hand, with
+//!   its flipped partner) by rounds (`rounds_step.rs`), as is every tier with
+//!   gotis in hand under Lasker's rule, whose slides leave it;
+//! - a tier whose moves all leave it by placements by one pass over its
+//!   successors' values (`pass_step.rs`).
 //!
 //! Steps whose tables are already present and valid are not solved again, so a
 //! run that was stopped, however it stopped, resumes where it was and ends with
@@ -21,13 +23,13 @@
 
 use crate::observer::{JobError, JobObserver};
 use crate::pass_step::OnePass;
-use crate::rounds_step::{solve_rounds, Stored};
+use crate::rounds_step::{solve_rounds, tiers_of_step, Stored};
 use std::path::Path;
 use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Pair, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
-use tigadi_values::{placing_turns, tiers_after, Tier};
+use tigadi_values::{placing_turns, tier_steps, tiers_after, Tier};
 
 /// The steps of `pairs` (in the order given: [`tigadi_solve::pairs_up_to`] and
 /// [`tigadi_solve::pairs_for`] give them in dependency order): the hands-empty
@@ -38,21 +40,40 @@ pub fn pair_steps(pairs: &[Pair]) -> Vec<Tier> {
 
 /// The steps of the tiers with gotis in hand of `rules`, in dependency order:
 /// the tiers after the last placement first, the empty board last. They need
-/// every hands-empty tier the last placements lead into.
+/// every hands-empty tier the last placements lead into. Under Lasker's rule
+/// (`slides_in_hand`) the hands do not follow from the placements made: the
+/// steps with gotis in hand of [`tier_steps`], each by its first tier (with its
+/// flipped partner when they reach each other by slides).
 pub fn placing_steps(rules: &RuleSet) -> Vec<Tier> {
+    if rules.slides_in_hand {
+        return tier_steps(rules)
+            .into_iter()
+            .map(|step| step[0])
+            .filter(|t| !t.is_moving())
+            .collect();
+    }
     (0..placing_turns(rules))
         .rev()
         .flat_map(|k| tiers_after(rules, k))
         .collect()
 }
 
-/// The tables one step writes: a pair's one or two subspaces, or the tier.
+/// Is the step of `tier` solved by rounds ([`solve_rounds`]) rather than by one
+/// pass over its successors ([`OnePass`])? A tier with moves inside it is; so is
+/// every tier with gotis in hand under Lasker's rule, whose slides the one-pass
+/// solver does not take (the rounds solver takes a step without moves inside as
+/// its initial pass alone).
+fn by_rounds(rules: &RuleSet, tier: Tier) -> bool {
+    tier.has_moves_inside(rules) || (rules.slides_in_hand && !tier.is_moving())
+}
+
+/// The tables one step writes: those of its tiers ([`tiers_of_step`]: a pair's
+/// one or two subspaces, a Lasker tier and its partner), or the tier.
 fn step_tables(rules: &RuleSet, kind: TableKind, tier: Tier) -> Vec<TableId> {
-    if tier.has_moves_inside(rules) {
-        Pair::of(tier.subspace)
-            .subspaces()
+    if by_rounds(rules, tier) {
+        tiers_of_step(rules, tier)
             .into_iter()
-            .map(|s| TableId::new(kind, Tier::new(tier.hands, s)))
+            .map(|t| TableId::new(kind, t))
             .collect()
     } else {
         vec![TableId::new(kind, tier)]
@@ -85,6 +106,15 @@ pub fn solve<O: JobObserver>(
     kinds: &[TableKind],
     observer: &O,
 ) -> Result<(), JobError> {
+    if let Some(kind) = kinds.iter().find(|&&k| k != TableKind::GameTheoretic) {
+        if rules.slides_in_hand && steps.iter().any(|t| !t.is_moving()) {
+            return Err(JobError::NotBuilt(format!(
+                "{} tables of tiers with gotis in hand under Lasker's rule (slides=always) \
+                 cannot be solved yet; only the game-theoretic tables can",
+                kind.name()
+            )));
+        }
+    }
     let tables = TablebaseDir::new(dir, rules);
     let _lock = tables.lock()?;
     // Written at the levels the directory was started with.
@@ -143,7 +173,7 @@ fn run_pass<O: JobObserver>(
             continue;
         }
         observer.started(kind, tier, step_slots(tables.rules(), tier));
-        if tier.has_moves_inside(tables.rules()) {
+        if by_rounds(tables.rules(), tier) {
             one_pass.close(observer)?;
             solve_rounds(tables, kind, tier, &mut last, observer)?;
         } else {

@@ -141,6 +141,8 @@ pub enum JobError {
     Tablebase(TablebaseError),
     /// The solver refused a step.
     Solve(Tier, SolveError),
+    /// What was asked for is not built yet (the text says what).
+    NotBuilt(String),
 }
 
 impl fmt::Display for JobError {
@@ -148,6 +150,7 @@ impl fmt::Display for JobError {
         match self {
             JobError::Tablebase(e) => e.fmt(f),
             JobError::Solve(tier, e) => write!(f, "solving {}: {e}", step_name(*tier)),
+            JobError::NotBuilt(what) => f.write_str(what),
         }
     }
 }

@@ -13,9 +13,10 @@ use crate::writing::finish_writing;
 use rayon::prelude::*;
 use std::time::Instant;
 use tigadi_index::Subspace;
+use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, Packed, Pair, SolvedSubspace,
-    SolvedTable, Value,
+    exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
+    step_tiers, Packed, Pair, SolvedSubspace, SolvedTable, TierTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -29,28 +30,34 @@ pub(crate) struct Stored {
     /// for another reason still finishes (or removes) the files before it
     /// releases the directory's lock.
     listing: PendingWrite,
-    /// The pair's values, one per slot of each subspace ([`Packed::NONE`] in
+    /// The step's values, one per slot of each tier ([`Packed::NONE`] in
     /// padding, which no capture reads).
-    values: Vec<(Subspace, Vec<Packed>)>,
+    values: Vec<(Tier, Vec<Packed>)>,
 }
 
 impl Stored {
-    /// Stores the pair's `solved` values as game-theoretic tables: compressed on
-    /// the caller's pool, then written, synced and listed with `seconds` on a
-    /// thread of its own.
+    /// Stores the step's `solved` values, those of `tiers` in order, as
+    /// game-theoretic tables: compressed on the caller's pool, then written,
+    /// synced and listed with `seconds` on a thread of its own.
     fn start(
         tables: &TablebaseDir,
+        tiers: &[Tier],
         solved: Vec<SolvedSubspace>,
         seconds: f64,
     ) -> Result<Stored, TablebaseError> {
-        let id = |s: Subspace| TableId::moving(TableKind::GameTheoretic, s);
+        let id = |t: Tier| TableId::new(TableKind::GameTheoretic, t);
         let mut writes = Vec::new();
-        for s in &solved {
-            writes.push(tables.write_values_in_background(id(s.subspace), &s.values)?);
+        for (&t, s) in tiers.iter().zip(&solved) {
+            writes.push(tables.write_values_in_background(id(t), &s.values)?);
         }
-        // After every pair, so a run stopped later loses no solve times.
-        let times: Vec<_> = solved.iter().map(|s| (s.subspace, seconds)).collect();
-        let written: Vec<TableId> = solved.iter().map(|s| id(s.subspace)).collect();
+        // After every pair, so a run stopped later loses no solve times (the
+        // manifest keeps them by subspace: the moving pairs' only).
+        let times: Vec<_> = tiers
+            .iter()
+            .filter(|t| t.is_moving())
+            .map(|t| (t.subspace, seconds))
+            .collect();
+        let written: Vec<TableId> = tiers.iter().map(|&t| id(t)).collect();
         let dir = tables.clone();
         let listing = PendingWrite::spawn("list pair".into(), tables.path(), move || {
             for w in writes {
@@ -61,7 +68,11 @@ impl Stored {
         })?;
         Ok(Stored {
             listing,
-            values: solved.into_iter().map(|s| (s.subspace, s.values)).collect(),
+            values: tiers
+                .iter()
+                .zip(solved)
+                .map(|(&t, s)| (t, s.values))
+                .collect(),
         })
     }
 
@@ -98,39 +109,74 @@ fn as_tables(targets: &[(Subspace, Vec<Packed>)]) -> Vec<SolvedTable<'_>> {
     SolvedTable::views(targets.iter().map(|(s, v)| (s, v)))
 }
 
-/// Solves the game values of the pair of `tier` and starts storing its files and
+/// The tiers of the step `tier` heads, in the order of its tables: a moving
+/// pair's subspaces ([`Pair::subspaces`]), or a step with gotis in hand
+/// ([`step_tiers`]: the tier, and its flipped partner when they reach each
+/// other).
+pub(crate) fn tiers_of_step(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
+    if tier.is_moving() {
+        Pair::of(tier.subspace)
+            .subspaces()
+            .into_iter()
+            .map(Tier::moving)
+            .collect()
+    } else {
+        step_tiers(rules, tier)
+    }
+}
+
+/// Solves the game values of the step of `tier` and starts storing its files and
 /// listing them in the manifest. `last` is the step solved before it, if any: its
-/// values are read in place of its files where they are this pair's capture
-/// targets, and its storing is waited for before this pair's begins (so one
-/// pair's files are being written at a time).
+/// values are read in place of its files where this step's moves lead into
+/// them, and its storing is waited for before this step's begins (so one
+/// step's files are being written at a time).
 pub(crate) fn solve_game<O: JobObserver>(
     tables: &TablebaseDir,
     tier: Tier,
     mut last: Option<Stored>,
     observer: &O,
 ) -> Result<(GameReport, Stored), JobError> {
-    let pair = Pair::of(tier.subspace);
+    let rules = tables.rules();
     let t0 = Instant::now();
     let mut kept = last.as_mut().map(|l| std::mem::take(&mut l.values));
-    let mut targets = Vec::new();
-    for s in pair.capture_targets() {
-        let held = kept.as_mut().and_then(|k| {
+    let mut held = |t: Tier| -> Result<(Tier, Vec<Packed>), TablebaseError> {
+        let k = kept.as_mut().and_then(|k| {
             k.iter()
-                .position(|(t, _)| *t == s)
+                .position(|(h, _)| *h == t)
                 .map(|i| k.swap_remove(i))
         });
-        targets.push(match held {
-            Some(t) => t,
-            None => (
-                s,
-                tables.load(TableId::moving(TableKind::GameTheoretic, s))?,
-            ),
-        });
+        match k {
+            Some(k) => Ok(k),
+            None => Ok((t, tables.load(TableId::new(TableKind::GameTheoretic, t))?)),
+        }
+    };
+    let tiers = tiers_of_step(rules, tier);
+    let solved = if tier.is_moving() {
+        let pair = Pair::of(tier.subspace);
+        let targets: Vec<(Subspace, Vec<Packed>)> = pair
+            .capture_targets()
+            .into_iter()
+            .map(|s| held(Tier::moving(s)).map(|(_, v)| (s, v)))
+            .collect::<Result<_, _>>()?;
+        // The last step's other tables are not needed: freed before the solve.
+        drop(kept);
+        solve_pair(rules, pair, &as_tables(&targets), observer)
+    } else {
+        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
+            .into_iter()
+            .map(&mut held)
+            .collect::<Result<_, _>>()?;
+        drop(kept);
+        let views: Vec<TierTable> = exits
+            .iter()
+            .map(|(t, v)| TierTable {
+                tier: *t,
+                values: v,
+            })
+            .collect();
+        solve_step_in_hand(rules, &tiers, &views, observer)
     }
-    drop(kept);
-    let solved = solve_pair(tables.rules(), pair, &as_tables(&targets), observer)
-        .map_err(|e| JobError::Solve(tier, e))?;
-    drop(targets);
+    .map_err(|e| JobError::Solve(tier, e))?;
     let seconds = t0.elapsed().as_secs_f64();
     Stored::finish(&mut last)?;
     // Wins, draws and losses, counted in parallel.
@@ -160,7 +206,7 @@ pub(crate) fn solve_game<O: JobObserver>(
         draws,
         losses,
     };
-    let stored = Stored::start(tables, solved, seconds)?;
+    let stored = Stored::start(tables, &tiers, solved, seconds)?;
     Ok((report, stored))
 }
 

@@ -137,16 +137,18 @@ impl RuleSet {
             .find(|(_, r)| r.board_key() == self.board_key())
     }
 
-    /// Why the solver cannot solve this rule set yet, if it cannot: the tier solver
-    /// (issue 52) does not yet give positions with gotis in hand their moves inside
-    /// a tier, so a rule set with Lasker's rule is refused rather than solved wrong.
-    /// The CLI's `solve` calls this and exits 2 with the text.
-    pub fn unsolvable(&self) -> Option<String> {
+    /// Why the solver writes only the game-theoretic tables of this rule set, if
+    /// it does: under Lasker's rule (`slides=always`) the tiers with gotis in hand
+    /// are solved by rounds with exits of any depth (issue 53), which the passes of
+    /// the 100-turn values and of the depth to win do not take yet. The CLI's
+    /// `solve` exits 2 with the text when `--dtw` asks for them, and leaves out
+    /// the 100-turn tables, saying so.
+    pub fn unsolved_kinds(&self) -> Option<String> {
         self.slides_in_hand.then(|| {
             format!(
                 "rule set '{}' lets a player with gotis in hand slide (slides=always, \
-                 Lasker's rule); the solver cannot solve such rule sets yet: it treats \
-                 every position with gotis in hand as placing only",
+                 Lasker's rule); the solver writes only its game-theoretic tables yet, \
+                 not the 100-turn tables nor the depth to win (DTW)",
                 self.name()
             )
         })
@@ -496,10 +498,10 @@ mod tests {
         for r in [l, small, odd] {
             assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
             assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
-            assert!(r.unsolvable().unwrap().contains("slides=always"));
+            assert!(r.unsolved_kinds().unwrap().contains("slides=always"));
         }
         for (_, r) in &RuleSet::PRESETS[..4] {
-            assert_eq!(r.unsolvable(), None);
+            assert_eq!(r.unsolved_kinds(), None);
         }
         let e = RuleSet::parse("slides=sometimes").unwrap_err();
         assert!(e.contains("slides=after|always"), "{e}");

@@ -68,10 +68,12 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                 values = probe;
             }
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
-                unknown = Some(match (rules.unsolvable(), position.phase()) {
-                    (Some(why), _) => {
-                        format!("no table for this tier: values unknown ({e}); {why}")
-                    }
+                unknown = Some(match (rules.unsolved_kinds(), position.phase()) {
+                    (Some(why), _) => format!(
+                        "no table for this tier: values unknown ({e}); solve the game into \
+                         the served directory with `tigadi --rules {} solve --dir DIR` ({why})",
+                        rules.name()
+                    ),
                     (None, Phase::Placing) => {
                         format!(
                             "the placing phase is not solved here: values unknown ({e}); \

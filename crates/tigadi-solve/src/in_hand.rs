@@ -132,8 +132,9 @@ pub fn solve_step_in_hand(
     let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
     let words = crate::retrograde::atomic_u32(&mut words_raw);
     let exit_values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect();
-    // Quiet slides stay in the step when the flipped tier is in it.
-    let inside = |p: usize| step.contains(&step[p].flipped());
+    // Quiet slides stay in the step when it has moves inside (into the flipped
+    // tier, which is then in the step); otherwise they leave it, if any.
+    let inside = |p: usize| step[p].has_moves_inside(rules);
 
     observer.phase("init", n as u64);
     let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];

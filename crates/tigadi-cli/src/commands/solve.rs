@@ -81,8 +81,10 @@ fn set_compression(tables: &tb::TablebaseDir, text: &str) -> Result<(), String> 
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
-    if let Some(why) = rules.unsolvable() {
-        return Err(why);
+    // Lasker's rule: the game tables only (`RuleSet::unsolved_kinds`).
+    let only_game = rules.unsolved_kinds();
+    if let (Some(why), true) = (&only_game, args.dtw) {
+        return Err(format!("--dtw: {why}; solve without --dtw"));
     }
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
@@ -117,7 +119,11 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
     let mut kinds = vec![tb::TableKind::GameTheoretic];
-    if !args.no_horizon {
+    let horizon = !args.no_horizon && only_game.is_none();
+    if let (Some(why), false) = (&only_game, args.no_horizon) {
+        progress.line(&format!("game tables only, as with --no-horizon: {why}"));
+    }
+    if horizon {
         kinds.push(tb::TableKind::Horizon);
     }
     if args.dtw {
@@ -145,7 +151,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
                 tigadi_values::both_in_words(v, dtw)
             ));
         }
-        if !args.no_horizon {
+        if horizon {
             if let Some(v) = value(tb::TableKind::Horizon)? {
                 progress.line(&format!(
                     "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
