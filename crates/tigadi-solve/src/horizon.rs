@@ -35,13 +35,10 @@
 //! ([`solve_up_to_horizon`]).
 
 use crate::horizon_shortcut::cap_at_limit;
-use crate::placing::LayerValues;
 use crate::plan::Pair;
-use crate::retrograde::{
-    chain_pairs, solve_pair_capped, Observer, PairSpace, Rounds, SolveError, SolvedSubspace,
-    SolvedTable, CHUNK,
-};
+use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
+use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -152,7 +149,7 @@ pub fn solve_pair_horizon_from_game(
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
     let needed = pair.capture_targets();
-    let rule_values = LayerValues::new(rule_targets, &needed)?;
+    let rule_values = TableSet::new(rule_targets, &needed)?;
     assert_eq!(game.len(), space.parts.len(), "one table per subspace");
     let mut values: Vec<Packed> = Vec::with_capacity(space.total as usize);
     for ((idx, _), mut table) in space.parts.iter().zip(game) {

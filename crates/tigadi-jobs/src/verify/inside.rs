@@ -7,7 +7,7 @@ use std::ops::Range;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
-use tigadi_solve::retrograde::SlotSet;
+use tigadi_solve::runs::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::{evaluate_with, Packed, Value};
 use tigadi_tablebase::TableKind;
