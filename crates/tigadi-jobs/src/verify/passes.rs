@@ -77,7 +77,6 @@ pub(super) fn horizon_follows_from_game(
 ) -> bool {
     game.tables().count() == horizon.tables().count()
         && game.tables().zip(horizon.tables()).all(|(g, h)| {
-            g.subspace == h.subspace
-                && follows_from_game(rules, Tier::moving(g.subspace), &h.values, &g.values)
+            g.tier == h.tier && follows_from_game(rules, g.tier, &h.values, &g.values)
         })
 }
