@@ -56,6 +56,7 @@
 //! [`Packed`] per slot whose depth is the DTW ([`Metric::Dtw`]), so DTWs up to
 //! [`MAX_DTC`] fit; a deeper one is an error, not a wrap.
 
+use crate::evaluate::evaluate_with;
 use crate::plan::Pair;
 use crate::retrograde::{
     atomic_u32, capture_table, chain_pairs, Applier, Gathered, PairSpace, LOST as LOST_TALLY,
@@ -490,8 +491,8 @@ pub fn solve_up_to_dtw(
     )
 }
 
-/// The DTW of `board` recomputed from its successors' DTWs: [`crate::evaluate_with`]
+/// The DTW of `board` recomputed from its successors' DTWs: [`evaluate_with`]
 /// for [`Metric::Dtw`]. The pass's results satisfy it everywhere.
 pub fn evaluate_dtw(rules: &RuleSet, board: Board, lookup: impl FnMut(Board) -> Value) -> Value {
-    crate::evaluate_with(rules, Metric::Dtw, board, lookup)
+    evaluate_with(rules, Metric::Dtw, board, lookup)
 }

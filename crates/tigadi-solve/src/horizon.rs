@@ -34,6 +34,7 @@
 //! against (tests/horizon_repair.rs) and for in-memory use
 //! ([`solve_up_to_horizon`]).
 
+use crate::evaluate::evaluate;
 use crate::horizon_shortcut::cap_at_limit;
 use crate::plan::Pair;
 use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
@@ -85,7 +86,7 @@ pub fn solve_up_to_horizon(
 /// The value of `board` under the rule at counter 0 (its DTC₁₀₀), recomputed from
 /// its successors' DTC₁₀₀ values: `lookup(next)` gives the DTC₁₀₀ value of a
 /// successor board for its player to move (for a capture, its value at counter 0
-/// after the reset). The best turn as [`crate::evaluate`] picks it, then a draw if
+/// after the reset). The best turn as [`evaluate`] picks it, then a draw if
 /// that takes more than `rules.quiet` turns. The horizon pass's results satisfy
 /// this everywhere (that is what `verify` checks).
 pub fn evaluate_horizon(
@@ -93,7 +94,7 @@ pub fn evaluate_horizon(
     board: Board,
     lookup: impl FnMut(Board) -> Value,
 ) -> Value {
-    value_at_counter(crate::evaluate(rules, board, lookup), 0, rules.quiet)
+    value_at_counter(evaluate(rules, board, lookup), 0, rules.quiet)
         .expect("counter 0 is within every limit")
 }
 

@@ -22,7 +22,7 @@
 //! results, errors, progress), [`runs`] (the moves of a run of boards sharing a
 //! mover set, listed once: the initial pass, the forward rounds, `verify`) and
 //! [`plan`] (the pairs of moving-phase subspaces in dependency order); [`value`]
-//! (values, DTC and their 16-bit packing, from `tigadi-values`); [`evaluate`]
+//! (values, DTC and their 16-bit packing, from `tigadi-values`); [`evaluate`](mod@evaluate)
 //! (one position's value from its successors' values, the consistency check that
 //! `verify` runs over finished tables).
 //!
@@ -31,6 +31,7 @@
 //! [`tables::Observer`]).
 
 pub mod dtw;
+pub mod evaluate;
 pub mod horizon;
 pub mod horizon_shortcut;
 pub mod leaving;
@@ -40,6 +41,7 @@ pub mod runs;
 pub mod tables;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
+pub use evaluate::{evaluate, evaluate_with, Best};
 pub use horizon::{
     evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
 };
@@ -48,68 +50,8 @@ pub use leaving::{solve_tier, solve_tier_changed, solve_tier_with};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{solve_pair, solve_pair_with, solve_up_to, Rounds};
 pub use tables::{Observer, Quiet, SolveError, SolvedSubspace, SolvedTable, TableSet};
-use tigadi_rules::{Board, RuleSet, Successor};
 /// Values and their packing, the 100-turn classes and large arrays live one floor
 /// down, in `tigadi-values`, so that readers of tables need no solver; re-exported
 /// here under their old paths.
 pub use tigadi_values::{memory, value, value_at_counter, Category};
 pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
-
-/// The value of `board` for the player to move, recomputed from the values of its
-/// successors: `lookup(next)` gives the value of a successor board for *its* player
-/// to move (captures lead into other subspaces, quiet moves and passes into the
-/// flipped one). A capture that leaves the opponent with two gotis wins at once
-/// (DTC 1); a blocked player in a rule set where that loses has lost (DTC 0).
-///
-/// The solver's results satisfy `evaluate(b) == stored(b)` for every position; this
-/// is what `verify` checks.
-pub fn evaluate(rules: &RuleSet, board: Board, lookup: impl FnMut(Board) -> Value) -> Value {
-    evaluate_with(rules, Metric::Dtc, board, lookup)
-}
-
-/// [`evaluate`] for values whose depth is `metric` (the lookup gives the
-/// successors' values in the same metric): with [`Metric::Dtw`], a position's depth
-/// to win from its successors' (a capture that does not end the game adds one turn
-/// to the target's DTW). The DTW pass's results satisfy it everywhere ([`dtw`]).
-pub fn evaluate_with(
-    rules: &RuleSet,
-    metric: Metric,
-    board: Board,
-    mut lookup: impl FnMut(Board) -> Value,
-) -> Value {
-    let mut best = Best::default();
-    board.for_each_successor(rules, |s| {
-        best.add(match s {
-            Successor::Capture(next) if next.is_game_over() => Value::Win(1),
-            Successor::Capture(next) => metric.before_turn(lookup(next), true),
-            Successor::Quiet(next) | Successor::Pass(next) => {
-                metric.before_turn(lookup(next), false)
-            }
-        })
-    });
-    best.value()
-}
-
-/// The reduction of [`evaluate`] on its own, for callers that read the successors'
-/// values in another order than they are generated (`verify` prefetches them):
-/// [`add`](Best::add) each successor's value from the mover's point of view
-/// (`Value::Win(1)` for a capture that ends the game, otherwise the successor's
-/// value `before_turn`), then [`value`](Best::value).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Best(Option<Value>);
-
-impl Best {
-    /// Takes one successor's value into account.
-    #[inline]
-    pub fn add(&mut self, v: Value) {
-        if self.0.is_none_or(|b| v.better_than(b)) {
-            self.0 = Some(v);
-        }
-    }
-
-    /// The best value added; `Loss(0)` when none was (no move and no pass).
-    #[inline]
-    pub fn value(self) -> Value {
-        self.0.unwrap_or(Value::Loss(0))
-    }
-}

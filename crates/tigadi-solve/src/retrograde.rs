@@ -249,7 +249,14 @@ pub fn solve_pair_with(
     observer: &dyn Observer,
     rounds_mode: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    solve_pair_capped(rules, pair, targets, observer, rounds_mode, crate::MAX_DTC)
+    solve_pair_capped(
+        rules,
+        pair,
+        targets,
+        observer,
+        rounds_mode,
+        tigadi_values::MAX_DTC,
+    )
 }
 
 /// [`solve_pair_with`] that stops after round `max_level`: positions not decided
@@ -352,7 +359,7 @@ pub(crate) fn solve_pair_capped(
 }
 
 /// Solves every pair with at most `max_gotis` on the board in memory, in dependency
-/// order ([`crate::pairs_up_to_pieces`] for `rules.pieces`), and returns every subspace's values. `each` is
+/// order ([`crate::plan::pairs_up_to_pieces`] for `rules.pieces`), and returns every subspace's values. `each` is
 /// called after every pair with its results and the seconds it took (for writing
 /// files or printing as the work goes). For tests, benchmarks and experiments;
 /// `tigadi solve` keeps only the tables it still needs and writes the rest.
@@ -381,7 +388,7 @@ pub(crate) fn chain_pairs(
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
         std::collections::HashMap::new();
-    for pair in crate::pairs_up_to_pieces(pieces, max_gotis) {
+    for pair in crate::plan::pairs_up_to_pieces(pieces, max_gotis) {
         let start = std::time::Instant::now();
         let targets: Vec<SolvedTable> = pair
             .capture_targets()

@@ -20,7 +20,7 @@ pub struct SolvedTable<'a> {
 }
 
 impl<'a> SolvedTable<'a> {
-    /// Views of owned tables, one per (subspace, values): of [`solve_up_to`]'s map,
+    /// Views of owned tables, one per (subspace, values): of [`crate::solve_up_to`]'s map,
     /// of tables read from files, of [`SolvedSubspace`]s.
     pub fn views<V: AsRef<[Packed]> + 'a>(
         tables: impl IntoIterator<Item = (&'a Subspace, &'a V)>,
