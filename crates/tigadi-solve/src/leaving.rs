@@ -642,9 +642,9 @@ pub fn solve_placing_with(
     observer: &dyn Observer,
     mut each: impl FnMut(u32, &[SolvedSubspace]),
 ) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
-    let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
+    let mut solved_tiers: Vec<Vec<SolvedSubspace>> = Vec::new();
     for placed in (0..placing_turns(rules)).rev() {
-        let next: Vec<SolvedTable> = match layers.last() {
+        let next: Vec<SolvedTable> = match solved_tiers.last() {
             None => moving.to_vec(),
             Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
         };
@@ -661,10 +661,10 @@ pub fn solve_placing_with(
             .map(|t| solve_tier_with(rules, metric, t, &next, observer))
             .collect::<Result<Vec<_>, _>>()?;
         each(placed, &solved);
-        layers.push(solved);
+        solved_tiers.push(solved);
     }
-    layers.reverse();
-    Ok(layers)
+    solved_tiers.reverse();
+    Ok(solved_tiers)
 }
 
 /// The value of the empty board (the first player to place) from the solved
