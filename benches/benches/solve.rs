@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tigadi_index::classes;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_up_to};
+use tigadi_solve::{pairs_up_to, solve_up_to, Quiet};
 
 fn solve_all(rules: &RuleSet, max: u32) -> usize {
     solve_up_to(rules, max, &Quiet, |_, _, _| {}).len()

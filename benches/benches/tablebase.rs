@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use tigadi_benches::{cpu_time, random_boards};
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{retrograde::Quiet, solve_up_to};
+use tigadi_solve::{solve_up_to, Quiet};
 use tigadi_tablebase::{TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
 const RULES: RuleSet = RuleSet::TIGADI;

@@ -46,8 +46,8 @@ enum Command {
     /// Count the leaves of the move tree to a given depth.
     Perft(PerftArgs),
     /// Slot and class counts of the position index, per moving-phase subspace of
-    /// the rule set's game.
-    IndexStats(JsonArgs),
+    /// the rule set's game (with --tiers: per tier, gotis in hand included).
+    IndexStats(IndexStatsArgs),
     /// Solve the game by retrograde analysis (the moving phase, then the placing phase) and write tablebases.
     Solve(SolveArgs),
     /// Win/draw/loss counts of the solved subspaces.
@@ -109,6 +109,19 @@ pub struct JsonArgs {
     /// Machine-readable JSON output.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Arguments of `index-stats`.
+#[derive(Args, Debug)]
+pub struct IndexStatsArgs {
+    /// Machine-readable JSON output.
+    #[arg(long)]
+    pub json: bool,
+    /// Every tier the game reaches (hands and board counts: the tables a whole
+    /// solve writes, one each), not only the moving-phase subspaces; the totals
+    /// add the steps of the solve and the slots of its largest step.
+    #[arg(long)]
+    pub tiers: bool,
 }
 
 /// Tablebase directory (one subfolder per rule set is made inside it).

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use tigadi::*;
 use tigadi_rules::{Board, Position, Rng, RuleSet, Side};
-use tigadi_solve::{retrograde::Quiet, solve_up_to, Value, Wdl};
+use tigadi_solve::{solve_up_to, Quiet, Value, Wdl};
 use tigadi_tablebase::{field, TableData, TableId, TableKind, Tablebase, TablebaseDir};
 
 const RULES: RuleSet = RuleSet::TIGADI;
@@ -518,7 +518,7 @@ fn whole_game() -> (*const TigadiTablebase, &'static Tablebase) {
             });
             let tables = tigadi_solve::SolvedTable::views(&moving);
             let layers =
-                tigadi_solve::placing::solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
+                tigadi_solve::leaving::solve_placing(&rules, &tables, &Quiet, |_, _| {}).unwrap();
             for (placed, layer) in layers.iter().enumerate() {
                 for s in layer {
                     TablebaseDir::new(dir.path(), &rules)

@@ -1,7 +1,7 @@
 //! Solves tigadi up to N gotis, writes the tables and prints sizes and timings:
 //! `cargo run --release -p tigadi-jobs --example sizes -- N DIR`.
 use std::time::Instant;
-use tigadi_solve::{retrograde::Quiet, solve_up_to};
+use tigadi_solve::{solve_up_to, Quiet};
 
 fn main() {
     let n: u32 = std::env::args().nth(1).map_or(8, |s| s.parse().unwrap());

@@ -13,9 +13,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_solve::horizon_shortcut::differing_slots;
-use tigadi_solve::placing::{
-    recompute_by_board, solve_layer_subspace_changed, solve_layer_subspace_with,
-};
+use tigadi_solve::leaving::{recompute_by_board, solve_tier_changed, solve_tier_with};
 use tigadi_solve::{Packed, SolvedTable};
 use tigadi_tablebase::{mark_padding, PendingWrite, TableId, TableKind, TablebaseDir};
 use tigadi_values::{successor_tiers, Hands, Tier};
@@ -162,12 +160,10 @@ impl<'t> OnePass<'t> {
         observer: &O,
     ) -> Result<tigadi_solve::SolvedSubspace, JobError> {
         let rules = self.tables.rules();
-        let placed = tier.hands.placements(rules);
-        solve_layer_subspace_with(
+        solve_tier_with(
             rules,
             self.kind.metric(),
-            placed,
-            tier.subspace,
+            tier,
             &self.next_tables(),
             observer,
         )
@@ -201,24 +197,15 @@ impl<'t> OnePass<'t> {
         // The game values as the solver gives them (padding marked).
         let mut known = game.clone();
         mark_padding(sub, &mut known);
-        let placed = tier.hands.placements(rules);
         if lists.is_empty() {
             observer.advance(game.len() as u64);
             return Ok((known, game, true));
         }
-        let values = if recompute_by_board(rules, placed, sub, &lists) {
-            solve_layer_subspace_changed(
-                rules,
-                placed,
-                sub,
-                known,
-                &self.next_tables(),
-                &lists,
-                observer,
-            )
-            .map_err(|e| JobError::Solve(tier, e))?
-            .0
-            .values
+        let values = if recompute_by_board(rules, tier, &lists) {
+            solve_tier_changed(rules, tier, known, &self.next_tables(), &lists, observer)
+                .map_err(|e| JobError::Solve(tier, e))?
+                .0
+                .values
         } else {
             self.pass(tier, observer)?.values
         };

@@ -13,7 +13,7 @@ use std::path::Path;
 use tigadi_index::Subspace;
 use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
 use tigadi_rules::RuleSet;
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
 use tigadi_solve::{pairs_up_to_pieces, solve_up_to_dtw, Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 

@@ -14,7 +14,7 @@ use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::verify;
 use tigadi_rules::{Board, Rng, RuleSet};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
 use tigadi_solve::{solve_up_to_horizon, Packed, Value, Wdl};
 use tigadi_tablebase::{
     encode, field, TableData, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError,

@@ -7,9 +7,9 @@ mod common;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{verify, verify_with, VerifyObserver};
 use tigadi_rules::{Position, RuleSet};
-use tigadi_solve::placing::subspace_successors;
-use tigadi_solve::placing::{evaluate_placing, solve_placing, start_value};
-use tigadi_solve::{retrograde::Quiet, Packed, SolvedTable, Value};
+use tigadi_solve::leaving::successor_subspaces;
+use tigadi_solve::leaving::{evaluate_placing, solve_placing, start_value};
+use tigadi_solve::{Packed, Quiet, SolvedTable, Value};
 use tigadi_tablebase::{
     encode, field, Header, TableData, TableId, TableKind, Tablebase, TablebaseDir,
 };
@@ -217,8 +217,12 @@ fn verify_resumes_placing_tables_and_rechecks_what_changed() {
         .unwrap();
     let third = placing_earlier(true);
     for &(p, s, earlier, ok) in &third {
-        let reads_altered =
-            p == placed - 1 && subspace_successors(&rules, p as u32, s).contains(&table.subspace);
+        let reads_altered = p == placed - 1
+            && successor_subspaces(
+                &rules,
+                tigadi_tablebase::Tier::after_placements(&rules, p as u32, s),
+            )
+            .contains(&table.subspace);
         let altered = p == placed && s == table.subspace;
         assert_eq!(earlier, !(altered || reads_altered), "layer {p} {s}");
         if altered {

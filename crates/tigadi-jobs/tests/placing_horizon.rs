@@ -374,8 +374,8 @@ impl JobObserver for FromGame {
 /// compared with the pass.
 #[test]
 fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_them() {
-    use tigadi_solve::placing::{recompute_by_board, solve_layer_subspace_with};
-    use tigadi_solve::{retrograde::Quiet, SolvedTable};
+    use tigadi_solve::leaving::{recompute_by_board, solve_tier_with};
+    use tigadi_solve::{Quiet, SolvedTable};
     // How many subspaces with changed successors the job recomputed board by
     // board, and how many by the pass.
     let mut ways = [0usize; 2];
@@ -405,12 +405,10 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
             assert!(0 < taken && taken < total, "{spec}: {taken} of {total}");
         }
         for placed in 0..layers {
-            for sub in tigadi_tablebase::tiers_after(&rules, placed)
-                .into_iter()
-                .map(|t| t.subspace)
-            {
+            for tier in tigadi_tablebase::tiers_after(&rules, placed) {
+                let sub = tier.subspace;
                 let next: Vec<(Subspace, Vec<Packed>)> =
-                    tigadi_solve::placing::subspace_successors(&rules, placed, sub)
+                    tigadi_solve::leaving::successor_subspaces(&rules, tier)
                         .into_iter()
                         .map(|s| {
                             let id = TableId::new(
@@ -438,18 +436,12 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
                 if lists.iter().any(|(_, l)| !l.is_empty()) {
                     let lists: Vec<(Subspace, &[u64])> =
                         lists.iter().map(|(s, l)| (*s, &l[..])).collect();
-                    ways[recompute_by_board(&rules, placed, sub, &lists) as usize] += 1;
+                    ways[recompute_by_board(&rules, tier, &lists) as usize] += 1;
                 }
                 let views = SolvedTable::views(next.iter().map(|(s, v)| (s, v)));
-                let pass = solve_layer_subspace_with(
-                    &rules,
-                    TableKind::Horizon.metric(),
-                    placed,
-                    sub,
-                    &views,
-                    &Quiet,
-                )
-                .unwrap();
+                let pass =
+                    solve_tier_with(&rules, TableKind::Horizon.metric(), tier, &views, &Quiet)
+                        .unwrap();
                 let mut stored = store
                     .load(TableId::new(
                         TableKind::Horizon,
@@ -486,14 +478,17 @@ fn both_kinds(store: &TablebaseDir, placed: u8, sub: Subspace) -> (Vec<Packed>, 
 /// Do a placing subspace's successors hold their game values under the rule too?
 fn successors_unchanged(store: &TablebaseDir, rules: &RuleSet, placed: u8, sub: Subspace) -> bool {
     let next = tigadi_tablebase::Hands::after_placements(rules, placed as u32 + 1);
-    tigadi_solve::placing::subspace_successors(rules, placed as u32, sub)
-        .into_iter()
-        .all(|s| {
-            let id = TableId::new(TableKind::Horizon, tigadi_tablebase::Tier::new(next, s));
-            let rule = store.load(id).unwrap();
-            let game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
-            rule.iter().zip(&game).all(|(r, g)| !r.is_some() || r == g)
-        })
+    tigadi_solve::leaving::successor_subspaces(
+        rules,
+        tigadi_tablebase::Tier::after_placements(rules, placed as u32, sub),
+    )
+    .into_iter()
+    .all(|s| {
+        let id = TableId::new(TableKind::Horizon, tigadi_tablebase::Tier::new(next, s));
+        let rule = store.load(id).unwrap();
+        let game = store.load(id.with_kind(TableKind::GameTheoretic)).unwrap();
+        rule.iter().zip(&game).all(|(r, g)| !r.is_some() || r == g)
+    })
 }
 
 /// The game value `game` as it would stand under the rule if the rule changed

@@ -18,8 +18,8 @@ use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::dtw::solve_pair_dtw;
-use tigadi_solve::placing::{solve_placing_with, start_value};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::leaving::{solve_placing_with, start_value};
+use tigadi_solve::Quiet;
 use tigadi_solve::{pairs_up_to_pieces, solve_pair, Metric, Observer, Packed, SolvedTable, Value};
 use usage::{cpu_seconds, peak_bytes};
 

@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{solve_placing, start_value};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::leaving::{solve_placing, start_value};
+use tigadi_solve::Quiet;
 use tigadi_solve::{solve_up_to, SolvedTable};
 
 fn main() {

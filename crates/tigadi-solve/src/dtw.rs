@@ -56,13 +56,13 @@
 //! [`Packed`] per slot whose depth is the DTW ([`Metric::Dtw`]), so DTWs up to
 //! [`MAX_DTC`] fit; a deeper one is an error, not a wrap.
 
-use crate::placing::LayerValues;
+use crate::evaluate::evaluate_with;
 use crate::plan::Pair;
 use crate::retrograde::{
-    atomic_u32, capture_table, chain_pairs, Applier, Gathered, Observer, PairSpace, SlotSet,
-    SolveError, SolvedSubspace, SolvedTable, LOST as LOST_TALLY,
+    atomic_u32, capture_table, chain_pairs, Applier, Gathered, PairSpace, LOST as LOST_TALLY,
 };
-use crate::runs::RunMoves;
+use crate::runs::{RunMoves, SlotSet};
+use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 use crate::value::{Metric, Packed, Value, Wdl, MAX_DTC};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -145,8 +145,8 @@ pub fn solve_pair_dtw(
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
-    let own = LayerValues::new(values, &pair.subspaces())?.tables;
-    let targets = LayerValues::new(dtw_targets, &pair.capture_targets())?.tables;
+    let own = TableSet::new(values, &pair.subspaces())?.tables;
+    let targets = TableSet::new(dtw_targets, &pair.capture_targets())?.tables;
     let n = space.total as usize;
     let mut words_raw = crate::memory::filled_vec(n, OTHER);
     let words = atomic_u32(&mut words_raw);
@@ -425,7 +425,7 @@ fn settle_level(
         }
         0
     };
-    space.sweep_runs(&crate::retrograde::Quiet, |p, runs| {
+    space.sweep_runs(&crate::tables::Quiet, |p, runs| {
         let (idx, start) = space.parts[p];
         let run = idx.run_length();
         let mut apply = Applier::new(words, update);
@@ -491,8 +491,8 @@ pub fn solve_up_to_dtw(
     )
 }
 
-/// The DTW of `board` recomputed from its successors' DTWs: [`crate::evaluate_with`]
+/// The DTW of `board` recomputed from its successors' DTWs: [`evaluate_with`]
 /// for [`Metric::Dtw`]. The pass's results satisfy it everywhere.
 pub fn evaluate_dtw(rules: &RuleSet, board: Board, lookup: impl FnMut(Board) -> Value) -> Value {
-    crate::evaluate_with(rules, Metric::Dtw, board, lookup)
+    evaluate_with(rules, Metric::Dtw, board, lookup)
 }

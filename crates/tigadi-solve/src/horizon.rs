@@ -34,14 +34,12 @@
 //! against (tests/horizon_repair.rs) and for in-memory use
 //! ([`solve_up_to_horizon`]).
 
+use crate::evaluate::evaluate;
 use crate::horizon_shortcut::cap_at_limit;
-use crate::placing::LayerValues;
 use crate::plan::Pair;
-use crate::retrograde::{
-    chain_pairs, solve_pair_capped, Observer, PairSpace, Rounds, SolveError, SolvedSubspace,
-    SolvedTable, CHUNK,
-};
+use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
+use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -88,7 +86,7 @@ pub fn solve_up_to_horizon(
 /// The value of `board` under the rule at counter 0 (its DTC₁₀₀), recomputed from
 /// its successors' DTC₁₀₀ values: `lookup(next)` gives the DTC₁₀₀ value of a
 /// successor board for its player to move (for a capture, its value at counter 0
-/// after the reset). The best turn as [`crate::evaluate`] picks it, then a draw if
+/// after the reset). The best turn as [`evaluate`] picks it, then a draw if
 /// that takes more than `rules.quiet` turns. The horizon pass's results satisfy
 /// this everywhere (that is what `verify` checks).
 pub fn evaluate_horizon(
@@ -96,7 +94,7 @@ pub fn evaluate_horizon(
     board: Board,
     lookup: impl FnMut(Board) -> Value,
 ) -> Value {
-    value_at_counter(crate::evaluate(rules, board, lookup), 0, rules.quiet)
+    value_at_counter(evaluate(rules, board, lookup), 0, rules.quiet)
         .expect("counter 0 is within every limit")
 }
 
@@ -152,7 +150,7 @@ pub fn solve_pair_horizon_from_game(
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let space = PairSpace::new(pair);
     let needed = pair.capture_targets();
-    let rule_values = LayerValues::new(rule_targets, &needed)?;
+    let rule_values = TableSet::new(rule_targets, &needed)?;
     assert_eq!(game.len(), space.parts.len(), "one table per subspace");
     let mut values: Vec<Packed> = Vec::with_capacity(space.total as usize);
     for ((idx, _), mut table) in space.parts.iter().zip(game) {

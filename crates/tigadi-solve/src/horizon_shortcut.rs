@@ -15,14 +15,15 @@
 //!   its value under the rule is a function of its successors' values alone, so
 //!   it is its game value wherever theirs are.
 
-use crate::{Packed, RuleSet};
 use rayon::prelude::*;
+use tigadi_rules::RuleSet;
+use tigadi_values::Packed;
 use tigadi_values::Tier;
 
 /// A pair's game-theoretic values with every win and loss whose DTC exceeds the
 /// turn limit made a draw, the rest (padding too) as it is: its DTC₁₀₀ values
 /// where no capture target's win, draw or loss changes under the rule, and where
-/// [`solve_pair_horizon_from_game`] starts. Returns the number of rounds the
+/// [`crate::solve_pair_horizon_from_game`] starts. Returns the number of rounds the
 /// pass would report: the longest DTC left, capped at the limit, plus the one
 /// that finds nothing.
 pub fn cap_at_limit(rules: &RuleSet, values: &mut [Packed]) -> u32 {

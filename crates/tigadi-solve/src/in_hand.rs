@@ -31,10 +31,9 @@
 //! So every value is the best over its moves of the successor's value one turn
 //! later (a capture counting 1), what `evaluate` from the successors gives.
 
-use crate::retrograde::{
-    run_rounds, word, Exits, Observer, PairSpace, SlotSet, SolveError, SolvedSubspace, Start,
-    PADDING,
-};
+use crate::retrograde::{run_rounds, word, Exits, PairSpace, Start, PADDING};
+use crate::runs::SlotSet;
+use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::{Packed, Value};
 use crate::Rounds;
 use rayon::prelude::*;

@@ -1,110 +1,62 @@
-//! Parallel retrograde analysis of the moving phase: win/draw/loss, DTC and DTW for
-//! every position of a pair of subspaces, given the solved subspaces its captures
-//! lead to; and backward induction over the placing phase, one layer of
-//! placements at a time, down to the empty board.
+//! Solving one step of the tier graph: the values of every position of a tier
+//! (or of a tier and its flipped partner), given the solved tiers its moves lead
+//! out to. A step is solved by its tier's shape (`tigadi_values::Tier::has_moves_inside`):
 //!
-//! - [`plan`]: which pairs of subspaces to solve, in dependency order;
-//! - [`retrograde`]: the solver for one pair;
-//! - [`runs`]: the moves of a run of boards sharing a mover set, listed once
-//!   (the initial pass, the forward rounds, `verify`);
+//! - [`retrograde`]: a tier with moves inside it (slides and passes between
+//!   `m v o` and `o v m`), by parallel retrograde analysis in rounds: win/draw/loss
+//!   and DTC for every position of the pair;
+//! - [`leaving`]: a tier whose moves all leave it (every turn a placement), by
+//!   one pass over its slots from its successors' values (values with DTC, or
+//!   DTW);
+//! - [`in_hand`]: under Lasker's rule (slides while gotis are in hand), every
+//!   tier with gotis in hand, alone or with its flipped partner, by the rounds
+//!   of [`retrograde`] with exits of any depth (placements);
+//!
+//! and the kinds derived from the game values:
+//!
 //! - [`horizon`]: values under the 100-turn rule (DTC₁₀₀, the five classes), by
-//!   the same solver with the rounds stopped at the turn limit;
+//!   the same rounds stopped at the turn limit;
 //! - [`horizon_shortcut`]: the 100-turn values that follow from the game values,
 //!   where nothing a position leads to changes under the rule;
 //! - [`dtw`]: depth to win (DTW, the turns to the end of the game) of every
-//!   position of a pair, from its values and its capture targets' DTW;
-//! - [`in_hand`]: the steps of tiers with gotis in hand under Lasker's rule
-//!   (slides while placing), by the same rounds with exits of any depth;
-//! - [`placing`]: the placing layers and their solver (values with DTC, or DTW);
-//! - [`value`]: values, DTC and their 16-bit packing (from `tigadi-values`);
-//! - [`evaluate`]: one position's value from its successors' values (the
-//!   consistency check that `verify` runs over finished tables).
+//!   position of a pair, from its values and its capture targets' DTW.
 //!
-//! Not here: files (see `tigadi-tablebase`) or progress bars (see the CLI; the
-//! solver reports through [`retrograde::Observer`]).
+//! Beneath them: [`tables`] (what the solvers exchange: tables read by board,
+//! results, errors, progress), [`runs`] (the moves of a run of boards sharing a
+//! mover set, listed once: the initial pass, the forward rounds, `verify`) and
+//! [`plan`] (the pairs of moving-phase subspaces in dependency order); [`value`]
+//! (values, DTC and their 16-bit packing, from `tigadi-values`); [`evaluate`](mod@evaluate)
+//! (one position's value from its successors' values, the consistency check that
+//! `verify` runs over finished tables).
+//!
+//! Not here: files (see `tigadi-tablebase`), the order of steps and resuming (see
+//! `tigadi-jobs`) or progress bars (see the CLI; the solvers report through
+//! [`tables::Observer`]).
 
 pub mod dtw;
+pub mod evaluate;
 pub mod horizon;
 pub mod horizon_shortcut;
 pub mod in_hand;
-pub mod placing;
+pub mod leaving;
 pub mod plan;
 pub mod retrograde;
 pub mod runs;
+pub mod tables;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
+pub use evaluate::{evaluate, evaluate_with, Best};
 pub use horizon::{
     evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
 pub use in_hand::{exit_tiers, solve_step_in_hand, step_tiers, TierTable};
+pub use leaving::{solve_tier, solve_tier_changed, solve_tier_with};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
-pub use retrograde::{
-    solve_pair, solve_pair_with, solve_up_to, Observer, Rounds, SolveError, SolvedSubspace,
-    SolvedTable,
-};
-use tigadi_rules::{Board, RuleSet, Successor};
+pub use retrograde::{solve_pair, solve_pair_with, solve_up_to, Rounds};
+pub use tables::{Observer, Quiet, SolveError, SolvedSubspace, SolvedTable, TableSet};
 /// Values and their packing, the 100-turn classes and large arrays live one floor
 /// down, in `tigadi-values`, so that readers of tables need no solver; re-exported
 /// here under their old paths.
 pub use tigadi_values::{memory, value, value_at_counter, Category};
 pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
-
-/// The value of `board` for the player to move, recomputed from the values of its
-/// successors: `lookup(next)` gives the value of a successor board for *its* player
-/// to move (captures lead into other subspaces, quiet moves and passes into the
-/// flipped one). A capture that leaves the opponent with two gotis wins at once
-/// (DTC 1); a blocked player in a rule set where that loses has lost (DTC 0).
-///
-/// The solver's results satisfy `evaluate(b) == stored(b)` for every position; this
-/// is what `verify` checks.
-pub fn evaluate(rules: &RuleSet, board: Board, lookup: impl FnMut(Board) -> Value) -> Value {
-    evaluate_with(rules, Metric::Dtc, board, lookup)
-}
-
-/// [`evaluate`] for values whose depth is `metric` (the lookup gives the
-/// successors' values in the same metric): with [`Metric::Dtw`], a position's depth
-/// to win from its successors' (a capture that does not end the game adds one turn
-/// to the target's DTW). The DTW pass's results satisfy it everywhere ([`dtw`]).
-pub fn evaluate_with(
-    rules: &RuleSet,
-    metric: Metric,
-    board: Board,
-    mut lookup: impl FnMut(Board) -> Value,
-) -> Value {
-    let mut best = Best::default();
-    board.for_each_successor(rules, |s| {
-        best.add(match s {
-            Successor::Capture(next) if next.is_game_over() => Value::Win(1),
-            Successor::Capture(next) => metric.before_turn(lookup(next), true),
-            Successor::Quiet(next) | Successor::Pass(next) => {
-                metric.before_turn(lookup(next), false)
-            }
-        })
-    });
-    best.value()
-}
-
-/// The reduction of [`evaluate`] on its own, for callers that read the successors'
-/// values in another order than they are generated (`verify` prefetches them):
-/// [`add`](Best::add) each successor's value from the mover's point of view
-/// (`Value::Win(1)` for a capture that ends the game, otherwise the successor's
-/// value `before_turn`), then [`value`](Best::value).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Best(Option<Value>);
-
-impl Best {
-    /// Takes one successor's value into account.
-    #[inline]
-    pub fn add(&mut self, v: Value) {
-        if self.0.is_none_or(|b| v.better_than(b)) {
-            self.0 = Some(v);
-        }
-    }
-
-    /// The best value added; `Loss(0)` when none was (no move and no pass).
-    #[inline]
-    pub fn value(self) -> Value {
-        self.0.unwrap_or(Value::Loss(0))
-    }
-}

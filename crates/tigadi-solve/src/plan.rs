@@ -70,7 +70,7 @@ pub fn pairs_up_to(max_gotis: u32) -> Vec<Pair> {
 /// both sides between 3 and `pieces` gotis, at most `max_gotis` on the board in all,
 /// in dependency order (fewer gotis first). A full board (24 gotis, only with 12 a
 /// side) is left out: no goti can move there and docs/RULES.md §8 makes it a draw, which
-/// the placing phase applies itself ([`crate::placing`]).
+/// the placing phase applies itself ([`crate::leaving`]).
 pub fn pairs_up_to_pieces(pieces: u8, max_gotis: u32) -> Vec<Pair> {
     let mut pairs = Vec::new();
     let most = max_gotis.min(2 * pieces as u32).min(POINTS as u32 - 1);

@@ -43,15 +43,12 @@ use tigadi_rules::geometry::{Bits, POINTS};
 use tigadi_rules::{Board, RuleSet};
 
 use crate::plan::Pair;
-use crate::runs::{run_tasks, RunMoves};
+use crate::runs::{run_tasks, RunMoves, SlotSet};
+use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 
 /// Counter value marking a padding slot (no position): never a real count, since a
 /// position has at most 63 quiet successors (three flying gotis, 21 empty points).
 pub(crate) const PADDING: u8 = u8::MAX;
-
-/// Most quiet predecessors or successors one position can have: flying with three
-/// gotis onto 21 empty points gives 63 slides, plus a pass.
-const MAX_NEIGHBOURS: usize = 64;
 
 /// A round runs forwards (each undecided position looks at its successors) rather
 /// than backwards (each position of the previous level updates its predecessors)
@@ -71,97 +68,6 @@ pub(crate) const CHUNK: usize = 1 << 12;
 /// ([`SubspaceIndex::boards`]) when fewer than one slot in this many is undecided:
 /// a sweep costs about a sixth of a decoding per slot.
 const SPARSE: usize = 6;
-
-/// Values of an already solved subspace, as the solver reads them: only
-/// win/draw/loss matters for capture targets.
-#[derive(Clone, Copy)]
-pub struct SolvedTable<'a> {
-    /// The subspace.
-    pub subspace: Subspace,
-    /// One value per slot.
-    pub values: &'a [Packed],
-}
-
-impl<'a> SolvedTable<'a> {
-    /// Views of owned tables, one per (subspace, values): of [`solve_up_to`]'s map,
-    /// of tables read from files, of [`SolvedSubspace`]s.
-    pub fn views<V: AsRef<[Packed]> + 'a>(
-        tables: impl IntoIterator<Item = (&'a Subspace, &'a V)>,
-    ) -> Vec<SolvedTable<'a>> {
-        tables
-            .into_iter()
-            .map(|(s, v)| SolvedTable {
-                subspace: *s,
-                values: v.as_ref(),
-            })
-            .collect()
-    }
-}
-
-/// Receives progress reports while a pair is solved. Every method has a no-op
-/// default.
-pub trait Observer: Sync {
-    /// A phase begins: `"init"` (work: slots) or `"round k"` (work: slots scanned).
-    fn phase(&self, _name: &str, _work: u64) {}
-    /// `amount` more units of the current phase are done.
-    fn advance(&self, _amount: u64) {}
-    /// Round `k` has ended: it ran forwards or backwards and decided `decided`
-    /// positions (for measurements; the values never depend on the direction).
-    fn round_done(&self, _k: u16, _forward: bool, _decided: u64) {}
-    /// The initial pass or round that just ended touched `words` random words of
-    /// memory: the capture targets' values the initial pass read, a backward
-    /// round's predecessor updates, a forward round's successor reads (for the
-    /// model of the solver's memory floor, `benches/benches/updates.rs`).
-    fn touched(&self, _words: u64) {}
-}
-
-/// An [`Observer`] that ignores everything.
-pub struct Quiet;
-impl Observer for Quiet {}
-
-/// The solved values of one subspace.
-pub struct SolvedSubspace {
-    /// The subspace.
-    pub subspace: Subspace,
-    /// One value per slot of the subspace's index ([`SubspaceIndex::new`]),
-    /// [`Packed::NONE`] for padding slots.
-    pub values: Vec<Packed>,
-    /// Rounds of retrograde analysis the pair needed.
-    pub rounds: u32,
-}
-
-/// Why a pair could not be solved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SolveError {
-    /// A capture target subspace was not supplied.
-    MissingTarget(Subspace),
-    /// The table of a tier that a step's moves lead to was not supplied.
-    MissingTier(tigadi_values::Tier),
-    /// A supplied table has the wrong number of slots.
-    WrongSize(Subspace),
-    /// The values supplied for this subspace, or its capture targets' tables, are
-    /// not the game-theoretic values of the rule set (found by the DTW pass,
-    /// [`crate::dtw`]).
-    Inconsistent(Subspace),
-}
-
-impl std::fmt::Display for SolveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SolveError::MissingTarget(s) => write!(f, "capture target subspace {s} is not solved"),
-            SolveError::MissingTier(t) => {
-                write!(f, "tier {t}, which the step's moves lead to, is not solved")
-            }
-            SolveError::WrongSize(s) => write!(f, "table of subspace {s} has the wrong slot count"),
-            SolveError::Inconsistent(s) => write!(
-                f,
-                "the values of subspace {s} or of its capture targets are not the game's values"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
 
 /// Slots of the pair laid end to end: `(m, o)` first, then `(o, m)` if different.
 pub(crate) struct PairSpace {
@@ -274,65 +180,6 @@ pub(crate) fn atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
     unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
 }
 
-/// The distinct slots among those pushed, in first-pushed order (a small fixed
-/// buffer). A 64-bit filter of hashed slots makes the common case, a slot not seen
-/// before, cost no search.
-pub struct SlotSet {
-    buf: [u64; MAX_NEIGHBOURS],
-    len: usize,
-    filter: u64,
-}
-
-impl Default for SlotSet {
-    fn default() -> SlotSet {
-        SlotSet::new()
-    }
-}
-
-impl SlotSet {
-    /// An empty set.
-    pub fn new() -> SlotSet {
-        SlotSet {
-            buf: [0; MAX_NEIGHBOURS],
-            len: 0,
-            filter: 0,
-        }
-    }
-
-    /// Empties the set.
-    #[inline]
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.filter = 0;
-    }
-
-    /// Adds `s` unless it is already present.
-    #[inline]
-    pub fn push(&mut self, s: u64) {
-        // Fibonacci hashing: the top 6 bits of the product pick a filter bit.
-        let bit = 1u64 << (s.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-        if self.filter & bit != 0 && self.buf[..self.len].contains(&s) {
-            return;
-        }
-        self.filter |= bit;
-        self.buf[self.len] = s;
-        self.len += 1;
-    }
-
-    /// Adds `s`, known not to be present.
-    #[inline]
-    pub(crate) fn push_new(&mut self, s: u64) {
-        self.buf[self.len] = s;
-        self.len += 1;
-    }
-
-    /// The distinct slots pushed.
-    #[inline]
-    pub fn distinct(&self) -> &[u64] {
-        &self.buf[..self.len]
-    }
-}
-
 /// Which chunks of [`CHUNK`] words hold a position decided in one round: a bit per
 /// chunk. A backward round reads only the positions of the level before it, and
 /// from round 3 on those were all decided in the round before (levels 0 and 1 also
@@ -408,7 +255,14 @@ pub fn solve_pair_with(
     observer: &dyn Observer,
     rounds_mode: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    solve_pair_capped(rules, pair, targets, observer, rounds_mode, crate::MAX_DTC)
+    solve_pair_capped(
+        rules,
+        pair,
+        targets,
+        observer,
+        rounds_mode,
+        tigadi_values::MAX_DTC,
+    )
 }
 
 /// [`solve_pair_with`] that stops after round `max_level`: positions not decided
@@ -426,7 +280,7 @@ pub(crate) fn solve_pair_capped(
     let space = PairSpace::new(pair);
     // The capture targets' tables, checked for presence and size, in
     // `capture_targets` order.
-    let target_idx = crate::placing::LayerValues::new(targets, &pair.capture_targets())?.tables;
+    let target_idx = TableSet::new(targets, &pair.capture_targets())?.tables;
 
     let n = space.total as usize;
     let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
@@ -580,7 +434,7 @@ impl PairSpace {
 }
 
 /// Solves every pair with at most `max_gotis` on the board in memory, in dependency
-/// order ([`crate::pairs_up_to_pieces`] for `rules.pieces`), and returns every subspace's values. `each` is
+/// order ([`crate::plan::pairs_up_to_pieces`] for `rules.pieces`), and returns every subspace's values. `each` is
 /// called after every pair with its results and the seconds it took (for writing
 /// files or printing as the work goes). For tests, benchmarks and experiments;
 /// `tigadi solve` keeps only the tables it still needs and writes the rest.
@@ -609,7 +463,7 @@ pub(crate) fn chain_pairs(
 ) -> std::collections::HashMap<Subspace, Vec<Packed>> {
     let mut tables: std::collections::HashMap<Subspace, Vec<Packed>> =
         std::collections::HashMap::new();
-    for pair in crate::pairs_up_to_pieces(pieces, max_gotis) {
+    for pair in crate::plan::pairs_up_to_pieces(pieces, max_gotis) {
         let start = std::time::Instant::now();
         let targets: Vec<SolvedTable> = pair
             .capture_targets()
@@ -733,7 +587,7 @@ fn initial_pass(
 
 /// The table that the captures from subspace `sub` lead into (the opponent, one
 /// goti fewer, to move), among `targets`, the capture targets' tables that
-/// [`LayerValues::new`](crate::placing::LayerValues::new) checked; `None` when
+/// [`TableSet::new`] checked; `None` when
 /// every capture ends the game (the opponent left with fewer than three gotis).
 pub(crate) fn capture_table<'a>(
     targets: &[(SubspaceIndex, &'a [Packed])],

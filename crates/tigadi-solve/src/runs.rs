@@ -11,7 +11,6 @@
 //! capturing slide `s`: their values are read once per run into a memo.
 
 use crate::memory::prefetch;
-use crate::retrograde::SlotSet;
 use crate::value::Packed;
 use tigadi_index::{binomial, FreeSets, Images, SubspaceIndex};
 use tigadi_rules::geometry::{Bits, POINTS};
@@ -365,5 +364,68 @@ impl RunMoves {
             }
         }
         any
+    }
+}
+
+/// Most quiet predecessors or successors one position can have: flying with three
+/// gotis onto 21 empty points gives 63 slides, plus a pass.
+const MAX_NEIGHBOURS: usize = 64;
+
+/// The distinct slots among those pushed, in first-pushed order (a small fixed
+/// buffer). A 64-bit filter of hashed slots makes the common case, a slot not seen
+/// before, cost no search.
+pub struct SlotSet {
+    buf: [u64; MAX_NEIGHBOURS],
+    len: usize,
+    filter: u64,
+}
+
+impl Default for SlotSet {
+    fn default() -> SlotSet {
+        SlotSet::new()
+    }
+}
+
+impl SlotSet {
+    /// An empty set.
+    pub fn new() -> SlotSet {
+        SlotSet {
+            buf: [0; MAX_NEIGHBOURS],
+            len: 0,
+            filter: 0,
+        }
+    }
+
+    /// Empties the set.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.filter = 0;
+    }
+
+    /// Adds `s` unless it is already present.
+    #[inline]
+    pub fn push(&mut self, s: u64) {
+        // Fibonacci hashing: the top 6 bits of the product pick a filter bit.
+        let bit = 1u64 << (s.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        if self.filter & bit != 0 && self.buf[..self.len].contains(&s) {
+            return;
+        }
+        self.filter |= bit;
+        self.buf[self.len] = s;
+        self.len += 1;
+    }
+
+    /// Adds `s`, known not to be present.
+    #[inline]
+    pub(crate) fn push_new(&mut self, s: u64) {
+        self.buf[self.len] = s;
+        self.len += 1;
+    }
+
+    /// The distinct slots pushed.
+    #[inline]
+    pub fn distinct(&self) -> &[u64] {
+        &self.buf[..self.len]
     }
 }

@@ -17,8 +17,8 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::dtw::solve_up_to_dtw;
-use tigadi_solve::placing::{solve_placing, solve_placing_with};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::leaving::{solve_placing, solve_placing_with};
+use tigadi_solve::Quiet;
 use tigadi_solve::{solve_up_to, Metric, Packed, SolvedTable, Value};
 
 /// One game at a time: each holds about half a gigabyte.

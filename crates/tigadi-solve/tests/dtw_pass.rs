@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
 use tigadi_solve::dtw::{evaluate_dtw, solve_pair_dtw, solve_up_to_dtw};
-use tigadi_solve::placing::LayerValues;
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
+use tigadi_solve::TableSet;
 use tigadi_solve::{solve_up_to, Packed, Pair, SolveError, SolvedTable, Value};
 
 type Tables = HashMap<Subspace, Vec<Packed>>;
@@ -28,7 +28,7 @@ fn solve(rules: &RuleSet, max: u32) -> (Tables, Tables) {
 fn bellman_mismatches(rules: &RuleSet, dtw: &Tables) -> u64 {
     let views = SolvedTable::views(dtw);
     let subs: Vec<Subspace> = views.iter().map(|t| t.subspace).collect();
-    let lookup = LayerValues::new(&views, &subs).unwrap();
+    let lookup = TableSet::new(&views, &subs).unwrap();
     let wrong = AtomicU64::new(0);
     for (sub, table) in dtw {
         let idx = SubspaceIndex::new(*sub);

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
 use tigadi_solve::{solve_up_to_horizon, value_at_counter, Category, Packed, Wdl};
 
 /// Counts of one comparison.

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
 use tigadi_solve::{
     cap_at_limit, pairs_up_to_pieces, solve_pair_horizon, solve_pair_horizon_from_game,
     solve_up_to, Packed, SolvedTable,

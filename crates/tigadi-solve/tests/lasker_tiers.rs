@@ -19,7 +19,7 @@ mod lasker;
 use std::collections::{BTreeSet, HashMap};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet, Side};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::Quiet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_step_in_hand, step_tiers, Packed, Pair, SolvedTable, TierTable,
     Value,

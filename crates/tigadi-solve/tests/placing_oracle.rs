@@ -16,7 +16,7 @@
 //! toolkit's placing tables, which are solved from the toolkit's own moving-phase
 //! tables.
 //!
-//! Values (docs/RULES.md §7, extended to placing as `tigadi_solve::placing` documents):
+//! Values (docs/RULES.md §7, extended to placing as `tigadi_solve::leaving` documents):
 //! win/draw/loss for the player to move with the depth to the next capture in turns;
 //! a placement that captures counts 1, any other adds 1 to what follows; the winner
 //! takes the quickest win, the loser the slowest loss.
@@ -31,12 +31,11 @@ use std::time::Instant;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::transform;
 use tigadi_rules::{Board, Geometry, RuleSet, SYMMETRIES};
-use tigadi_solve::placing::{
-    evaluate_placing, solve_layer_subspace, solve_placing, subspace_successors, LayerValues,
-};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::leaving::{evaluate_placing, solve_placing, successor_subspaces};
+use tigadi_solve::Quiet;
 use tigadi_solve::{
-    pairs_up_to_pieces, solve_up_to, solve_up_to_horizon, Category, Packed, SolvedTable, Value,
+    pairs_up_to_pieces, solve_up_to, solve_up_to_horizon, Category, Packed, SolvedTable, TableSet,
+    Value,
 };
 
 /// One whole-game comparison at a time: each holds a few hundred MB.
@@ -321,7 +320,7 @@ fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, V
         }
         Leaves::Toolkit => {
             let subs: Vec<Subspace> = tables.iter().map(|t| t.subspace).collect();
-            toolkit_moving = LayerValues::new(&tables, &subs).unwrap();
+            toolkit_moving = TableSet::new(&tables, &subs).unwrap();
             &|bone, seed| {
                 toolkit_moving
                     .value(Board {
@@ -350,12 +349,12 @@ fn agree(rules: RuleSet, compare_up_to: u32, leaves: Leaves) -> (usize, usize, V
         seed_hand: n,
     });
     let search_seconds = t2.elapsed().as_secs_f64();
-    let lookups: Vec<LayerValues> = layers
+    let lookups: Vec<TableSet> = layers
         .iter()
         .map(|l| {
             let t = SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values)));
             let subs: Vec<Subspace> = l.iter().map(|s| s.subspace).collect();
-            LayerValues::new(&t, &subs).unwrap()
+            TableSet::new(&t, &subs).unwrap()
         })
         .collect();
     let mut wrong = 0;
@@ -527,7 +526,7 @@ fn agree_under_rule(rules: RuleSet) -> [usize; 5] {
         let t: Vec<SolvedTable> =
             SolvedTable::views(tables[placed as usize].iter().map(|(s, v)| (s, v)));
         let subs: Vec<Subspace> = t.iter().map(|t| t.subspace).collect();
-        LayerValues::new(&t, &subs).unwrap().value(board)
+        TableSet::new(&t, &subs).unwrap().value(board)
     };
     // The naive solver, both ways.
     let game_oracle = OracleSolution::solve(rules, n, n);
@@ -740,21 +739,30 @@ fn twelve_a_side_last_placement_agrees_with_naive_solver() {
         .map(|t| t.subspace)
         .collect::<Vec<_>>()
         .contains(&sub));
-    let next: Vec<(Subspace, Vec<Packed>)> = subspace_successors(&rules, last, sub)
-        .into_iter()
-        .map(|s| {
-            let idx = SubspaceIndex::new(s);
-            let values = (0..idx.slots())
-                .map(|i| {
-                    idx.board(i)
-                        .map_or(Packed::NONE, |b| Packed::new(made_up(&lines, b)))
-                })
-                .collect();
-            (s, values)
-        })
-        .collect();
+    let next: Vec<(Subspace, Vec<Packed>)> = successor_subspaces(
+        &rules,
+        tigadi_values::Tier::after_placements(&rules, last, sub),
+    )
+    .into_iter()
+    .map(|s| {
+        let idx = SubspaceIndex::new(s);
+        let values = (0..idx.slots())
+            .map(|i| {
+                idx.board(i)
+                    .map_or(Packed::NONE, |b| Packed::new(made_up(&lines, b)))
+            })
+            .collect();
+        (s, values)
+    })
+    .collect();
     let tables = SolvedTable::views(next.iter().map(|(s, v)| (s, v)));
-    let solved = solve_layer_subspace(&rules, last, sub, &tables, &Quiet).unwrap();
+    let solved = tigadi_solve::solve_tier(
+        &rules,
+        tigadi_values::Tier::after_placements(&rules, last, sub),
+        &tables,
+        &Quiet,
+    )
+    .unwrap();
     let leaves = |bone: u32, seed: u32| {
         made_up(
             &lines,

@@ -1,4 +1,4 @@
-//! The placing pass (`solve_layer_subspace`, which groups boards by the opponent's
+//! The placing pass (`solve_tier`, which groups boards by the opponent's
 //! set and values each group's placements from arrays of its own) against the one
 //! definition of a placing value, `evaluate_placing`, with every successor looked
 //! up by plain indexing: every slot of every layer, on games with four a side,
@@ -6,8 +6,9 @@
 
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::RuleSet;
-use tigadi_solve::placing::{evaluate_placing, solve_placing, LayerValues};
-use tigadi_solve::retrograde::Quiet;
+use tigadi_solve::leaving::{evaluate_placing, solve_placing};
+use tigadi_solve::Quiet;
+use tigadi_solve::TableSet;
 use tigadi_solve::{solve_up_to, Packed, SolvedTable, Value};
 
 fn check(name: &str) {
@@ -25,8 +26,8 @@ fn check(name: &str) {
             (views, subs)
         });
         let next = match &next_values {
-            Some((views, subs)) => LayerValues::new(views, subs).unwrap(),
-            None => LayerValues::new(&moving_tables, &moving_subs).unwrap(),
+            Some((views, subs)) => TableSet::new(views, subs).unwrap(),
+            None => TableSet::new(&moving_tables, &moving_subs).unwrap(),
         };
         for s in layer {
             let idx = SubspaceIndex::new(s.subspace);

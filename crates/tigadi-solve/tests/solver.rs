@@ -80,7 +80,7 @@ fn morris_reproduces_published_figures() {
 /// adaptive runs above are checked for consistency; this pins the other two to them).
 #[test]
 fn round_directions_agree() {
-    use tigadi_solve::{pairs_up_to, retrograde::Quiet, solve_pair_with, Rounds, SolvedTable};
+    use tigadi_solve::{pairs_up_to, solve_pair_with, Quiet, Rounds, SolvedTable};
     for rules in [RuleSet::TIGADI, RuleSet::MORRIS] {
         let reference = Solved::up_to(rules, 8);
         for mode in [Rounds::Forward, Rounds::Backward] {

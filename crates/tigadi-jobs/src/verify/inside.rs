@@ -7,10 +7,11 @@ use std::ops::Range;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::memory::prefetch;
-use tigadi_solve::retrograde::SlotSet;
+use tigadi_solve::runs::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::{evaluate_with, Packed, Value};
 use tigadi_tablebase::TableKind;
+use tigadi_values::Tier;
 
 use super::passes::{horizon_follows_from_game, SuccessorKeys};
 use super::report::SubspaceReport;
@@ -65,7 +66,7 @@ pub(super) fn check(run: &Run, checks: &mut Vec<KindCheck>) {
 fn check_categories(h: &mut KindCheck) {
     let s = h.id.tier.subspace;
     let index = SubspaceIndex::new(s);
-    let values = h.values.of(s);
+    let values = h.values.of(h.id.tier);
     let first_bad = &h.first_bad;
     sweep(
         slot_chunks(values.len() as u64),
@@ -190,21 +191,24 @@ impl<'a> TierSweep<'a> {
     fn new(rules: &'a RuleSet, parts: &[KindParts<'a>]) -> TierSweep<'a> {
         let k = parts.len();
         assert!((1..=KINDS).contains(&k), "{k} kinds of table");
-        let sub = parts[0].values.own.subspace;
+        let tier = parts[0].values.own.tier;
+        let sub = tier.subspace;
         let target_sub = sub.capture_target();
+        // A capture by a slide leads to the flipped tier's hands.
+        let target_tier = |t| Tier::new(tier.flipped().hands, t);
         let kinds = parts
             .iter()
             .map(|p| KindTables {
                 kind: p.kind,
                 keys: SuccessorKeys::new(p.kind.metric()),
-                own: p.values.of(sub),
-                quiet: p.values.of(sub.flipped()),
+                own: p.values.of(tier),
+                quiet: p.values.of(tier.flipped()),
                 indexed: p
                     .values
                     .tables()
                     .map(|t| Indexed {
-                        subspace: t.subspace,
-                        index: SubspaceIndex::new(t.subspace),
+                        subspace: t.tier.subspace,
+                        index: SubspaceIndex::new(t.tier.subspace),
                         values: &t.values,
                     })
                     .collect(),
@@ -218,7 +222,7 @@ impl<'a> TierSweep<'a> {
             quiet_idx: SubspaceIndex::new(sub.flipped()),
             target_idx: target_sub.map(SubspaceIndex::new),
             target: match target_sub {
-                Some(t) => parts.iter().map(|p| p.values.of(t)).collect(),
+                Some(t) => parts.iter().map(|p| p.values.of(target_tier(t))).collect(),
                 None => Vec::new(),
             },
             kinds,

@@ -6,7 +6,6 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::{Observer, Packed, SolveError, SolvedTable};
 use tigadi_tablebase::{mark_padding, TableId, TableKind, TablebaseError};
-use tigadi_values::Tier;
 
 use super::passes::{evaluate_in_leaving_tier, leaving_tier_values, leaving_tier_values_changed};
 use super::step::{passed, KindCheck, Run};
@@ -54,19 +53,18 @@ fn shortcut(
     if !c.id.kind.has_turn_limit() || !game_passed {
         return Ok(None);
     }
-    let hands = c.id.tier.hands.after_placement();
     let needed: Vec<TableId> = c
         .values
         .successors
         .iter()
-        .map(|t| TableId::new(c.id.kind, Tier::new(hands, t.subspace)))
+        .map(|t| TableId::new(c.id.kind, t.tier))
         .collect();
     run.changed.retain(|k, _| needed.contains(k));
     let mut changed = Vec::new();
     for (&id, t) in needed.iter().zip(&c.values.successors) {
         let store = run.tables.store();
         let list = changed_slots(store, &mut run.changed, id, &t.values)?;
-        changed.push((t.subspace, list.to_vec()));
+        changed.push((t.tier.subspace, list.to_vec()));
     }
     let mut game = run.tables.values(game_id)?.to_vec();
     mark_padding(c.id.tier.subspace, &mut game);
@@ -118,13 +116,13 @@ fn recompute(
         .successors
         .iter()
         .map(|t| Indexed {
-            subspace: t.subspace,
-            index: SubspaceIndex::new(t.subspace),
+            subspace: t.tier.subspace,
+            index: SubspaceIndex::new(t.tier.subspace),
             values: &t.values,
         })
         .collect();
     let lookup = |b: Board| stored_value(&indexed, b);
-    let own = c.values.of(tier.subspace);
+    let own = c.values.of(tier);
     let first_bad = &c.first_bad;
     let tasks = slot_chunks(own.len() as u64);
     sweep(tasks, &mut [&mut c.report], None, |range, tally| {
@@ -175,7 +173,7 @@ fn pass_values(
         .successors
         .iter()
         .map(|t| SolvedTable {
-            subspace: t.subspace,
+            subspace: t.tier.subspace,
             values: &t.values,
         })
         .collect();

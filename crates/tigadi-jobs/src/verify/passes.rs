@@ -5,9 +5,7 @@
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::horizon_shortcut::follows_from_game;
-use tigadi_solve::placing::{
-    evaluate_placing_with, solve_layer_subspace_changed, solve_layer_subspace_with,
-};
+use tigadi_solve::leaving::{evaluate_placing_with, solve_tier_changed, solve_tier_with};
 use tigadi_solve::{Metric, Observer, Packed, SolveError, SolvedTable, Value};
 
 use tigadi_values::Tier;
@@ -16,14 +14,7 @@ use super::step::TierValues;
 
 /// A successor's value as a number that orders the choices (the solver's, so
 /// that both recompute alike).
-pub(super) use tigadi_solve::placing::SuccessorKeys;
-
-/// The placements made to reach placing tier `tier`, as the solver's layer
-/// functions take them.
-fn placements(rules: &RuleSet, tier: Tier) -> u32 {
-    tier.placements(rules)
-        .expect("a tier whose moves all leave it has gotis in hand")
-}
+pub(super) use tigadi_solve::leaving::SuccessorKeys;
 
 /// The values of every slot of `tier` (one whose moves all leave it) by the
 /// solver's pass over its successors' values `next` (`None` where the pass
@@ -35,9 +26,7 @@ pub(super) fn leaving_tier_values(
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<Vec<Packed>, SolveError> {
-    let placed = placements(rules, tier);
-    solve_layer_subspace_with(rules, metric, placed, tier.subspace, next, observer)
-        .map(|solved| solved.values)
+    solve_tier_with(rules, metric, tier, next, observer).map(|solved| solved.values)
 }
 
 /// Like [`leaving_tier_values`] under the 100-turn rule, from `game` (the
@@ -52,9 +41,7 @@ pub(super) fn leaving_tier_values_changed(
     changed: &[(Subspace, &[u64])],
     observer: &dyn Observer,
 ) -> Result<Vec<Packed>, SolveError> {
-    let placed = placements(rules, tier);
-    solve_layer_subspace_changed(rules, placed, tier.subspace, game, next, changed, observer)
-        .map(|(solved, _)| solved.values)
+    solve_tier_changed(rules, tier, game, next, changed, observer).map(|(solved, _)| solved.values)
 }
 
 /// The value of `board` in `tier` (one whose moves all leave it) from its
@@ -90,7 +77,6 @@ pub(super) fn horizon_follows_from_game(
 ) -> bool {
     game.tables().count() == horizon.tables().count()
         && game.tables().zip(horizon.tables()).all(|(g, h)| {
-            g.subspace == h.subspace
-                && follows_from_game(rules, Tier::moving(g.subspace), &h.values, &g.values)
+            g.tier == h.tier && follows_from_game(rules, g.tier, &h.values, &g.values)
         })
 }

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
 use tigadi_solve::Packed;
 use tigadi_tablebase::{Table, TableId, TableKind, TablebaseError};
@@ -38,9 +38,11 @@ pub(super) struct Run<'a> {
     pub changed: HashMap<TableId, Vec<u64>>,
 }
 
-/// One table's decoded values.
+/// One table's decoded values. Keyed by the tier: under Lasker's rule a tier
+/// and its flipped partner may share their board counts (`3v3` with `1+2` and
+/// with `2+1` in hand).
 pub(super) struct Loaded {
-    pub subspace: Subspace,
+    pub tier: Tier,
     pub values: Arc<Vec<Packed>>,
 }
 
@@ -58,11 +60,11 @@ impl TierValues {
         std::iter::once(&self.own).chain(&self.successors)
     }
 
-    /// The values of the table of subspace `s` among them.
-    pub fn of(&self, s: Subspace) -> &[Packed] {
+    /// The values of the table of tier `tier` among them.
+    pub fn of(&self, tier: Tier) -> &[Packed] {
         let t = self
             .tables()
-            .find(|t| t.subspace == s)
+            .find(|t| t.tier == tier)
             .expect("a check's tables are loaded");
         &t.values
     }
@@ -188,7 +190,7 @@ fn read(
     let mut next = Vec::new();
     for &t in successors {
         next.push(Loaded {
-            subspace: t.subspace,
+            tier: t,
             values: tables.values(TableId::new(id.kind, t))?,
         });
     }
@@ -202,7 +204,7 @@ fn read(
             .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?;
     let values = TierValues {
         own: Loaded {
-            subspace: id.tier.subspace,
+            tier: id.tier,
             values: own,
         },
         successors: next,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{retrograde::Quiet, solve_up_to, Packed};
+use tigadi_solve::{solve_up_to, Packed, Quiet};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 
 /// Every subspace with at most `max_gotis` on the board, solved in memory.

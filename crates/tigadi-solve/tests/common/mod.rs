@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{retrograde::Quiet, solve_up_to, Packed, Value};
+use tigadi_solve::{solve_up_to, Packed, Quiet, Value};
 
 /// Solved subspaces held in memory.
 pub struct Solved {

@@ -1,23 +1,17 @@
-//! The placing phase (docs/RULES.md §3): the value of every placing position, from the
-//! last placement back to the empty board.
+//! The tiers whose moves all leave them (docs/RULES.md §3): every tier with a goti
+//! in the mover's hand outside Lasker's rule, solved one at a time by one pass over
+//! its slots from its successors' values (no cycles, no rounds).
 //!
-//! # Layers
+//! # Tiers with gotis in hand
 //!
-//! A placing position is the board, the player to move and the two hands. The hands
-//! follow from the number of placements made, `placed` (`0` on the empty board,
-//! `2N - 1` before the last placement under `pieces=N`): the player to move has
-//! placed `placed / 2` gotis and holds `N - placed / 2`, the other player has placed
-//! `(placed + 1) / 2`. So the positions with `placed` placements made form one
-//! *layer*, and a layer is a set of moving-phase-style boards (mover's and
-//! opponent's gotis), split by goti counts into [`Subspace`]s and indexed by the
-//! same symmetry-reduced [`SubspaceIndex`] as the moving phase. Only goti counts that
-//! some sequence of placements reaches get a subspace ([`subspaces_after`]); counts
-//! with fewer than three gotis on a side are normal while placing.
-//!
-//! Every placement leads from layer `placed` to layer `placed + 1`, so the layers are
-//! solved one at a time, backwards, each by one pass over its slots (no cycles, no
-//! rounds): the last layer's placements lead into the moving phase at counter 0,
-//! whose values come from the moving-phase tables.
+//! A position of such a tier is a board, the player to move and the two hands
+//! ([`Tier`]); every turn places a goti, so every move leads to a tier with one
+//! goti fewer in the placer's hand: `(o, m + 1)` on the board for a quiet
+//! placement, `(o - 1, m + 1)` for one that captures ([`successor_tiers`]). A tier
+//! is indexed by the same symmetry-reduced [`SubspaceIndex`] as a moving-phase
+//! one (its hands are the same in every position); board counts with fewer than
+//! three gotis on a side are normal while gotis are in hand. The tiers after the
+//! last placement are moving-phase tiers, read at counter 0.
 //!
 //! # Values
 //!
@@ -25,8 +19,9 @@
 //! that extends the moving phase's DTC backwards through the placing phase: the
 //! number of turns (placements count as turns) to the next capture under optimal
 //! play, a capture counting 1, the winner keeping the win and capturing as soon as
-//! possible, the loser as late as possible. A placing line without a capture reaches
-//! the moving phase after `2N - placed` placements and then adds that position's DTC;
+//! possible, the loser as late as possible. A line of placements without a capture
+//! reaches the moving phase after as many turns as gotis are in hand and then adds
+//! that position's DTC;
 //! a capture while placing restarts the count as it does in the moving phase. So the
 //! one [`Value`] type, its packing and its `before_turn` step serve both phases, and
 //! the placing depth is exactly the DTC a moving-phase reader already knows. The
@@ -40,7 +35,7 @@
 //!
 //! Not here: files (see `tigadi-tablebase`), progress bars (see the CLI).
 
-use crate::retrograde::{Observer, SolveError, SolvedSubspace, SolvedTable};
+use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 use crate::value::{Metric, Packed, Value, MAX_DTC};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -51,15 +46,7 @@ pub use tigadi_values::placement::{
     evaluate_placing, evaluate_placing_with, for_each_placement_value,
     for_each_placement_value_with,
 };
-use tigadi_values::{placing_turns, successor_tiers, tiers_after, Hands, Tier};
-
-/// The subspaces of the tiers after `placed` placements ([`tiers_after`]).
-fn subspaces_after(rules: &RuleSet, placed: u32) -> Vec<Subspace> {
-    tiers_after(rules, placed)
-        .into_iter()
-        .map(|t| t.subspace)
-        .collect()
-}
+use tigadi_values::{placing_turns, successor_tiers, tiers_after, Tier};
 
 /// Positions one worker evaluates at a time (at least one opponent-set group).
 const CHUNK: u64 = 1 << 14;
@@ -72,47 +59,11 @@ fn atomic_packed(v: &mut [Packed]) -> &[AtomicU16] {
     unsafe { &*(v as *mut [Packed] as *const [AtomicU16]) }
 }
 
-/// Solved tables of one layer (or of the moving phase), looked up by board.
-pub struct LayerValues<'a> {
-    /// Each needed subspace's index and values, in the order asked for.
-    pub(crate) tables: Vec<(SubspaceIndex, &'a [Packed])>,
-}
-
-impl<'a> LayerValues<'a> {
-    /// The tables `tables`, each with one value per slot of its subspace's index.
-    /// Checks that every subspace of `needed` is there with the right slot count.
-    pub fn new(tables: &[SolvedTable<'a>], needed: &[Subspace]) -> Result<Self, SolveError> {
-        let mut out = Vec::new();
-        for &sub in needed {
-            let t = tables
-                .iter()
-                .find(|t| t.subspace == sub)
-                .ok_or(SolveError::MissingTarget(sub))?;
-            let idx = SubspaceIndex::new(sub);
-            if idx.slots() != t.values.len() as u64 {
-                return Err(SolveError::WrongSize(sub));
-            }
-            out.push((idx, t.values));
-        }
-        Ok(LayerValues { tables: out })
-    }
-
-    /// The value of `board` for its player to move; `None` when its subspace is not
-    /// among the tables or its slot holds no value.
-    #[inline]
-    pub fn value(&self, board: Board) -> Option<Value> {
-        let sub = Subspace::of(board);
-        let (idx, values) = self.tables.iter().find(|(i, _)| i.subspace() == sub)?;
-        values[idx.index(board) as usize].get()
-    }
-}
-
-/// The subspaces that the placements from subspace `sub` after `placed`
-/// placements lead into ([`successor_tiers`]): `(o, m + 1)` for quiet placements
-/// and `(o - 1, m + 1)` for captures, when those exist. Solving one subspace needs
-/// only these two tables, which bounds the memory of a layer-by-layer solve.
-pub fn subspace_successors(rules: &RuleSet, placed: u32, sub: Subspace) -> Vec<Subspace> {
-    let tier = Tier::new(Hands::after_placements(rules, placed), sub);
+/// The subspaces of the tiers the moves of `tier` lead to ([`successor_tiers`]):
+/// `(o, m + 1)` for quiet placements and `(o - 1, m + 1)` for captures, when those
+/// exist. Solving the tier needs only these tables, which bounds the memory of a
+/// tier-by-tier solve.
+pub fn successor_subspaces(rules: &RuleSet, tier: Tier) -> Vec<Subspace> {
     successor_tiers(rules, tier)
         .into_iter()
         .map(|t| t.subspace)
@@ -348,8 +299,7 @@ impl Group {
                 // Every capture of this group reads the capture table in the runs
                 // of `O` less one capturable goti, at slots that depend on the
                 // placer's set: fetch those runs now rather than miss on each read
-                // (10–12% less CPU on Morabaraba's 6v6 and 6v7 of layer 20,
-                // docs/PERFORMANCE.md).
+                // (measured in docs/PERFORMANCE.md).
                 let run = index.run_length() as usize;
                 while c != 0 {
                     let q = c & c.wrapping_neg();
@@ -421,38 +371,38 @@ fn capture_key(targets: &[MoverClass], tables: &GroupTables, after: Bits) -> u16
         .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
 }
 
-/// Solves subspace `sub` of layer `placed` given the values of what its placements
-/// lead to (`next`: at least the tables of [`subspace_successors`]), and returns
+/// Solves `tier`, a tier whose moves all leave it (a goti in the mover's hand, no
+/// slide: [`Tier::has_moves_inside`] is false), given the values of what its
+/// placements lead to (`next`: at least the tables of [`successor_subspaces`]), and returns
 /// one value per slot, [`Packed::NONE`] for padding. One pass, in parallel on the
 /// current rayon pool; the result does not depend on the number of threads.
 /// Reports progress in slots to `observer` (no phase of its own).
-pub fn solve_layer_subspace(
+pub fn solve_tier(
     rules: &RuleSet,
-    placed: u32,
-    sub: Subspace,
+    tier: Tier,
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<SolvedSubspace, SolveError> {
-    solve_layer_subspace_with(rules, Metric::Dtc, placed, sub, next, observer)
+    solve_tier_with(rules, Metric::Dtc, tier, next, observer)
 }
 
-/// [`solve_layer_subspace`] for values whose depth is `metric`: with
-/// [`Metric::Dtw`] and `next` the DTW tables of what the placements lead to (the
-/// next layer's, or the moving phase's from [`crate::dtw`]), the subspace's DTW
-/// table ([`evaluate_placing_with`] everywhere).
-pub fn solve_layer_subspace_with(
+/// [`solve_tier`] for values whose depth is `metric`: with [`Metric::Dtw`] and
+/// `next` the DTW tables of what the placements lead to (tiers with a goti fewer
+/// in hand, or the moving phase's from [`crate::dtw`]), the tier's DTW table
+/// ([`evaluate_placing_with`] everywhere).
+pub fn solve_tier_with(
     rules: &RuleSet,
     metric: Metric,
-    placed: u32,
-    sub: Subspace,
+    tier: Tier,
     next: &[SolvedTable],
     observer: &dyn Observer,
 ) -> Result<SolvedSubspace, SolveError> {
     assert!(
-        placed < placing_turns(rules),
-        "layer {placed} is not a placing layer"
+        tier.hands.mover > 0 && !tier.has_moves_inside(rules),
+        "tier {tier} has moves inside it or no goti to place"
     );
-    let next = LayerValues::new(next, &subspace_successors(rules, placed, sub))?;
+    let sub = tier.subspace;
+    let next = TableSet::new(next, &successor_subspaces(rules, tier))?;
     let idx = SubspaceIndex::new(sub);
     // Quiet placements lead into (o, m + 1), captures into (o - 1, m + 1).
     let table_of = |s: Subspace| {
@@ -464,7 +414,7 @@ pub fn solve_layer_subspace_with(
     let tables = GroupTables {
         rules,
         placer_gotis: sub.mover as u32 + 1,
-        opponent_hand: Hands::after_placements(rules, placed).opponent,
+        opponent_hand: tier.hands.opponent,
         quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
         capture: sub
             .opponent
@@ -528,38 +478,28 @@ pub fn solve_layer_subspace_with(
     })
 }
 
-/// Recomputing a board one by one with [`evaluate_placing`] costs about 25
-/// times a slot of the placing pass (nine men's morris's layer 17, 2-core AMD
-/// EPYC: 1.8–2.1 µs of CPU a board against 0.07–0.11 µs a slot), and the
-/// candidates [`recompute_by_board`] counts hold each board 1.2–1.9 times.
+/// Recomputing a board one by one with [`evaluate_placing`] costs some 25 times
+/// a slot of the one pass, and the candidates [`recompute_by_board`] counts hold
+/// each board 1.2–1.9 times (measured in docs/PERFORMANCE.md).
 const BOARD_PER_SLOT: u64 = 16;
 
-/// Is [`solve_layer_subspace_changed`] (only the boards that place into a
-/// listed slot recomputed) cheaper for subspace `sub` of layer `placed` than
-/// the placing pass over the successors ([`solve_layer_subspace_with`])? Both
+/// Is [`solve_tier_changed`] (only the boards that place into a listed slot
+/// recomputed) cheaper for `tier` than the one pass over the successors
+/// ([`solve_tier_with`])? Both
 /// give the same values; this weighs [`changed_candidates`] against the
 /// subspace's slots.
-pub fn recompute_by_board(
-    rules: &RuleSet,
-    placed: u32,
-    sub: Subspace,
-    changed: &[(Subspace, &[u64])],
-) -> bool {
-    changed_candidates(rules, placed, sub, changed).saturating_mul(BOARD_PER_SLOT)
-        <= SubspaceIndex::new(sub).slots()
+pub fn recompute_by_board(rules: &RuleSet, tier: Tier, changed: &[(Subspace, &[u64])]) -> bool {
+    changed_candidates(rules, tier, changed).saturating_mul(BOARD_PER_SLOT)
+        <= SubspaceIndex::new(tier.subspace).slots()
 }
 
 /// The placements into the listed slots of `changed` (as
-/// [`solve_layer_subspace_changed`] takes it) from the boards of subspace
-/// `sub` of layer `placed`, a board counted once per such placement: at least
+/// [`solve_tier_changed`] takes it) from the boards of `tier`, a board counted
+/// once per such placement: at least
 /// the boards that function recomputes.
-pub fn changed_candidates(
-    rules: &RuleSet,
-    placed: u32,
-    sub: Subspace,
-    changed: &[(Subspace, &[u64])],
-) -> u64 {
-    let successors = subspace_successors(rules, placed, sub);
+pub fn changed_candidates(rules: &RuleSet, tier: Tier, changed: &[(Subspace, &[u64])]) -> u64 {
+    let sub = tier.subspace;
+    let successors = successor_subspaces(rules, tier);
     let quiet_table = Subspace::new(sub.opponent, sub.mover + 1);
     let points = tigadi_rules::geometry::POINTS as u64;
     changed
@@ -578,8 +518,8 @@ pub fn changed_candidates(
         .sum()
 }
 
-/// [`solve_layer_subspace`] (values with DTC) from values already known for
-/// other successor tables: `known` holds `sub`'s values ([`Packed::NONE`] in padding) over
+/// [`solve_tier`] (values with DTC) from values already known for other
+/// successor tables: `known` holds the tier's values ([`Packed::NONE`] in padding) over
 /// successor tables that differ from `next` only at the slots `changed` lists
 /// (per successor subspace; any other slots may be listed too, padding
 /// included). Only the boards with a placement into a listed slot are
@@ -589,17 +529,17 @@ pub fn changed_candidates(
 /// come from the game-theoretic ones where the rule changes few of the values
 /// the placements lead to. Returns the values and the number of boards
 /// recomputed.
-pub fn solve_layer_subspace_changed(
+pub fn solve_tier_changed(
     rules: &RuleSet,
-    placed: u32,
-    sub: Subspace,
+    tier: Tier,
     known: Vec<Packed>,
     next: &[SolvedTable],
     changed: &[(Subspace, &[u64])],
     observer: &dyn Observer,
 ) -> Result<(SolvedSubspace, u64), SolveError> {
-    let successors = subspace_successors(rules, placed, sub);
-    let next = LayerValues::new(next, &successors)?;
+    let sub = tier.subspace;
+    let successors = successor_subspaces(rules, tier);
+    let next = TableSet::new(next, &successors)?;
     let idx = SubspaceIndex::new(sub);
     if known.len() as u64 != idx.slots() {
         return Err(SolveError::WrongSize(sub));
@@ -653,16 +593,10 @@ pub fn solve_layer_subspace_changed(
             let board = idx
                 .board(slot)
                 .expect("index gives a canonical slot, which holds a position");
-            let v = evaluate_placing_with(
-                rules,
-                Metric::Dtc,
-                Hands::after_placements(rules, placed),
-                board,
-                |b| {
-                    next.value(b)
-                        .expect("a solved table has a value at a canonical slot")
-                },
-            );
+            let v = evaluate_placing_with(rules, Metric::Dtc, tier.hands, board, |b| {
+                next.value(b)
+                    .expect("a solved table has a value at a canonical slot")
+            });
             (slot, Packed::new(v))
         })
         .collect();
@@ -681,43 +615,15 @@ pub fn solve_layer_subspace_changed(
     ))
 }
 
-/// Solves layer `placed` given the values of what its placements lead to (`next`:
-/// the tables of [`tigadi_values::successor_tiers`]), and returns one table per subspace of
-/// [`subspaces_after`] ([`solve_layer_subspace`] for each). Reports one phase
-/// `"layer <placed>"` to `observer`, its work in slots.
-pub fn solve_layer(
-    rules: &RuleSet,
-    placed: u32,
-    next: &[SolvedTable],
-    observer: &dyn Observer,
-) -> Result<Vec<SolvedSubspace>, SolveError> {
-    solve_layer_with(rules, Metric::Dtc, placed, next, observer)
-}
-
-/// [`solve_layer`] for values whose depth is `metric`
-/// ([`solve_layer_subspace_with`]).
-pub fn solve_layer_with(
-    rules: &RuleSet,
-    metric: Metric,
-    placed: u32,
-    next: &[SolvedTable],
-    observer: &dyn Observer,
-) -> Result<Vec<SolvedSubspace>, SolveError> {
-    let subs = subspaces_after(rules, placed);
-    observer.phase(
-        &format!("layer {placed}"),
-        subs.iter().map(|&s| SubspaceIndex::new(s).slots()).sum(),
-    );
-    subs.into_iter()
-        .map(|s| solve_layer_subspace_with(rules, metric, placed, s, next, observer))
-        .collect()
-}
-
-/// Solves every placing layer in memory, last first, from the solved moving phase
-/// (`moving`: at least the subspaces of [`tigadi_values::successor_tiers`] of the last
-/// layer), calling `each(placed, tables)` after each layer. Returns all layers,
-/// index `placed`. For tests and small games; `tigadi solve` keeps only the layer it
-/// needs and writes the rest.
+/// Solves every tier with gotis in hand in memory, by the placements made to reach
+/// them (the tiers after the last placement first), from the solved moving phase
+/// (`moving`: at least the subspaces of [`successor_tiers`] of the tiers after the
+/// last placement), calling `each(placed, tables)` after the tiers of each count of
+/// placements ([`tiers_after`]) and reporting each count as one phase `"placed
+/// <k>"` to `observer`, its work in slots. Returns the tables, index `placed`. For
+/// tests and small games under rule sets where the hands follow from the
+/// placements made (not Lasker's); `tigadi solve` keeps only the tables it needs
+/// and writes the rest.
 pub fn solve_placing(
     rules: &RuleSet,
     moving: &[SolvedTable],
@@ -728,7 +634,7 @@ pub fn solve_placing(
 }
 
 /// [`solve_placing`] for values whose depth is `metric`: with [`Metric::Dtw`] and
-/// the moving phase's DTW tables, every placing layer's DTW tables.
+/// the moving phase's DTW tables, the DTW tables of every tier with gotis in hand.
 pub fn solve_placing_with(
     rules: &RuleSet,
     metric: Metric,
@@ -736,23 +642,35 @@ pub fn solve_placing_with(
     observer: &dyn Observer,
     mut each: impl FnMut(u32, &[SolvedSubspace]),
 ) -> Result<Vec<Vec<SolvedSubspace>>, SolveError> {
-    let mut layers: Vec<Vec<SolvedSubspace>> = Vec::new();
+    let mut solved_tiers: Vec<Vec<SolvedSubspace>> = Vec::new();
     for placed in (0..placing_turns(rules)).rev() {
-        let next: Vec<SolvedTable> = match layers.last() {
+        let next: Vec<SolvedTable> = match solved_tiers.last() {
             None => moving.to_vec(),
             Some(l) => SolvedTable::views(l.iter().map(|s| (&s.subspace, &s.values))),
         };
-        let solved = solve_layer_with(rules, metric, placed, &next, observer)?;
+        let tiers = tiers_after(rules, placed);
+        observer.phase(
+            &format!("placed {placed}"),
+            tiers
+                .iter()
+                .map(|t| SubspaceIndex::new(t.subspace).slots())
+                .sum(),
+        );
+        let solved = tiers
+            .into_iter()
+            .map(|t| solve_tier_with(rules, metric, t, &next, observer))
+            .collect::<Result<Vec<_>, _>>()?;
         each(placed, &solved);
-        layers.push(solved);
+        solved_tiers.push(solved);
     }
-    layers.reverse();
-    Ok(layers)
+    solved_tiers.reverse();
+    Ok(solved_tiers)
 }
 
-/// The value of the empty board (Bone to place first) from the solved layer 0.
-pub fn start_value(layer0: &[SolvedSubspace]) -> Option<Value> {
-    layer0
+/// The value of the empty board (the first player to place) from the solved
+/// tiers after no placement.
+pub fn start_value(start: &[SolvedSubspace]) -> Option<Value> {
+    start
         .iter()
         .find(|s| s.subspace == Subspace::new(0, 0))?
         .values
