@@ -2,8 +2,10 @@
 //! `verify` runs over finished tables, and the reduction the solvers' results
 //! satisfy everywhere.
 
+use tigadi_index::MIN_GOTIS;
 use tigadi_rules::{Board, RuleSet, Successor};
-use tigadi_values::{Metric, Value};
+use tigadi_values::placement::for_each_placement_value_with;
+use tigadi_values::{Hands, Metric, Value};
 
 /// The value of `board` for the player to move, recomputed from the values of its
 /// successors: `lookup(next)` gives the value of a successor board for *its* player
@@ -62,4 +64,89 @@ impl Best {
     pub fn value(self) -> Value {
         self.0.unwrap_or(Value::Loss(0))
     }
+}
+
+/// A turn of a position with gotis in hand under Lasker's rule, as
+/// [`for_each_turn_in_hand`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnInHand {
+    /// A quiet slide, or the pass of a blocked player with an empty hand where
+    /// blocked players pass: the board that follows, the other player to move
+    /// with the hands swapped ([`tigadi_values::Tier::flipped`]).
+    Quiet(Board),
+    /// A capture or a placement: its value for the player to move, from the
+    /// lookup (`Win(1)` for a capture that leaves the other player two gotis in
+    /// all).
+    Valued(Value),
+}
+
+/// Calls `f` with every turn of `board` whose player to move holds
+/// `hands.mover` gotis and the other player `hands.opponent`, under a rule set
+/// with Lasker's rule (`slides_in_hand`): the slides (flying when the gotis on
+/// the board and in hand are three), the pass of a blocked player with nothing
+/// in hand where blocked players pass, and the placements with each capture
+/// choice ([`for_each_placement_value_with`]). `lookup(hands, next)` gives the
+/// value, in `metric`, of `next` for its player to move holding `hands`. The
+/// one list of such a position's turns: the solver ([`crate::in_hand`]) and
+/// `verify` ([`evaluate_in_hand`]) share it.
+pub fn for_each_turn_in_hand(
+    rules: &RuleSet,
+    metric: Metric,
+    hands: Hands,
+    board: Board,
+    lookup: &impl Fn(Hands, Board) -> Value,
+    mut f: impl FnMut(TurnInHand),
+) {
+    let slid = Hands::new(hands.opponent, hands.mover);
+    let mut slides = false;
+    board.for_each_slide_holding(rules, hands.mover, |_, s| {
+        slides = true;
+        f(match s {
+            Successor::Capture(next)
+                if next.mover.count_ones() + (hands.opponent as u32) < MIN_GOTIS as u32 =>
+            {
+                TurnInHand::Valued(Value::Win(1))
+            }
+            Successor::Capture(next) => {
+                TurnInHand::Valued(metric.before_turn(lookup(slid, next), true))
+            }
+            Successor::Quiet(next) | Successor::Pass(next) => TurnInHand::Quiet(next),
+        })
+    });
+    if !slides && hands.mover == 0 && !rules.blocked_loses {
+        f(TurnInHand::Quiet(board.flipped()));
+    }
+    if hands.mover > 0 {
+        let placed = hands.after_placement();
+        for_each_placement_value_with(
+            rules,
+            metric,
+            hands,
+            board,
+            |next| lookup(placed, next),
+            |_, v| f(TurnInHand::Valued(v)),
+        );
+    }
+}
+
+/// The value of `board` with `hands` in hand under Lasker's rule, recomputed
+/// from its successors' values ([`for_each_turn_in_hand`]; a quiet turn counts
+/// one turn more than its successor's depth). The solver's results satisfy it
+/// everywhere; `verify` checks it on the tables of tiers with gotis in hand.
+pub fn evaluate_in_hand(
+    rules: &RuleSet,
+    metric: Metric,
+    hands: Hands,
+    board: Board,
+    lookup: &impl Fn(Hands, Board) -> Value,
+) -> Value {
+    let slid = Hands::new(hands.opponent, hands.mover);
+    let mut best = Best::default();
+    for_each_turn_in_hand(rules, metric, hands, board, lookup, |t| {
+        best.add(match t {
+            TurnInHand::Quiet(next) => metric.before_turn(lookup(slid, next), false),
+            TurnInHand::Valued(v) => v,
+        })
+    });
+    best.value()
 }

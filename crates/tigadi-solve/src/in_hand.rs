@@ -31,16 +31,17 @@
 //! So every value is the best over its moves of the successor's value one turn
 //! later (a capture counting 1), what `evaluate` from the successors gives.
 
+use crate::evaluate::{for_each_turn_in_hand, TurnInHand};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Start, PADDING};
 use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
+use crate::value::Metric;
 use crate::value::{Packed, Value};
 use crate::Rounds;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
-use tigadi_rules::{Board, RuleSet, Successor};
-use tigadi_values::placement::for_each_placement_value;
+use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
 use tigadi_values::{successor_tiers, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
@@ -206,47 +207,20 @@ fn initial(
     targets: &Targets<'_>,
     keys: &mut SlotSet,
 ) -> (Packed, u8, Packed) {
-    let hands = tier.hands;
     let slid = tier.flipped().hands;
+    let lookup = |hands, next| targets.value(hands, next);
     let mut exit: Option<Value> = None;
-    let mut add = |v: Value| {
+    keys.clear();
+    for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |t| {
+        let v = match (t, inside) {
+            (TurnInHand::Quiet(next), Some(idx)) => return keys.push(idx.index(next)),
+            (TurnInHand::Quiet(next), None) => lookup(slid, next).before_turn(false),
+            (TurnInHand::Valued(v), _) => v,
+        };
         if exit.is_none_or(|b| v.better_than(b)) {
             exit = Some(v);
         }
-    };
-    keys.clear();
-    let mut quiet = |next: Board, add: &mut dyn FnMut(Value)| match inside {
-        Some(idx) => keys.push(idx.index(next)),
-        None => add(targets.value(slid, next).before_turn(false)),
-    };
-    let mut slides = false;
-    board.for_each_slide_holding(rules, hands.mover, |_, s| {
-        slides = true;
-        match s {
-            Successor::Quiet(next) => quiet(next, &mut add),
-            Successor::Capture(next) => {
-                if next.mover.count_ones() + (hands.opponent as u32) < MIN_GOTIS as u32 {
-                    add(Value::Win(1))
-                } else {
-                    add(targets.value(slid, next).before_turn(true))
-                }
-            }
-            Successor::Pass(_) => unreachable!("slides only"),
-        }
     });
-    if !slides && hands.mover == 0 && !rules.blocked_loses {
-        quiet(board.flipped(), &mut add);
-    }
-    if hands.mover > 0 {
-        let placed = hands.after_placement();
-        for_each_placement_value(
-            rules,
-            hands,
-            board,
-            |next| targets.value(placed, next),
-            |_, v| add(v),
-        );
-    }
     let classes = keys.distinct().len();
     let exit_packed = exit.map_or(Packed::NONE, Packed::new);
     let value = match exit {

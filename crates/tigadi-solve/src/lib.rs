@@ -45,7 +45,9 @@ pub mod runs;
 pub mod tables;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
-pub use evaluate::{evaluate, evaluate_with, Best};
+pub use evaluate::{
+    evaluate, evaluate_in_hand, evaluate_with, for_each_turn_in_hand, Best, TurnInHand,
+};
 pub use horizon::{
     evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
 };

@@ -24,6 +24,7 @@
 //! section is checked against ([`TableKind::first_section_mismatches`]).
 
 mod files;
+mod in_hand;
 mod inside;
 mod leaving;
 mod passes;

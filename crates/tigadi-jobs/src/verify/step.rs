@@ -2,7 +2,8 @@
 //! gathers each table's values and its successors' (the file checks in
 //! `files.rs`), skips a table that passed an earlier run unchanged, hands the
 //! rest to the recomputation of the tier's shape (`inside.rs` for a tier with
-//! moves inside it, `leaving.rs` for one whose moves all leave it), and
+//! moves inside it, `leaving.rs` for one whose moves all leave it, `in_hand.rs`
+//! for a tier with gotis in hand under Lasker's rule), and
 //! journals and reports each table.
 
 use std::collections::{BTreeMap, HashMap};
@@ -15,7 +16,7 @@ use tigadi_values::{successor_tiers, Tier};
 
 use super::files::{Journal, JournalEntry, Tables};
 use super::report::SubspaceReport;
-use super::{inside, leaving, VerifyObserver};
+use super::{in_hand, inside, leaving, VerifyObserver};
 
 /// A step of a verify run: a tier and the kinds of its tables to check (game
 /// first: the others' checks read it).
@@ -115,7 +116,9 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             }
         }
     }
-    if tier.has_moves_inside(&run.rules) {
+    if run.rules.slides_in_hand && !tier.is_moving() {
+        in_hand::check(run, &mut checks);
+    } else if tier.has_moves_inside(&run.rules) {
         inside::check(run, &mut checks);
     } else {
         leaving::check(run, &mut checks);

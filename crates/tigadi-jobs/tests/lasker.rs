@@ -1,0 +1,84 @@
+//! Issue 53: the job and `verify` on a rule set with Lasker's rule
+//! (`slides=always`). The job solves `lasker,pieces=3` (its tiers with gotis in
+//! hand by the rounds step, `tigadi_solve::in_hand`), refuses the kinds it cannot
+//! solve yet, and `verify` passes its tables and catches one altered value in a
+//! tier with gotis in hand and moves inside it, and in one whose moves all leave
+//! it.
+
+mod common;
+
+use common::Silent;
+use tigadi_index::Subspace;
+use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
+use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
+use tigadi_values::{Hands, Tier};
+
+fn no_progress(_: u64, _: u64) {}
+
+#[test]
+fn lasker_3_solved_verified_and_an_altered_value_caught() {
+    let rules = RuleSet::parse("lasker,pieces=3").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut steps = pair_steps(&pairs_up_to_pieces(3, 6));
+    steps.extend(placing_steps(&rules));
+    // The 100-turn tables of Lasker's tiers are not built: refused, nothing written.
+    let e = solve(
+        dir.path(),
+        &rules,
+        &steps,
+        &[TableKind::GameTheoretic, TableKind::Horizon],
+        &Silent,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("Lasker"), "{e}");
+    solve(
+        dir.path(),
+        &rules,
+        &steps,
+        &[TableKind::GameTheoretic],
+        &Silent,
+    )
+    .unwrap();
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    let store = TablebaseDir::new(dir.path(), &rules);
+    // 3v2 with 0+1 in hand (solved with its partner 2v3 with 1+0) and 0v1 with
+    // 3+2 (its moves all placements).
+    let inside = Tier::new(Hands::new(0, 1), Subspace::new(3, 2));
+    let leaving = Tier::new(Hands::new(3, 2), Subspace::new(0, 1));
+    assert!(inside.has_moves_inside(&rules) && !leaving.has_moves_inside(&rules));
+    for tier in [inside, leaving] {
+        let id = TableId::new(TableKind::GameTheoretic, tier);
+        let before = std::fs::read(store.table_path(id)).unwrap();
+        let mut values = store.load(id).unwrap();
+        // A decided value one turn longer: still the same win/draw/loss.
+        let slot = (0..values.len())
+            .find(|&i| matches!(values[i].get(), Some(Value::Win(_) | Value::Loss(1..))))
+            .unwrap();
+        values[slot] = Packed::new(match values[slot].get().unwrap() {
+            Value::Win(d) => Value::Win(d + 1),
+            Value::Loss(d) => Value::Loss(d + 1),
+            Value::Draw => unreachable!(),
+        });
+        tigadi_tablebase::mark_padding(tier.subspace, &mut values);
+        store.write(id, TableData::Game(&values)).unwrap();
+        store.update_manifest(&[id], &[]).unwrap();
+        let report = verify(dir.path(), &rules, &no_progress).unwrap();
+        let own = report
+            .subspaces
+            .iter()
+            .find(|s| s.tier == tier)
+            .unwrap_or_else(|| panic!("{tier} not reported"));
+        assert!(!own.is_ok(), "{tier}: an altered value passed");
+        assert!(
+            own.examples.iter().any(|m| m.slot == slot as u64),
+            "{tier}: {own:?}"
+        );
+        std::fs::write(store.table_path(id), before).unwrap();
+        store.update_manifest(&[id], &[]).unwrap();
+    }
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+}
