@@ -16,7 +16,7 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    step_tiers, Packed, Pair, SolvedSubspace, SolvedTable, TierTable, Value,
+    step_tiers, Metric, Packed, Pair, SolvedSubspace, SolvedTable, TierTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -174,7 +174,7 @@ pub(crate) fn solve_game<O: JobObserver>(
                 values: v,
             })
             .collect();
-        solve_step_in_hand(rules, &tiers, &views, observer)
+        solve_step_in_hand(rules, Metric::Dtc, &tiers, &views, observer)
     }
     .map_err(|e| JobError::Solve(tier, e))?;
     let seconds = t0.elapsed().as_secs_f64();
@@ -281,23 +281,40 @@ pub(crate) fn solve_dtw<O: JobObserver>(
     tier: Tier,
     observer: &O,
 ) -> Result<DtwReport, JobError> {
-    let pair = Pair::of(tier.subspace);
     let t0 = Instant::now();
-    let targets = load_targets(tables, TableKind::Dtw, pair)?;
-    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
-    // As the solver left them: no value in padding, so none in the DTW tables'.
-    for (s, values) in &mut own {
-        mark_padding(*s, values);
+    let rules = tables.rules();
+    let tiers = tiers_of_step(rules, tier);
+    let solved = if tier.is_moving() {
+        let pair = Pair::of(tier.subspace);
+        let targets = load_targets(tables, TableKind::Dtw, pair)?;
+        let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+        // As the solver left them: no value in padding, so none in the DTW tables'.
+        for (s, values) in &mut own {
+            mark_padding(*s, values);
+        }
+        solve_pair_dtw(
+            rules,
+            pair,
+            &as_tables(&own),
+            &as_tables(&targets),
+            observer,
+        )
+    } else {
+        // Under Lasker's rule: the rounds again, over the exits' DTW tables.
+        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
+            .into_iter()
+            .map(|t| Ok((t, tables.load(TableId::new(TableKind::Dtw, t))?)))
+            .collect::<Result<_, TablebaseError>>()?;
+        let views: Vec<TierTable> = exits
+            .iter()
+            .map(|(t, v)| TierTable {
+                tier: *t,
+                values: v,
+            })
+            .collect();
+        solve_step_in_hand(rules, Metric::Dtw, &tiers, &views, observer)
     }
-    let solved = solve_pair_dtw(
-        tables.rules(),
-        pair,
-        &as_tables(&own),
-        &as_tables(&targets),
-        observer,
-    )
     .map_err(|e| JobError::Solve(tier, e))?;
-    drop((targets, own));
     let mut report = DtwReport {
         tier,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),
@@ -307,8 +324,8 @@ pub(crate) fn solve_dtw<O: JobObserver>(
         longest_loss: 0,
     };
     let mut written = Vec::new();
-    for s in &solved {
-        let id = TableId::moving(TableKind::Dtw, s.subspace);
+    for (&t, s) in tiers.iter().zip(&solved) {
+        let id = TableId::new(TableKind::Dtw, t);
         tables.write_values(id, &s.values)?;
         for v in &s.values {
             match v.get() {

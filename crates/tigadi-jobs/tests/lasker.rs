@@ -1,9 +1,9 @@
 //! Issue 53: the job and `verify` on a rule set with Lasker's rule
 //! (`slides=always`). The job solves `lasker,pieces=3` (its tiers with gotis in
-//! hand by the rounds step, `tigadi_solve::in_hand`), refuses the kinds it cannot
-//! solve yet, and `verify` passes its tables and catches one altered value in a
-//! tier with gotis in hand and moves inside it, and in one whose moves all leave
-//! it.
+//! hand by the rounds step, `tigadi_solve::in_hand`), game and DTW tables,
+//! refuses the 100-turn tables it cannot solve yet, and `verify` passes its
+//! tables and catches one altered value of each kind in a tier with gotis in
+//! hand and moves inside it, and in one whose moves all leave it.
 
 mod common;
 
@@ -33,14 +33,8 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("Lasker"), "{e}");
-    solve(
-        dir.path(),
-        &rules,
-        &steps,
-        &[TableKind::GameTheoretic],
-        &Silent,
-    )
-    .unwrap();
+    let kinds = [TableKind::GameTheoretic, TableKind::Dtw];
+    solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
     let store = TablebaseDir::new(dir.path(), &rules);
@@ -49,8 +43,11 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     let inside = Tier::new(Hands::new(0, 1), Subspace::new(3, 2));
     let leaving = Tier::new(Hands::new(3, 2), Subspace::new(0, 1));
     assert!(inside.has_moves_inside(&rules) && !leaving.has_moves_inside(&rules));
-    for tier in [inside, leaving] {
-        let id = TableId::new(TableKind::GameTheoretic, tier);
+    for id in [inside, leaving]
+        .into_iter()
+        .flat_map(|t| kinds.map(|k| TableId::new(k, t)))
+    {
+        let tier = id.tier;
         let before = std::fs::read(store.table_path(id)).unwrap();
         let mut values = store.load(id).unwrap();
         // A decided value one turn longer: still the same win/draw/loss.
@@ -63,13 +60,17 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
             Value::Draw => unreachable!(),
         });
         tigadi_tablebase::mark_padding(tier.subspace, &mut values);
-        store.write(id, TableData::Game(&values)).unwrap();
+        let data = match id.kind {
+            TableKind::Dtw => TableData::Dtw(&values),
+            _ => TableData::Game(&values),
+        };
+        store.write(id, data).unwrap();
         store.update_manifest(&[id], &[]).unwrap();
         let report = verify(dir.path(), &rules, &no_progress).unwrap();
         let own = report
             .subspaces
             .iter()
-            .find(|s| s.tier == tier)
+            .find(|s| s.tier == tier && s.kind == id.kind)
             .unwrap_or_else(|| panic!("{tier} not reported"));
         assert!(!own.is_ok(), "{tier}: an altered value passed");
         assert!(

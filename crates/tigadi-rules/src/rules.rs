@@ -137,18 +137,17 @@ impl RuleSet {
             .find(|(_, r)| r.board_key() == self.board_key())
     }
 
-    /// Why the solver writes only the game-theoretic tables of this rule set, if
-    /// it does: under Lasker's rule (`slides=always`) the tiers with gotis in hand
-    /// are solved by rounds with exits of any depth (issue 53), which the passes of
-    /// the 100-turn values and of the depth to win do not take yet. The CLI's
-    /// `solve` exits 2 with the text when `--dtw` asks for them, and leaves out
-    /// the 100-turn tables, saying so.
+    /// Why the solver does not write the 100-turn tables of this rule set, if
+    /// it does not: under Lasker's rule (`slides=always`) the tiers with gotis in
+    /// hand are solved by rounds with exits of any depth (issue 53), and the
+    /// 100-turn counter restarts at a placement, which the horizon pass does not
+    /// take yet. The CLI's `solve` leaves those tables out and says so.
     pub fn unsolved_kinds(&self) -> Option<String> {
         self.slides_in_hand.then(|| {
             format!(
                 "rule set '{}' lets a player with gotis in hand slide (slides=always, \
-                 Lasker's rule); the solver writes only its game-theoretic tables yet, \
-                 not the 100-turn tables nor the depth to win (DTW)",
+                 Lasker's rule); the solver does not write its 100-turn tables yet \
+                 (the game-theoretic and DTW tables it does)",
                 self.name()
             )
         })

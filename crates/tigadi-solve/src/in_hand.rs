@@ -114,10 +114,15 @@ impl<'a> Targets<'a> {
 
 /// Solves a step of tiers with gotis in hand ([`step_tiers`]) under a rule set
 /// with Lasker's rule: `tables` must hold the solved tables of its
-/// [`exit_tiers`]. Returns the values of its tiers' subspaces, in `step`'s
-/// order. See the module docs.
+/// [`exit_tiers`], their depths in `metric`. Returns the values of its tiers'
+/// subspaces, in `step`'s order, their depths in `metric`. See the module docs.
+///
+/// With [`Metric::Dtw`] and the exit tiers' DTW tables this is the depth to
+/// win: the same rounds, a capture counting one turn more than its target's
+/// depth (as every other turn does) instead of restarting at 1.
 pub fn solve_step_in_hand(
     rules: &RuleSet,
+    metric: Metric,
     step: &[Tier],
     tables: &[TierTable<'_>],
     observer: &dyn Observer,
@@ -148,6 +153,7 @@ pub fn solve_step_in_hand(
             for (slot, board) in idx.boards(r * run..(r + 1) * run) {
                 let (value, count, exit) = initial(
                     rules,
+                    metric,
                     step[p],
                     board,
                     next_idx.as_ref(),
@@ -201,6 +207,7 @@ pub fn solve_step_in_hand(
 /// quiet slides lead to when that is in the step.
 fn initial(
     rules: &RuleSet,
+    metric: Metric,
     tier: Tier,
     board: Board,
     inside: Option<&SubspaceIndex>,
@@ -211,10 +218,10 @@ fn initial(
     let lookup = |hands, next| targets.value(hands, next);
     let mut exit: Option<Value> = None;
     keys.clear();
-    for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |t| {
+    for_each_turn_in_hand(rules, metric, tier.hands, board, &lookup, |t| {
         let v = match (t, inside) {
             (TurnInHand::Quiet(next), Some(idx)) => return keys.push(idx.index(next)),
-            (TurnInHand::Quiet(next), None) => lookup(slid, next).before_turn(false),
+            (TurnInHand::Quiet(next), None) => metric.before_turn(lookup(slid, next), false),
             (TurnInHand::Valued(v), _) => v,
         };
         if exit.is_none_or(|b| v.better_than(b)) {

@@ -21,8 +21,8 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_solve::Quiet;
 use tigadi_solve::{
-    exit_tiers, solve_pair, solve_step_in_hand, step_tiers, Packed, Pair, SolvedTable, TierTable,
-    Value,
+    exit_tiers, solve_pair, solve_step_in_hand, step_tiers, Metric, Packed, Pair, SolvedTable,
+    TierTable, Value,
 };
 use tigadi_values::{tier_steps, Hands, Tier};
 
@@ -57,7 +57,7 @@ fn solve_all(rules: &RuleSet) -> HashMap<Tier, Vec<Packed>> {
                     values: &tables[&t],
                 })
                 .collect();
-            let solved = solve_step_in_hand(rules, &tiers, &exits, &Quiet).unwrap();
+            let solved = solve_step_in_hand(rules, Metric::Dtc, &tiers, &exits, &Quiet).unwrap();
             (tiers, solved)
         };
         for (t, s) in tiers.into_iter().zip(solved) {

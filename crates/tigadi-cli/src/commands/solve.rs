@@ -81,11 +81,8 @@ fn set_compression(tables: &tb::TablebaseDir, text: &str) -> Result<(), String> 
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
-    // Lasker's rule: the game tables only (`RuleSet::unsolved_kinds`).
-    let only_game = rules.unsolved_kinds();
-    if let (Some(why), true) = (&only_game, args.dtw) {
-        return Err(format!("--dtw: {why}; solve without --dtw"));
-    }
+    // Lasker's rule: no 100-turn tables yet (`RuleSet::unsolved_kinds`).
+    let no_horizon = rules.unsolved_kinds();
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
     let pairs = match &args.subspace {
@@ -119,9 +116,9 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let observer = SolveProgress::new(&progress);
     let started = Instant::now();
     let mut kinds = vec![tb::TableKind::GameTheoretic];
-    let horizon = !args.no_horizon && only_game.is_none();
-    if let (Some(why), false) = (&only_game, args.no_horizon) {
-        progress.line(&format!("game tables only, as with --no-horizon: {why}"));
+    let horizon = !args.no_horizon && no_horizon.is_none();
+    if let (Some(why), false) = (&no_horizon, args.no_horizon) {
+        progress.line(&format!("no 100-turn tables, as with --no-horizon: {why}"));
     }
     if horizon {
         kinds.push(tb::TableKind::Horizon);
