@@ -125,6 +125,26 @@ pub(crate) fn tiers_of_step(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
     }
 }
 
+/// Solves the step `tiers` with gotis in hand under Lasker's rule
+/// ([`solve_step_in_hand`]) from its exit tiers' tables `exits`, depths in
+/// `metric`.
+fn solve_in_hand(
+    rules: &RuleSet,
+    metric: Metric,
+    tiers: &[Tier],
+    exits: &[(Tier, Vec<Packed>)],
+    observer: &dyn tigadi_solve::Observer,
+) -> Result<Vec<SolvedSubspace>, tigadi_solve::SolveError> {
+    let views: Vec<TierTable> = exits
+        .iter()
+        .map(|(t, v)| TierTable {
+            tier: *t,
+            values: v,
+        })
+        .collect();
+    solve_step_in_hand(rules, metric, tiers, &views, observer)
+}
+
 /// Solves the game values of the step of `tier` and starts storing its files and
 /// listing them in the manifest. `last` is the step solved before it, if any: its
 /// values are read in place of its files where this step's moves lead into
@@ -167,14 +187,7 @@ pub(crate) fn solve_game<O: JobObserver>(
             .map(&mut held)
             .collect::<Result<_, _>>()?;
         drop(kept);
-        let views: Vec<TierTable> = exits
-            .iter()
-            .map(|(t, v)| TierTable {
-                tier: *t,
-                values: v,
-            })
-            .collect();
-        solve_step_in_hand(rules, Metric::Dtc, &tiers, &views, observer)
+        solve_in_hand(rules, Metric::Dtc, &tiers, &exits, observer)
     }
     .map_err(|e| JobError::Solve(tier, e))?;
     let seconds = t0.elapsed().as_secs_f64();
@@ -305,14 +318,7 @@ pub(crate) fn solve_dtw<O: JobObserver>(
             .into_iter()
             .map(|t| Ok((t, tables.load(TableId::new(TableKind::Dtw, t))?)))
             .collect::<Result<_, TablebaseError>>()?;
-        let views: Vec<TierTable> = exits
-            .iter()
-            .map(|(t, v)| TierTable {
-                tier: *t,
-                values: v,
-            })
-            .collect();
-        solve_step_in_hand(rules, Metric::Dtw, &tiers, &views, observer)
+        solve_in_hand(rules, Metric::Dtw, &tiers, &exits, observer)
     }
     .map_err(|e| JobError::Solve(tier, e))?;
     let mut report = DtwReport {
