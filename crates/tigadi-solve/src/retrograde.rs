@@ -29,6 +29,12 @@
 //!    also come from the initial pass).
 //! 3. What is still undecided when a round decides nothing is a **draw**.
 //!
+//! A step of tiers with gotis in hand under Lasker's rule ([`crate::in_hand`])
+//! runs the same rounds with **exits**: per position the best value of its
+//! moves that leave the step, of any depth (a quiet placement counts one turn
+//! more than its target). Its rounds all run forwards, each position taking
+//! its exit too ([`forward_step`]), and they go on at least to the deepest exit.
+//!
 //! Counting distinct successor *classes* forward and distinct predecessor *classes*
 //! backward is what keeps the counters right under symmetry reduction: a position
 //! whose orbit is smaller than its neighbour's would otherwise be decremented more
