@@ -175,8 +175,8 @@ pub const DTC100_DRAW: u8 = 0;
 /// Flag of a DTC₁₀₀ byte for a loss: `0x80 | h`; a win is `h` itself (1..=100).
 pub const DTC100_LOSS: u8 = 0x80;
 
-/// What a table file holds. With its phase (moving, or a placing layer) and its
-/// subspace it names a file ([`crate::TableId`]).
+/// What a table file holds. With its tier (hands and subspace) it names a file
+/// ([`crate::TableId`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TableKind {
     /// Game-theoretic values (`.tgtb`, format version 1): a WDL and a DTC section.

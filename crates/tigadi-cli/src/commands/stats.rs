@@ -301,8 +301,8 @@ fn add_counts(a: ClassCounts, b: &ClassCounts) -> ClassCounts {
     }
 }
 
-/// The empty board's value for Bone, who places first, when the first placing
-/// layer is solved: game-theoretic, and under the 100-turn rule (with its class)
+/// The empty board's value for Bone, who places first, when its tier (the start)
+/// is solved: game-theoretic, and under the 100-turn rule (with its class)
 /// when the placing horizon tables are there too.
 fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
