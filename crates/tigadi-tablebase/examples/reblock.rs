@@ -1,13 +1,13 @@
-//! Rewrites a rule set's table files with value blocks (DTC, DTC₁₀₀, DTW) of
-//! another size (`tigadi_tablebase::reblock`), for serving: the same values,
-//! smaller blocks to decompress per random probe (docs/PERFORMANCE.md, "Serving
+//! Rewrites a rule set's table files with blocks of another size
+//! (`tigadi_tablebase::reblock`), for serving: the same values, smaller blocks
+//! to decompress per random probe (docs/PERFORMANCE.md, "Serving
 //! the whole set"). Reads every table file of SRC (a rule set's directory, such
 //! as `tablebases/tigadi`) and writes each atomically under the same name into
 //! DST, skipping those already there (so an interrupted run resumes). DST gets
 //! no manifest or `SHA256SUMS`: their bytes and hashes would be the old files'.
 //!
 //! `cargo run --release -p tigadi-tablebase --example reblock -- SRC DST [BYTES]`
-//! (BYTES: decompressed bytes per value block, default 4096).
+//! (BYTES: decompressed bytes per block, default 4096).
 
 use std::path::Path;
 use std::time::Instant;

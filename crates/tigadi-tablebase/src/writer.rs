@@ -302,25 +302,26 @@ fn compress_block(section: Section, words: &[u16], level: i32) -> Result<Vec<u8>
         .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
 }
 
-/// Smallest and largest decompressed size of a value block [`reblock`] writes.
-pub const VALUE_BLOCK_BYTES: std::ops::RangeInclusive<u32> = 1024..=(1 << 20);
+/// Smallest and largest decompressed size of a block [`reblock`] writes.
+pub const REBLOCK_BYTES: std::ops::RangeInclusive<u32> = 1024..=(1 << 20);
 
-/// The bytes of `table`'s file with the blocks of its sections of 8- and 16-bit
-/// entries (DTC, DTC₁₀₀, DTW) holding `value_block_bytes` decompressed bytes each
-/// (a power of two in [`VALUE_BLOCK_BYTES`]; the writer's are 16 KiB:
-/// [`Section::slots_per_block`]); the WDL and category sections keep their blocks'
-/// size. Every slot keeps its entry (padding its filler, which does not depend on
-/// where blocks start) and every block the zstd level its section was written
-/// at; with the table's own sizes the result is the table's own bytes. Every block is read, its
-/// checksum checked, and compressed again. A smaller block costs a random probe
-/// less to decompress, at some file size (docs/PERFORMANCE.md, "Serving the whole
-/// set"); readers take any block size the header records (docs/FORMAT.md).
-pub fn reblock(table: &Table, value_block_bytes: u32) -> Result<Vec<u8>, TablebaseError> {
-    if !value_block_bytes.is_power_of_two() || !VALUE_BLOCK_BYTES.contains(&value_block_bytes) {
+/// The bytes of `table`'s file with the blocks of both its sections holding
+/// `block_bytes` decompressed bytes each (a power of two in [`REBLOCK_BYTES`]):
+/// `solve` writes blocks of 16 KiB (DTC, DTC₁₀₀, DTW, category) and 8 KiB (WDL),
+/// [`Section::slots_per_block`]. Every slot keeps its entry (padding its
+/// filler, which does not depend on where blocks start) and every block the
+/// zstd level its section was written at; a section whose blocks already have
+/// that size is copied as it is, so with a table's own sizes the result is its
+/// own bytes. Every block is read and its checksum checked. A smaller block
+/// costs a random probe less to decompress, at some file size
+/// (docs/PERFORMANCE.md, "Serving the whole set"); readers take any block size
+/// the header records (docs/FORMAT.md, "Blocks of another size").
+pub fn reblock(table: &Table, block_bytes: u32) -> Result<Vec<u8>, TablebaseError> {
+    if !block_bytes.is_power_of_two() || !REBLOCK_BYTES.contains(&block_bytes) {
         return Err(TablebaseError::InvalidValues(format!(
-            "value block of {value_block_bytes} bytes: expected a power of two from {} to {}",
-            VALUE_BLOCK_BYTES.start(),
-            VALUE_BLOCK_BYTES.end()
+            "blocks of {block_bytes} bytes: expected a power of two from {} to {}",
+            REBLOCK_BYTES.start(),
+            REBLOCK_BYTES.end()
         )));
     }
     let mut header = table.header().clone();
@@ -329,44 +330,49 @@ pub fn reblock(table: &Table, value_block_bytes: u32) -> Result<Vec<u8>, Tableba
     let mut rewritten = Vec::with_capacity(2);
     for (section, desc) in sections.into_iter().zip([&header.wdl, &header.dtc]) {
         let old = desc.slots_per_block as u64;
-        let new = match section {
-            Section::Wdl | Section::Category => desc.slots_per_block,
-            Section::Dtc | Section::Dtc100 | Section::Dtw => {
-                (value_block_bytes as u64 / section.raw_len(1)) as u32
-            }
-        } as u64;
-        // Groups of slots that start an old and a new block alike, decoded and
-        // compressed again in parallel: both sizes are powers of two (the new by
-        // the check above, the writer's old ones too); any other old size falls
-        // back to a group of their least common multiple.
-        let group = old / gcd(old, new) * new;
-        if group > 1 << 26 {
-            return Err(TablebaseError::InvalidValues(format!(
-                "{section:?} blocks of {old} slots cannot be regrouped into blocks of {new}"
-            )));
-        }
+        // Slots of `block_bytes` decompressed bytes: a power of two for every
+        // encoding (2, 4, 8 or 16 bits a slot).
+        let new = block_bytes as u64 * 8 / section.bits_per_slot();
         let level = desc.level as i32;
-        let groups: Vec<Vec<Vec<u8>>> = (0..slots.div_ceil(group))
-            .into_par_iter()
-            .map(|g| {
-                let (start, end) = (g * group, ((g + 1) * group).min(slots));
-                let mut words = Vec::with_capacity((end - start) as usize);
-                for b in start / old..end.div_ceil(old) {
-                    let raw = table.read_block(section, b)?;
-                    let n = block_slots(slots, old as u32, b) as usize;
-                    words.extend((0..n).map(|j| section.get(&raw, j, n)));
-                }
-                words
-                    .chunks(new as usize)
-                    .map(|w| compress_block(section, w, level))
-                    .collect()
-            })
-            .collect::<Result<_, _>>()?;
+        let blocks = if new == old {
+            (0..desc.block_count)
+                .into_par_iter()
+                .map(|b| table.compressed_block(section, b))
+                .collect::<Result<_, _>>()?
+        } else {
+            // Groups of slots that start an old and a new block alike, decoded
+            // and compressed again in parallel: both sizes are powers of two
+            // (the writer's are); any other old size makes a group of their
+            // least common multiple.
+            let group = old / gcd(old, new) * new;
+            if group > 1 << 26 {
+                return Err(TablebaseError::InvalidValues(format!(
+                    "{section:?} blocks of {old} slots cannot be regrouped into blocks of {new}"
+                )));
+            }
+            let groups: Vec<Vec<Vec<u8>>> = (0..slots.div_ceil(group))
+                .into_par_iter()
+                .map(|g| {
+                    let (start, end) = (g * group, ((g + 1) * group).min(slots));
+                    let mut words = Vec::with_capacity((end - start) as usize);
+                    for b in start / old..end.div_ceil(old) {
+                        let raw = table.read_block(section, b)?;
+                        let n = block_slots(slots, old as u32, b) as usize;
+                        words.extend((0..n).map(|j| section.get(&raw, j, n)));
+                    }
+                    words
+                        .chunks(new as usize)
+                        .map(|w| compress_block(section, w, level))
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?;
+            groups.into_iter().flatten().collect()
+        };
         rewritten.push(Blocks {
             section,
             level,
             slots_per_block: new as u32,
-            blocks: groups.into_iter().flatten().collect(),
+            blocks,
         });
     }
     let second = rewritten.pop().expect("two sections");
@@ -456,22 +462,32 @@ mod tests {
             let path = dir.write(id, data).unwrap();
             let own = fs::read(&path).unwrap();
             let table = Table::open(&path).unwrap();
-            assert!(
-                reblock(&table, 16_384).unwrap() == own,
-                "{kind:?}: own sizes, own bytes"
-            );
-            for bytes in [1024, 4096, 65_536] {
-                let file = reblock(&table, bytes).unwrap();
-                let t = Table::from_bytes(&path, file).unwrap();
-                t.check_file_checksum().unwrap();
-                let [first, second] = kind.sections();
-                let (h, old) = (t.header(), table.header());
-                assert_eq!(h.wdl.slots_per_block, old.wdl.slots_per_block, "{first:?}");
-                assert_eq!(
-                    h.dtc.slots_per_block as u64,
-                    bytes as u64 / second.raw_len(1),
-                    "{kind:?} {second:?}"
+            let reblocked = |t: &Table, bytes: u32| {
+                let file = reblock(t, bytes).unwrap();
+                (file.clone(), Table::from_bytes(&path, file).unwrap())
+            };
+            if kind == TableKind::Horizon {
+                // Both its sections have 16 KiB blocks.
+                assert!(
+                    reblock(&table, 16_384).unwrap() == own,
+                    "own sizes, own bytes"
                 );
+            }
+            // The result does not depend on the blocks it was read from.
+            let direct = reblock(&table, 1024).unwrap();
+            for via in [4096, 65_536] {
+                let (file, t) = reblocked(&table, via);
+                assert!(reblock(&t, 1024).unwrap() == direct, "{kind:?} via {via}");
+                assert!(reblock(&t, via).unwrap() == file, "{kind:?} again at {via}");
+            }
+            for bytes in [1024, 4096, 65_536] {
+                let (_, t) = reblocked(&table, bytes);
+                t.check_file_checksum().unwrap();
+                let (h, old) = (t.header(), table.header());
+                for (section, desc) in kind.sections().into_iter().zip([&h.wdl, &h.dtc]) {
+                    let raw = section.raw_len(desc.slots_per_block as u64);
+                    assert_eq!(raw, bytes as u64, "{kind:?} {section:?}");
+                }
                 assert_eq!((h.dtc.level, h.wdl.level), (old.dtc.level, old.wdl.level));
                 // Whole: every real slot holds what was written.
                 let (read, wanted): (Vec<Value>, Vec<Value>) = match kind {
