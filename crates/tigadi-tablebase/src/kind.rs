@@ -520,14 +520,19 @@ impl Section {
         }
     }
 
+    /// Bits a slot takes in a decompressed block.
+    pub fn bits_per_slot(self) -> u64 {
+        match self {
+            Section::Wdl => 2,
+            Section::Category => 4,
+            Section::Dtc100 => 8,
+            Section::Dtc | Section::Dtw => 16,
+        }
+    }
+
     /// Decompressed bytes of a block of `n` slots.
     pub fn raw_len(self, n: u64) -> u64 {
-        match self {
-            Section::Wdl => n.div_ceil(4),
-            Section::Category => n.div_ceil(2),
-            Section::Dtc100 => n,
-            Section::Dtc | Section::Dtw => 2 * n,
-        }
+        (n * self.bits_per_slot()).div_ceil(8)
     }
 
     /// The decompressed block of the entries `words` (one per slot, in order).

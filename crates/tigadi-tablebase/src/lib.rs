@@ -45,4 +45,4 @@ pub use tablebase::{hands_of, RuleValues, Tablebase};
 pub use tigadi_values::{
     placing_turns, successor_tiers, tiers_after, tiers_with_hands, Hands, Tier,
 };
-pub use writer::{compress, encode, Compressed};
+pub use writer::{compress, encode, reblock, Compressed};
