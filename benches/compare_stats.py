@@ -7,17 +7,20 @@ COMMITTED is a published file such as data/tigadi-moving-stats.jsonl, RECOMPUTED
 the output of `tigadi --rules GAME stats --json --dir DIR` after a re-run.
 
 Rows are matched by their key: the subspace for moving-phase rows ("3v4": 3 gotis
-for the player to move, 4 for the other), the layer for placing rows ("placed 5"),
+for the player to move, 4 for the other), the placements made for the rows of
+tiers with gotis in hand ("placed 5": one hands per number of placements without
+Lasker's rule, whose stats are not published),
 and "empty board" for the empty board's line. Only the kinds of row present in
 the committed file are compared (a placing run's output also holds the moving
 rows; data/GAME-moving-stats.jsonl is their reference). Every field is compared
 except the timing fields in IGNORED, so classes, win, draw, loss, the longest
 DTCs, tables, the 100-turn fields and the empty board's value all count. The
 depth-to-win fields in OPTIONAL (written only when the DTW tables were computed,
-`tigadi solve --dtw`), and a placing layer's counts under the 100-turn rule
-(written only when its horizon tables were computed), are compared when the
-committed row has them; a re-run with those tables may then be compared with a
-file published without them.
+`tigadi solve --dtw`), a placing row's counts under the 100-turn rule (written
+only when its horizon tables were computed), and its `hands` (added to `stats`
+after the files were published), are compared when the committed row has them;
+a re-run with those tables may then be compared with a file published without
+them.
 
 With --partial (a run limited by --max-pieces), committed rows the run did not
 compute are listed as not compared instead of missing.
@@ -34,7 +37,9 @@ import sys
 IGNORED = {"seconds"}  # wall-clock time: differs from run to run and machine to machine
 OPTIONAL = {"longest_dtw", "dtw",  # only with DTW tables: compared when committed
             # a placing layer's counts under the 100-turn rule: only with its horizon tables
-            "cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss"}
+            "cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss",
+            # a placing row's hands, [mover, opponent]: newer than the published files
+            "hands"}
 
 
 def row_key(row):

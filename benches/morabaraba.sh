@@ -6,11 +6,11 @@
 #
 # Runs, in DIR (default tablebases/morabaraba, which git ignores):
 #   tigadi --rules morabaraba solve --dir DIR --no-horizon
-# (the moving phase, 99 subspaces up to 12v11, then the 24 placing layers back
-# to the empty board), then
+# (the moving phase, 99 subspaces up to 12v11, then the tiers with gotis
+# in hand, 24 hands, back to the empty board), then
 #   tigadi --rules morabaraba stats --json --dir DIR > DIR/morabaraba-stats.jsonl
 # and splits those rows as the other games' are: the subspaces into
-# data/morabaraba-moving-stats.jsonl, the placing layers and the empty board's
+# data/morabaraba-moving-stats.jsonl, the rows of the hands and the empty board's
 # line into data/morabaraba-placing-stats.jsonl.
 #
 # Resumable: run the same command again after an interruption (a reboot, a kill,
@@ -18,7 +18,7 @@
 # to run unattended:
 #   nohup benches/morabaraba.sh DIR >/dev/null 2>&1 &
 # Everything goes to DIR/morabaraba.log (appended, one line per pair and per
-# placing layer, with times and peak memory); `tail -f` it to follow the run.
+# tier with gotis in hand, with times and peak memory); `tail -f` it to follow the run.
 #
 #   --bin PATH  the tigadi binary (default: $TIGADI_BIN, else
 #               target/release/tigadi, else tigadi on PATH)

@@ -13,6 +13,10 @@
 # measured before issue 56.
 # TIGADI_BIN=PATH serves with another build (for A/B runs) instead of building this one;
 # SERVE_ARGS="--cache-mib 128" passes options to `tigadi serve`.
+# WARM=SECONDS first runs another stream (seed 32) that long unmeasured, so that the
+# measured run sees a server whose tables are open and whose cache is full
+# (a fresh server opens each table on its first request, which its first
+# requests wait for: on a whole set that, not the steady state, sets the p99).
 # Prints wrk's requests/s and latency percentiles, and the server's CPU per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,13 +34,15 @@ else
 fi
 rdir=$(echo "$rules" | sed 's/=/-/g; s/,/_/g')
 paths=$(mktemp)
+warm=$(mktemp)
 log=$(mktemp)
 # Random positions: for each subspace with a table, gotis dropped on random points
-# (seed 31), alternating the side to move; every position valid in the moving phase.
-python3 - "$dir" "$rules" "$n" "${PHASES:-moving}" > "$paths" <<'PY'
+# (seed 31; the WARM stream seed 32), alternating the side to move; every position valid in the moving phase.
+draw() {
+python3 - "$dir" "$rules" "$n" "${PHASES:-moving}" "$1" <<'PY'
 import os, random, re, sys, urllib.parse
 from pathlib import Path
-directory, rules, n, phases = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+directory, rules, n, phases, stream_seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 if phases not in ("moving", "both"):
     sys.exit(f"PHASES={phases}: expected moving or both")
 rdir = rules.replace("=", "-").replace(",", "_")
@@ -64,7 +70,7 @@ lines = [set(l.split()) for l in (
     "a7 a4 a1,b6 b4 b2,c5 c4 c3,d7 d6 d5,d3 d2 d1,e5 e4 e3,f6 f4 f2,g7 g4 g1,"
     "a7 b6 c5,g7 f6 e5,a1 b2 c3,g1 f2 e3").split(",")]
 tigadi = lambda s: any(l <= s for l in lines)
-rng = random.Random(31)
+rng = random.Random(stream_seed)
 for i in range(n):
     (m, o), made = subs[i % len(subs)]
     if made is None:
@@ -90,18 +96,24 @@ for i in range(n):
     text = "/".join("".join("B" if p in bone else "S" if p in seed else "." for p in r) for r in ranks)
     print(f"/api/v1/{urllib.parse.quote(rules, safe='')}?position={urllib.parse.quote(text + ' ' + side + hands, safe='/')}")
 PY
+}
+draw 31 > "$paths"
 "$bin" serve --dir "$dir" --bind 127.0.0.1:0 ${SERVE_ARGS:-} 2>"$log" &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log" "$paths"' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log" "$paths" "$warm"' EXIT
 for _ in $(seq 100); do grep -q 'http://' "$log" && break; sleep 0.1; done
 addr=$(sed -n 's|.*http://\([^/]*\)/.*|\1|p' "$log" | head -1)
 curl -sf "http://$addr$(head -1 "$paths")" >/dev/null || { echo "no answer from the server" >&2; exit 1; }
 cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+if [ "${WARM:-0}" != 0 ]; then
+    draw 32 > "$warm"
+    PATHS="$warm" wrk -t2 -c"$conns" -d"${WARM}s" -s benches/serve_random.lua "http://$addr" >/dev/null
+fi
 tick=$(getconf CLK_TCK)
 before=$(cpu); n0=$(grep -c ' 200 ' "$log" || true)
 tables=$(ls "$dir/$rdir"/[0-9]*v*.tgtb | wc -l)
 [ "${PHASES:-moving}" = both ] && tables="$tables moving-phase and $(find "$dir/$rdir" -maxdepth 1 -name "p*-*v*.tgtb" | wc -l) placing"
-echo "== $n random positions over $tables subspaces (PHASES=${PHASES:-moving}), $conns connections, ${secs}s (rules $rules, $bin)"
+echo "== $n random positions over $tables subspaces (PHASES=${PHASES:-moving}), $conns connections, ${secs}s after ${WARM:-0}s unmeasured (rules $rules, $bin)"
 PATHS="$paths" wrk -t2 -c"$conns" -d"${secs}s" --latency -s benches/serve_random.lua "http://$addr"
 after=$(cpu); n1=$(grep -c ' 200 ' "$log" || true)
 errors=$(grep -c '^GET .* [45][0-9][0-9] ' "$log" || true)

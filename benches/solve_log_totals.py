@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Totals of the lines that `tigadi solve` writes to a log (not to a terminal): the
-moving phase's pairs (slots, wall and CPU seconds, peak memory, random words
-touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`, or in logs
+moving phase's pairs (slots, wall and CPU seconds, peak memory, random memory
+words touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`, or in logs
 of solves before the tier job `placing layer 9, 6v8: ...`: slots, wall and CPU
 seconds, peak memory), each phase's on a line of its own. These are the
 game-theoretic pass's lines; the 100-turn pass's (`9v9 (100-turn): ...`,
@@ -26,7 +26,9 @@ import sys
 
 PAIR = re.compile(
     r"(\S+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, peak ([\d.]+) GB\).*?"
-    r"(\d+) random words touched"
+    # "random memory words": words of memory read or written at random, not the
+    # depths in words; older logs say "random words touched".
+    r"(\d+) random (?:memory )?words touched"
 )
 TIER = re.compile(
     r"(\d+v\d+) with (\d+\+\d+) in hand: (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "

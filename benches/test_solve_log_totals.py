@@ -17,9 +17,11 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOTALS = os.path.join(HERE, "solve_log_totals.py")
 
+# The pairs' lines as older logs ("random words") and newer ones ("random
+# memory words") write them: both are summed.
 FIRST = """== 2026-12-03 21:19:34 start: tigadi
 3v3: 1000 slots, 0.5 s (1.0 CPU s, peak 0.02 GB), 17 rounds, 5 wins, 0 draws, 1 losses (classes), 4000 random words touched
-4v3+3v4: 3000 slots, 1.5 s (2.5 CPU s, peak 0.25 GB), 12 rounds, 5 wins, 1 draws, 2 losses (classes), 9000 random words touched
+4v3+3v4: 3000 slots, 1.5 s (2.5 CPU s, peak 0.25 GB), 12 rounds, 5 wins, 1 draws, 2 losses (classes), 9000 random memory words touched
 6v8 with 2+3 in hand: 2000 slots, 4.0 s (7.0 CPU s, peak 3.15 GB)
 """
 # The resumed run: the pairs already solved, one placing line repeated (a table

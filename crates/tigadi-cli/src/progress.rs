@@ -267,7 +267,7 @@ impl JobObserver for SolveProgress<'_> {
                 String::new()
             } else {
                 format!(
-                    ", {} random words touched",
+                    ", {} random memory words touched",
                     self.touched.load(std::sync::atomic::Ordering::Relaxed)
                 )
             }

@@ -615,11 +615,17 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/pieces4-game.txt"),
     )
     .unwrap();
-    b.script(&format!(
-        "document.getElementById('input').value = {}; document.querySelector('#goto button').click(); return true",
-        // The box is one line: the record's lines joined.
-        json!(record.split_whitespace().collect::<Vec<_>>().join(" "))
-    ));
+    // Pasted as it is, over two lines: the box keeps the line break (a one-line
+    // input drops it, and "c5-b6" + "7." reads as one bad move).
+    assert!(record.trim().contains('\n'), "{record}");
+    assert_eq!(
+        b.script(&format!(
+            "const box = document.getElementById('input'); box.value = {}; return box.value",
+            json!(record)
+        )),
+        json!(record)
+    );
+    b.script("document.querySelector('#goto button').click(); return true");
     b.wait_for_position(&start.to_string());
     assert_eq!(
         b.script("return document.getElementById('back').disabled"),
@@ -737,10 +743,11 @@ fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
         position = before.apply(mv);
         if before.hand(before.side) > 0 && before.mover().count_ones() > 0 {
             // Gotis in hand and on the board: both kinds of turn are offered.
+            // ... and the position is named by its hands, not as a placing phase.
+            let shown = status(&mut b);
             assert!(
-                status(&mut b).contains(" to place or move ("),
-                "{}",
-                status(&mut b)
+                shown.contains(" to place or move (hands ") && !shown.contains("phase"),
+                "{shown}"
             );
             let rows = b.moves_shown();
             assert!(rows.iter().any(|r| r.0.contains('-')), "{rows:?}");

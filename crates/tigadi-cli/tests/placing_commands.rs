@@ -97,6 +97,13 @@ fn placing_phase_through_the_cli() {
     assert_eq!(layers.len(), 6, "{json}");
     for (placed, row) in layers.iter().enumerate() {
         assert_eq!(row["placed"], placed);
+        // The row's hands: the player to move has placed every other goti, the
+        // first player's on even counts (3 a side here).
+        assert_eq!(
+            row["hands"],
+            serde_json::json!([3 - placed / 2, 3 - placed.div_ceil(2)]),
+            "{row}"
+        );
         let mut wdl = [0u64; 3];
         let subs = tigadi_tablebase::tiers_after(&rules, placed as u32)
             .into_iter()
@@ -124,7 +131,8 @@ fn placing_phase_through_the_cli() {
         );
         assert_eq!(row["classes"], wdl.iter().sum::<u64>());
     }
-    assert!(stats.contains("placed      tables"), "{stats}");
+    assert!(stats.contains("hands   placed    tables"), "{stats}");
+    assert!(stats.contains("\n3+3          0 "), "{stats}");
 
     let start = ".../.../.../....../.../.../... B 3 3";
     let (ok, probe, err) = tigadi(dir, &["probe", start]);

@@ -7,7 +7,7 @@
 //! ([`Tablebase::answer`](tigadi_tablebase::Tablebase::answer)), for positions of
 //! both phases: this crate orders no moves and computes no values of its own, it
 //! only picks among the turns the prober ranks first. Where the tables say nothing
-//! (a subspace or placing layer whose table is missing) the answer says so
+//! (a tier whose table is missing) the answer says so
 //! ([`NoTable`]); only the move chooser then plays by a small depth-limited search
 //! ([`search()`]), and its [`Choice`] says that it did.
 //!

@@ -98,8 +98,8 @@ pub enum LineEnd {
     DrawCertain,
     /// The turns asked for were played.
     MaxTurns,
-    /// The tables do not cover the position reached (a turn led into a subspace or
-    /// placing layer whose table is missing).
+    /// The tables do not cover the position reached (a turn led into a tier
+    /// whose table is missing).
     NoTable {
         /// Which.
         why: NoTable,

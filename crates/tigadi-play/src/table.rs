@@ -10,14 +10,13 @@ use tigadi_tablebase::{ProbeReport, ReportTurn, Tablebase};
 /// Why the tables say nothing about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoTable {
-    /// A table this position needs is not in the directory: its own (of the
-    /// moving phase, or of its placing layer), or that of a position one of its
-    /// turns leads to.
+    /// A table this position needs is not in the directory: its own tier's, or
+    /// that of a position one of its turns leads to.
     Missing {
         /// The subspace of the missing table.
         subspace: Subspace,
-        /// Its file name (`7v6.tgtb`, `p05-4v4.tgtb`, ...), which says the phase
-        /// and placing layer too.
+        /// Its file name (`7v6.tgtb`, `p05-4v4.tgtb`, ...), which says the hands
+        /// of its tier too.
         file: String,
     },
 }

@@ -19,7 +19,7 @@ const VALUE_FIELDS: [&str; 6] = ["value", "dtc", "dtw", "category", "rule_value"
 ///   `phase`, `bone` and `seed` (point names), `bone_hand`, `seed_hand`,
 ///   `quiet_turns`, `quiet_limit`, `result` (as in `tigadi show --json`);
 /// - `known`: whether the tables give values here; `unknown` says why not
-///   (no table for the subspace or placing layer), `null` otherwise;
+///   (no table for the position's tier), `null` otherwise;
 /// - `value`, `dtc`, `dtw`, `category`, `rule_value`, `dtc100`: as in the probe
 ///   answer (`dtw`, the depth to win, `null` without DTW tables);
 /// - `moves`: every legal move, best first where values are known (the probe's

@@ -89,8 +89,13 @@ function render() {
     // Under Lasker's rule a player with gotis in hand may also slide: the moves
     // say so (the page holds no rules).
     const slides = a.moves.some((m) => m.move.includes("-"));
+    // A position that may slide is no placing phase: it is named by its hands.
     const verb = a.phase === "placing" ? (slides ? "place or move" : "place") : "move";
-    st.append(`${side} to ${verb} (${a.phase} phase${a.phase === "placing" ? `, hands ${a.bone_hand}–${a.seed_hand}` : `, ${a.quiet_turns} quiet turn${a.quiet_turns === 1 ? "" : "s"}`}): `);
+    const hands = `hands ${a.bone_hand}–${a.seed_hand}`;
+    const where = a.phase !== "placing"
+      ? `moving phase, ${a.quiet_turns} quiet turn${a.quiet_turns === 1 ? "" : "s"}`
+      : slides ? hands : `placing phase, ${hands}`;
+    st.append(`${side} to ${verb} (${where}): `);
     const v = document.createElement("span");
     v.className = category(a);
     v.id = "value";
@@ -331,6 +336,15 @@ $("goto").addEventListener("submit", async (ev) => {
     show();
   } catch (e) {
     $("error").textContent = e.message;
+  }
+});
+// The box is a textarea, so a pasted record keeps its line breaks (a one-line
+// input would drop them and join the last move of a line to the next line's
+// first); Enter still goes, Shift+Enter starts a new line.
+$("input").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+    ev.preventDefault();
+    $("goto").requestSubmit();
   }
 });
 $("rules").addEventListener("change", async () => {

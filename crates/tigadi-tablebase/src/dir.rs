@@ -332,7 +332,7 @@ impl TablebaseDir {
 
     /// Opens table `id` (header, layout, head checksum and block tables checked)
     /// and checks that it is the one asked for: kind, rule set (and turn limit for
-    /// a kind that records it), phase and layer, subspace. Nothing at its path is
+    /// a kind that records it), tier (hands and subspace). Nothing at its path is
     /// [`TablebaseError::MissingSubspace`].
     pub fn open(&self, id: TableId) -> Result<Table, TablebaseError> {
         let path = self.table_path(id);

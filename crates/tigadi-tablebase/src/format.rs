@@ -378,7 +378,7 @@ impl Header {
         };
         let placing = !hands.is_empty();
         let (mover, opponent) = (bytes[19], bytes[20]);
-        // Placing layers hold positions with fewer than three gotis a side (and
+        // Tiers with gotis in hand hold positions with fewer than three gotis a side (and
         // fewer than 24 gotis in all).
         let least = if placing { 0 } else { 3 };
         if !(least..=12).contains(&mover)

@@ -53,14 +53,13 @@ pub const WDL_SLOTS_PER_BLOCK: u32 = 32_768;
 /// about ten microseconds).
 pub const DTC_SLOTS_PER_BLOCK: u32 = 8_192;
 /// zstd level of WDL blocks in the small levels ([`ZstdLevels::SMALL`], the
-/// default until 2026-12-03). Measured on the tigadi tables 6v4, 4v6 and 5v5
-/// (`examples/encodings.rs`): level 15 is 5% smaller and 5 times slower to write
-/// (24.6 s against 5.0 s), which made compression a fifth of a full solve's CPU
-/// time; level 19 gains nothing more.
+/// first default): higher levels make files only a few percent smaller and
+/// several times slower to write (`tigadi-jobs/examples/encodings.rs`; the
+/// measurements are in docs/PERFORMANCE.md, *History of the architecture*).
 pub const WDL_ZSTD_LEVEL: i32 = 9;
-/// zstd level of DTC blocks in the small levels. Measured on the same tables:
-/// level 9 is 4.5% smaller and 2.9 times slower (48.9 s against 17.1 s); level 3
-/// is 14% larger and 3 times faster again.
+/// zstd level of DTC blocks in the small levels, chosen the same way: one level
+/// up is a few percent smaller and about three times slower, level 3 larger and
+/// faster (docs/PERFORMANCE.md).
 pub const DTC_ZSTD_LEVEL: i32 = 6;
 
 /// The zstd levels a tablebase directory's tables are written at: one for the
@@ -78,18 +77,16 @@ pub struct ZstdLevels {
 
 impl ZstdLevels {
     /// Smaller files, slower writing: [`WDL_ZSTD_LEVEL`] and [`DTC_ZSTD_LEVEL`],
-    /// the levels every directory was written at until 2026-12-03 (and still is,
-    /// when it was started then: [`crate::TablebaseDir::with_recorded_levels`]).
+    /// the levels of the first directories (which are still written at them:
+    /// [`crate::TablebaseDir::with_recorded_levels`]).
     pub const SMALL: ZstdLevels = ZstdLevels {
         wdl: WDL_ZSTD_LEVEL,
         dtc: DTC_ZSTD_LEVEL,
     };
 
-    /// Faster writing, larger files: level 3 for both. Measured against
-    /// [`ZstdLevels::SMALL`] (docs/PERFORMANCE.md): Morabaraba's placing tables
-    /// `p23-6v8`, `p23-7v9`, `p23-8v8` 2.1 to 2.7 times less CPU to write, files
-    /// 8% to 13% larger; the whole `tigadi,pieces=7` game 1.18 times faster,
-    /// its directory 12% larger.
+    /// Faster writing, larger files: level 3 for both; against
+    /// [`ZstdLevels::SMALL`], about twice as fast to write for files about a
+    /// tenth larger (measured in docs/PERFORMANCE.md).
     pub const FAST: ZstdLevels = ZstdLevels { wdl: 3, dtc: 3 };
 
     /// The levels a new directory is written at: [`ZstdLevels::FAST`].
@@ -178,8 +175,8 @@ pub const DTC100_DRAW: u8 = 0;
 /// Flag of a DTC₁₀₀ byte for a loss: `0x80 | h`; a win is `h` itself (1..=100).
 pub const DTC100_LOSS: u8 = 0x80;
 
-/// What a table file holds. With its phase (moving, or a placing layer) and its
-/// subspace it names a file ([`crate::TableId`]).
+/// What a table file holds. With its tier (hands and subspace) it names a file
+/// ([`crate::TableId`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TableKind {
     /// Game-theoretic values (`.tgtb`, format version 1): a WDL and a DTC section.
@@ -523,14 +520,19 @@ impl Section {
         }
     }
 
+    /// Bits a slot takes in a decompressed block.
+    pub fn bits_per_slot(self) -> u64 {
+        match self {
+            Section::Wdl => 2,
+            Section::Category => 4,
+            Section::Dtc100 => 8,
+            Section::Dtc | Section::Dtw => 16,
+        }
+    }
+
     /// Decompressed bytes of a block of `n` slots.
     pub fn raw_len(self, n: u64) -> u64 {
-        match self {
-            Section::Wdl => n.div_ceil(4),
-            Section::Category => n.div_ceil(2),
-            Section::Dtc100 => n,
-            Section::Dtc | Section::Dtw => 2 * n,
-        }
+        (n * self.bits_per_slot()).div_ceil(8)
     }
 
     /// The decompressed block of the entries `words` (one per slot, in order).

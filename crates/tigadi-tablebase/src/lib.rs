@@ -5,12 +5,13 @@
 //! [`Tablebase::answer`]). This is all a program that reads tables needs: it does
 //! not depend on the solver.
 //!
-//! One file per rule set, kind, phase and subspace: `DIR/<rules>/<m>v<o>.tgtb`
-//! (game-theoretic values of the moving phase: a WDL section, what a program that
-//! needs only win/draw/loss reads, and a DTC section) and beside it
+//! One file per rule set, kind and tier: `DIR/<rules>/<m>v<o>.tgtb`
+//! (game-theoretic values of a moving-phase tier: a WDL section, what a program
+//! that needs only win/draw/loss reads, and a DTC section) and beside it
 //! `<m>v<o>.tghz` (the values under the 100-turn rule: a category section and a
-//! DTC₁₀₀ section), `p<k>-<m>v<o>.tgtb` and `.tghz` for placing layer `k`; each
-//! section in independently zstd-compressed, checksummed blocks.
+//! DTC₁₀₀ section), `p<k>-<m>v<o>.tgtb` and `.tghz` for a tier with gotis in
+//! hand after `k` placements (`h<a>-<b>-…` for hands no alternate placing
+//! gives); each section in independently zstd-compressed, checksummed blocks.
 //! `docs/FORMAT.md` is the byte-level specification.
 //!
 //! Not here: solving (`tigadi-solve`), the jobs that solve into files and verify
@@ -44,4 +45,4 @@ pub use tablebase::{hands_of, RuleValues, Tablebase};
 pub use tigadi_values::{
     placing_turns, successor_tiers, tiers_after, tiers_with_hands, Hands, Tier,
 };
-pub use writer::{compress, encode, Compressed};
+pub use writer::{compress, encode, reblock, Compressed};

@@ -6,6 +6,7 @@ use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
 use crate::kind::{horizon_entries, value_entries, Entries, Section, TableData, ZstdLevels};
+use crate::reader::table::Table;
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -149,6 +150,7 @@ pub fn compress(
 struct Blocks {
     section: Section,
     level: i32,
+    slots_per_block: u32,
     blocks: Vec<Vec<u8>>,
 }
 
@@ -160,7 +162,7 @@ impl Blocks {
             encoding: self.section.encoding(),
             compression: COMPRESSION_ZSTD,
             level: self.level as u8,
-            slots_per_block: self.section.slots_per_block(),
+            slots_per_block: self.slots_per_block,
             block_count: self.blocks.len() as u64,
             table_offset: 0,
             data_offset: 0,
@@ -281,20 +283,280 @@ fn compress_section(
                     prev
                 })
                 .collect();
-            zstd_compress(&section.pack(&words), level)
-                .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
+            compress_block(section, &words, level)
         })
         .collect::<Result<_, _>>()?;
     Ok(Blocks {
         section,
         level,
+        slots_per_block: spb,
         blocks,
     })
+}
+
+/// One block of `section` holding the entries `words`, packed and compressed at
+/// zstd level `level`: the one encoding of a block that writing and
+/// [`reblock`] share.
+fn compress_block(section: Section, words: &[u16], level: i32) -> Result<Vec<u8>, TablebaseError> {
+    zstd_compress(&section.pack(words), level)
+        .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
+}
+
+/// Smallest and largest decompressed size of a block [`reblock`] writes.
+pub const REBLOCK_BYTES: std::ops::RangeInclusive<u32> = 1024..=(1 << 20);
+
+/// The bytes of `table`'s file with the blocks of both its sections holding
+/// `block_bytes` decompressed bytes each (a power of two in [`REBLOCK_BYTES`]):
+/// `solve` writes blocks of 16 KiB (DTC, DTC₁₀₀, DTW, category) and 8 KiB (WDL),
+/// [`Section::slots_per_block`]. Every slot keeps its entry (padding its
+/// filler, which does not depend on where blocks start) and every block the
+/// zstd level its section was written at; a section whose blocks already have
+/// that size is copied as it is, so with a table's own sizes the result is its
+/// own bytes. Every block is read and its checksum checked. A smaller block
+/// costs a random probe less to decompress, at some file size
+/// (docs/PERFORMANCE.md, "Serving the whole set"); readers take any block size
+/// the header records (docs/FORMAT.md, "Blocks of another size").
+pub fn reblock(table: &Table, block_bytes: u32) -> Result<Vec<u8>, TablebaseError> {
+    if !block_bytes.is_power_of_two() || !REBLOCK_BYTES.contains(&block_bytes) {
+        return Err(TablebaseError::InvalidValues(format!(
+            "blocks of {block_bytes} bytes: expected a power of two from {} to {}",
+            REBLOCK_BYTES.start(),
+            REBLOCK_BYTES.end()
+        )));
+    }
+    let mut header = table.header().clone();
+    let slots = header.slots;
+    let sections = header.kind.sections();
+    let mut rewritten = Vec::with_capacity(2);
+    for (section, desc) in sections.into_iter().zip([&header.wdl, &header.dtc]) {
+        let old = desc.slots_per_block as u64;
+        // Slots of `block_bytes` decompressed bytes: a power of two for every
+        // encoding (2, 4, 8 or 16 bits a slot).
+        let new = block_bytes as u64 * 8 / section.bits_per_slot();
+        let level = desc.level as i32;
+        let blocks = if new == old {
+            (0..desc.block_count)
+                .into_par_iter()
+                .map(|b| table.compressed_block(section, b))
+                .collect::<Result<_, _>>()?
+        } else {
+            // Groups of slots that start an old and a new block alike, decoded
+            // and compressed again in parallel: both sizes are powers of two
+            // (the writer's are); any other old size makes a group of their
+            // least common multiple.
+            let group = old / gcd(old, new) * new;
+            if group > 1 << 26 {
+                return Err(TablebaseError::InvalidValues(format!(
+                    "{section:?} blocks of {old} slots cannot be regrouped into blocks of {new}"
+                )));
+            }
+            let groups: Vec<Vec<Vec<u8>>> = (0..slots.div_ceil(group))
+                .into_par_iter()
+                .map(|g| {
+                    let (start, end) = (g * group, ((g + 1) * group).min(slots));
+                    let mut words = Vec::with_capacity((end - start) as usize);
+                    for b in start / old..end.div_ceil(old) {
+                        let raw = table.read_block(section, b)?;
+                        let n = block_slots(slots, old as u32, b) as usize;
+                        words.extend((0..n).map(|j| section.get(&raw, j, n)));
+                    }
+                    words
+                        .chunks(new as usize)
+                        .map(|w| compress_block(section, w, level))
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?;
+            groups.into_iter().flatten().collect()
+        };
+        rewritten.push(Blocks {
+            section,
+            level,
+            slots_per_block: new as u32,
+            blocks,
+        });
+    }
+    let second = rewritten.pop().expect("two sections");
+    let first = rewritten.pop().expect("two sections");
+    header.wdl = first.desc();
+    header.dtc = second.desc();
+    Ok(assemble(header, &first, &second))
+}
+
+/// Greatest common divisor.
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values of every kind of slot of the subspace of `index`, padding
+    /// where the index has no board: wins, losses and draws at depths up to
+    /// 100 in an irregular pattern, so that no two blocks are alike.
+    fn varied_values(index: &tigadi_index::SubspaceIndex, salt: u64) -> Vec<tigadi_values::Packed> {
+        use tigadi_values::{Packed, Value};
+        (0..index.slots())
+            .map(|slot| {
+                let h = (slot ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                match (index.board(slot), h % 3) {
+                    (None, _) => Packed::NONE,
+                    (Some(_), 0) => Packed::new(Value::Win(1 + (h >> 4) as u16 % 100)),
+                    (Some(_), 1) => Packed::new(Value::Loss((h >> 4) as u16 % 100)),
+                    _ => Packed::DRAW,
+                }
+            })
+            .collect()
+    }
+
+    /// `reblock` with a table's own block sizes gives its own bytes, and with
+    /// other sizes a file whose every slot holds the entries written (the test's
+    /// values, the oracle), for each kind of table, read both whole and slot by
+    /// slot through the cache; sizes that are no power of two, or out of range,
+    /// are refused.
+    #[test]
+    fn reblock_keeps_every_entry_at_any_block_size() {
+        use crate::dir::{TableId, TablebaseDir};
+        use crate::kind::Entry;
+        use crate::kind::{field, TableKind};
+        use crate::reader::cache::BlockCache;
+        use tigadi_index::{Subspace, SubspaceIndex};
+        use tigadi_values::{Category, Packed, Value};
+
+        let rules = RuleSet::parse("tigadi").unwrap();
+        let subspace = Subspace::new(3, 3);
+        let index = SubspaceIndex::new(subspace);
+        let game = varied_values(&index, 1);
+        // Under the rule: a win or loss kept or drawn, a draw drawn.
+        let dtc100: Vec<Packed> = game
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| match v.get() {
+                Some(Value::Win(n)) if i % 5 != 0 => Packed::new(Value::Win(n)),
+                Some(Value::Loss(n)) if i % 7 != 0 => Packed::new(Value::Loss(n)),
+                Some(_) => Packed::DRAW,
+                None => Packed::NONE,
+            })
+            .collect();
+        let dtw = varied_values(&index, 2);
+        let root = tempfile::tempdir().unwrap();
+        let dir = TablebaseDir::new(root.path(), &rules);
+        let written = [
+            (TableKind::GameTheoretic, TableData::Game(&game)),
+            (
+                TableKind::Horizon,
+                TableData::Horizon {
+                    game: &game,
+                    dtc100: &dtc100,
+                },
+            ),
+            (TableKind::Dtw, TableData::Dtw(&dtw)),
+        ];
+        let real = |slot: u64| index.board(slot).is_some();
+        for (kind, data) in written {
+            let id = TableId::moving(kind, subspace);
+            let path = dir.write(id, data).unwrap();
+            let own = fs::read(&path).unwrap();
+            let table = Table::open(&path).unwrap();
+            let reblocked = |t: &Table, bytes: u32| {
+                let file = reblock(t, bytes).unwrap();
+                (file.clone(), Table::from_bytes(&path, file).unwrap())
+            };
+            if kind == TableKind::Horizon {
+                // Both its sections have 16 KiB blocks.
+                assert!(
+                    reblock(&table, 16_384).unwrap() == own,
+                    "own sizes, own bytes"
+                );
+            }
+            // The result does not depend on the blocks it was read from.
+            let direct = reblock(&table, 1024).unwrap();
+            for via in [4096, 65_536] {
+                let (file, t) = reblocked(&table, via);
+                assert!(reblock(&t, 1024).unwrap() == direct, "{kind:?} via {via}");
+                assert!(reblock(&t, via).unwrap() == file, "{kind:?} again at {via}");
+            }
+            for bytes in [1024, 4096, 65_536] {
+                let (_, t) = reblocked(&table, bytes);
+                t.check_file_checksum().unwrap();
+                let (h, old) = (t.header(), table.header());
+                for (section, desc) in kind.sections().into_iter().zip([&h.wdl, &h.dtc]) {
+                    let raw = section.raw_len(desc.slots_per_block as u64);
+                    assert_eq!(raw, bytes as u64, "{kind:?} {section:?}");
+                }
+                assert_eq!((h.dtc.level, h.wdl.level), (old.dtc.level, old.wdl.level));
+                // Whole: every real slot holds what was written.
+                let (read, wanted): (Vec<Value>, Vec<Value>) = match kind {
+                    TableKind::Horizon => {
+                        let classes = t.decode::<field::Category>().unwrap();
+                        let read = t.decode::<field::Dtc100>().unwrap();
+                        for slot in (0..index.slots()).filter(|&s| real(s)) {
+                            let (g, r) = (game[slot as usize], dtc100[slot as usize]);
+                            let class =
+                                Category::of(g.get().unwrap().wdl(), r.get().unwrap().wdl());
+                            assert!(
+                                Some(classes[slot as usize]) == class,
+                                "{bytes}: class {slot}"
+                            );
+                        }
+                        (
+                            read.iter().map(|p| p.value()).collect(),
+                            dtc100
+                                .iter()
+                                .map(|p| p.get().unwrap_or(Value::Draw))
+                                .collect(),
+                        )
+                    }
+                    _ => {
+                        let values = if kind == TableKind::Dtw { &dtw } else { &game };
+                        (
+                            t.values().unwrap().iter().map(|p| p.value()).collect(),
+                            values
+                                .iter()
+                                .map(|p| p.get().unwrap_or(Value::Draw))
+                                .collect(),
+                        )
+                    }
+                };
+                for slot in (0..index.slots()).filter(|&s| real(s)) {
+                    let i = slot as usize;
+                    assert!(
+                        read[i] == wanted[i],
+                        "{kind:?} at {bytes} bytes a block: slot {slot}"
+                    );
+                }
+                // Slot by slot through the cache, as a probe reads.
+                let cache = BlockCache::new(4);
+                for slot in (0..index.slots()).filter(|&s| real(s)).step_by(97) {
+                    let got = match kind {
+                        TableKind::GameTheoretic => t.get::<field::Dtc>(&cache, 0, slot),
+                        TableKind::Horizon => t.get::<field::Dtc100>(&cache, 0, slot),
+                        TableKind::Dtw => t.get::<field::Dtw>(&cache, 0, slot),
+                    };
+                    assert!(
+                        got.unwrap() == wanted[slot as usize],
+                        "{kind:?} at {bytes}: probe {slot}"
+                    );
+                }
+                // Padding keeps its filler too: the whole sections decode alike.
+                let same = match kind {
+                    TableKind::Horizon => {
+                        t.decode::<field::Dtc100>().unwrap()
+                            == table.decode::<field::Dtc100>().unwrap()
+                    }
+                    _ => t.values().unwrap() == table.values().unwrap(),
+                };
+                assert!(same, "{kind:?} at {bytes} bytes a block: padding");
+            }
+            for bad in [512, 3000, 1 << 21] {
+                assert!(reblock(&table, bad).is_err(), "{bad} bytes a block");
+            }
+        }
+    }
 
     #[test]
     fn stale_temporaries_go_and_live_ones_stay() {

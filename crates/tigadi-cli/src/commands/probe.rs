@@ -137,20 +137,23 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
         return format!("{}\n{} to move: game over: {r}\n", report.text, side.name());
     }
     let counting = report.position.quiet_turns > 0;
-    let mut s = format!(
-        "{}\n{} to move: {}",
-        report.text,
-        side.name(),
-        both_in_words(report.value, report.dtw)
-    );
     let head_rule = report
         .rule
         .as_ref()
         .filter(|r| detail || counting || rule_changes(report.value, r));
-    if head_rule.is_some() {
-        s.push_str(" ignoring the 100-turn rule");
-    }
-    s.push('\n');
+    // The qualifier comes before the value it qualifies: after it, it would read
+    // as part of the last depth ("captures in 2 ignoring the 100-turn rule").
+    let mut s = format!(
+        "{}\n{} to move{}: {}\n",
+        report.text,
+        side.name(),
+        if head_rule.is_some() {
+            ", ignoring the 100-turn rule"
+        } else {
+            ""
+        },
+        both_in_words(report.value, report.dtw)
+    );
     match (head_rule, detail) {
         // No counter runs while placing: the moving phase starts at 0.
         (Some(r), _) if report.placing => s.push_str(&format!(

@@ -1,14 +1,15 @@
-//! `tigadi stats`: win/draw/loss counts of the solved subspaces, of each solved
-//! placing layer, and the value of the empty board when the placing phase is
-//! solved; the longest DTW of each where the DTW tables are there
-//! (`longest_dtw`, absent otherwise).
+//! `tigadi stats`: win/draw/loss counts of the solved moving-phase tiers (one row
+//! per subspace), of the tiers with gotis in hand summed by their hands (one row
+//! per hands, with the placements made to reach them), and the value of the
+//! empty board when its tier is solved; the longest DTW of each where the DTW
+//! tables are there (`longest_dtw`, absent otherwise).
 
 use super::CmdResult;
 use crate::DirJsonArgs;
 use serde_json::json;
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
-    field, ClassCounts, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError, Tier,
+    field, ClassCounts, Hands, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError, Tier,
 };
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
@@ -82,7 +83,7 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             );
         }
     }
-    print_placing_layers(&tables, args)?;
+    print_hands_rows(&tables, args)?;
     print_empty_board(&tables, args)
 }
 
@@ -128,19 +129,26 @@ fn with_dtw(row: &mut serde_json::Value, dtw: Option<u16>) {
     }
 }
 
-/// One row per solved placing layer, summed over its tables' headers: classes,
-/// wins, draws and losses for the player to place, the longest win and loss (DTC
-/// counting placements as turns); under the 100-turn rule, when every table of the
-/// layer has its horizon table, the cursed wins, blessed losses and longest DTC₁₀₀
-/// as in the moving-phase rows (absent otherwise, as `longest_dtw` is).
-fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
+/// One row per hands of the solved tiers with gotis in hand, summed over their
+/// tables' headers: the placements made to reach them (`placed`: the gotis in
+/// play less those in hand), classes, wins, draws and losses for the player to
+/// move, the longest win and loss (DTC counting placements as turns); under the
+/// 100-turn rule, when every table of the hands has its horizon table, the
+/// cursed wins, blessed losses and longest DTC₁₀₀ as in the moving-phase rows
+/// (absent otherwise, as `longest_dtw` is). Rows come in the order of the game:
+/// fewest placements first. Without Lasker's rule each number of placements has
+/// one hands (the alternation's), so a row is what was once called a placing
+/// layer; `--json` rows keep its key `placed` beside `hands` ([mover, opponent]).
+fn print_hands_rows(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
-    let mut layers: std::collections::BTreeMap<u8, (usize, ClassCounts)> = Default::default();
-    // The longest DTW of each layer, `None` once a table of it has no DTW table.
-    let mut dtws: std::collections::BTreeMap<u8, Option<u16>> = Default::default();
-    // The counts under the rule of each layer, `None` once a table of it has no
+    // Keyed by (placements, hands): the order of the game.
+    type Key = (u32, Hands);
+    let mut rows: std::collections::BTreeMap<Key, (usize, ClassCounts)> = Default::default();
+    // The longest DTW of each hands, `None` once a table of it has no DTW table.
+    let mut dtws: std::collections::BTreeMap<Key, Option<u16>> = Default::default();
+    // The counts under the rule of each hands, `None` once a table of it has no
     // horizon table.
-    let mut rules_sum: std::collections::BTreeMap<u8, Option<ClassCounts>> = Default::default();
+    let mut rules_sum: std::collections::BTreeMap<Key, Option<ClassCounts>> = Default::default();
     for id in tables.list().map_err(|e| e.to_string())? {
         let Some(placed) = id.tier.placements(&rules) else {
             continue;
@@ -148,7 +156,7 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
         if id.kind != TableKind::GameTheoretic {
             continue;
         }
-        let placed = placed as u8;
+        let placed = (placed, id.tier.hands);
         let c = tables.open(id).map_err(|e| e.to_string())?.header().counts;
         let dtw = longest_dtw(tables, id)?;
         let longest = dtws.entry(placed).or_insert(Some(0));
@@ -158,13 +166,14 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
             .entry(placed)
             .or_insert(Some(ClassCounts::default()));
         *rule_sum = rule_sum.zip(rule).map(|(s, r)| add_counts(s, &r));
-        let (n, sum) = layers.entry(placed).or_default();
+        let (n, sum) = rows.entry(placed).or_default();
         *n += 1;
         *sum = add_counts(*sum, &c);
     }
-    if !layers.is_empty() && !args.json {
+    if !rows.is_empty() && !args.json {
         outln!(
-            "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
+            "{:<7} {:>6} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
+            "hands",
             "placed",
             "tables",
             "classes",
@@ -180,11 +189,20 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
             "dtw"
         );
     }
-    for (placed, (n, c)) in layers {
-        let dtw = dtws[&placed];
-        let rule = under_rule(&c, rules_sum[&placed]);
+    for (key, (n, c)) in rows {
+        let dtw = dtws[&key];
+        let rule = under_rule(&c, rules_sum[&key]);
+        let (placed, hands) = key;
         if args.json {
-            let mut row = counts_row(&rules, &c, json!({ "placed": placed, "tables": n }));
+            let mut row = counts_row(
+                &rules,
+                &c,
+                json!({
+                    "hands": [hands.mover, hands.opponent],
+                    "placed": placed,
+                    "tables": n,
+                }),
+            );
             // Absent without horizon tables, as `longest_dtw` is.
             if let Some(fields) = rule {
                 with_rule(&mut row, fields.map(Some));
@@ -194,7 +212,8 @@ fn print_placing_layers(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult 
         } else {
             let [cursed, blessed, win100, loss100] = rule_cells(rule);
             outln!(
-                "{:<8} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
+                "{:<7} {:>6} {:>9} {:>14} {:>14} {:>14} {:>14} {:>6} {:>6} {:>12} {:>12} {:>7} {:>7} {:>6}",
+                format!("{}+{}", hands.mover, hands.opponent),
                 placed,
                 n,
                 c.classes(),
@@ -282,15 +301,15 @@ fn add_counts(a: ClassCounts, b: &ClassCounts) -> ClassCounts {
     }
 }
 
-/// The empty board's value for Bone, who places first, when the first placing
-/// layer is solved: game-theoretic, and under the 100-turn rule (with its class)
+/// The empty board's value for Bone, who places first, when its tier (the start)
+/// is solved: game-theoretic, and under the 100-turn rule (with its class)
 /// when the placing horizon tables are there too.
 fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
     let start = TableId::new(TableKind::GameTheoretic, Tier::start(&rules));
     if !tables.table_path(start).is_file() {
         if !args.json {
-            println!("empty board: placing phase not solved");
+            println!("empty board: its tier is not solved");
         }
         return Ok(0);
     }

@@ -430,6 +430,28 @@ impl Table {
         })
     }
 
+    /// The compressed bytes of one block, checked against its checksum (for
+    /// [`crate::reblock`], which copies a block whose size it keeps).
+    pub(crate) fn compressed_block(
+        &self,
+        section: Section,
+        block: u64,
+    ) -> Result<Vec<u8>, TablebaseError> {
+        let i = self.section_number(section)?;
+        if block >= self.desc(i).block_count {
+            return Err(self.corrupt(format!("{section:?} block {block} out of range")));
+        }
+        let blocks = &self.blocks[i];
+        let b = block as usize;
+        let (start, end) = (blocks.offsets[b], blocks.offsets[b + 1]);
+        self.with_bytes(start, end - start, |data| {
+            if checksum(data) != blocks.checksums[b] {
+                return Err(self.corrupt(format!("{section:?} block {block}: checksum mismatch")));
+            }
+            Ok(data.to_vec())
+        })
+    }
+
     /// The entry of field `F` in `slot`, through `cache` (`key` identifies this
     /// table among the tables of its kind there, [`crate::TableId::place`]): the
     /// one way a probe reads a table.
