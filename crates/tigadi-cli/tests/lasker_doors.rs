@@ -178,3 +178,25 @@ fn the_server_names_the_missing_table_and_lists_both_kinds_of_turn() {
         "{moves:?}"
     );
 }
+
+/// On solved Lasker tables, `probe` judges a position whose player to move can
+/// only place (no goti of its own on the board) from its placements, and refuses
+/// with a clear exit 2, never a value from part of its turns, one whose player
+/// could also slide (the prober lists placements alone).
+#[test]
+fn probe_refuses_what_it_would_judge_from_part_of_the_turns() {
+    let d = scratch("lasker-doors-solved3");
+    let dir = d.to_str().unwrap();
+    let r = run(&["--rules", "lasker,pieces=3", "solve", "--dir", dir]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let probe = |pos: &str| run(&["--rules", "lasker,pieces=3", "probe", "--dir", dir, pos]);
+    let start = probe(".../.../.../....../.../.../... B 3 3");
+    assert_eq!(start.code, Some(0), "{start:?}");
+    assert!(start.stdout.contains("Bone to move"), "{start:?}");
+    let may_slide = probe("B../.../.../....../.../.../..S B 2 2");
+    assert_eq!(may_slide.code, Some(2), "{may_slide:?}");
+    assert!(
+        may_slide.stderr.contains("slides=always") && may_slide.stdout.is_empty(),
+        "{may_slide:?}"
+    );
+}

@@ -385,6 +385,19 @@ impl Tablebase {
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
         self.tier(hands, board)?;
         let rules = self.rules();
+        // Under Lasker's rule a player with gotis in hand may also slide, and one
+        // with an empty hand while the other holds some only slides: the listing
+        // below knows placements alone, so it refuses rather than judge such a
+        // position from part of its turns (a player with no goti on the board
+        // can only place, which the listing covers).
+        if rules.slides_in_hand && !hands.is_empty() && (board.mover != 0 || hands.mover == 0) {
+            return Err(TablebaseError::InvalidPosition(format!(
+                "a position with gotis in hand ({}+{}) under slides=always: its turns \
+                 are not listed by this version (its tables solve and verify; probing \
+                 it is not built yet)",
+                hands.mover, hands.opponent
+            )));
+        }
         let metric = F::KIND.metric();
         let mut turns = Vec::new();
         let mut error = None;
