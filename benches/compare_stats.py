@@ -9,7 +9,8 @@ the output of `tigadi --rules GAME stats --json --dir DIR` after a re-run.
 Rows are matched by their key: the subspace for moving-phase rows ("3v4": 3 gotis
 for the player to move, 4 for the other), the placements made for the rows of
 tiers with gotis in hand ("placed 5": one hands per number of placements without
-Lasker's rule, whose stats are not published),
+Lasker's rule; with it, and whenever the committed file's rows carry `hands`, the
+hands: "hands 2+1"),
 and "empty board" for the empty board's line. Only the kinds of row present in
 the committed file are compared (a placing run's output also holds the moving
 rows; data/GAME-moving-stats.jsonl is their reference). Every field is compared
@@ -42,20 +43,27 @@ OPTIONAL = {"longest_dtw", "dtw",  # only with DTW tables: compared when committ
             "hands"}
 
 
-def row_key(row):
-    """The row's kind and key, e.g. ("moving", "3v4")."""
+def row_key(row, by_hands=False):
+    """The row's kind and key, e.g. ("moving", "3v4"); a placing row's key is its
+    hands with `by_hands` (Lasker's rule gives several hands per count of
+    placements), else the placements made."""
     if "mover" in row and "opponent" in row:
         return "moving", f"{row['mover']}v{row['opponent']}"
     if "placed" in row:
+        if by_hands:
+            mover, opponent = row["hands"]
+            return "placing", f"hands {mover}+{opponent}"
         return "placing", f"placed {row['placed']}"
     if "position" in row:
         return "empty", "empty board"
     raise ValueError(f"row of unknown kind: {json.dumps(row, sort_keys=True)}")
 
 
-def load(path):
-    """The rows of a JSON-lines file as a list of (kind, key, row), in file order."""
-    rows = []
+def load(path, by_hands=None):
+    """The rows of a JSON-lines file as a list of (kind, key, row), in file order;
+    placing rows keyed by hands when `by_hands`, or (None) when every placing row
+    of the file has them and two share a count of placements."""
+    raw = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             if not line.strip():
@@ -64,10 +72,16 @@ def load(path):
                 row = json.loads(line)
                 if not isinstance(row, dict):
                     raise ValueError("not a JSON object")
-                rows.append(row_key(row) + (row,))
+                row_key(row)
+                raw.append(row)
             except ValueError as e:
                 raise ValueError(f"{path}:{number}: {e}") from None
-    return rows
+    if by_hands is None:
+        placing = [r for r in raw if "placed" in r and "mover" not in r]
+        counts = [r["placed"] for r in placing]
+        by_hands = (all("hands" in r for r in placing)
+                    and len(set(counts)) < len(counts))
+    return [row_key(r, by_hands) + (r,) for r in raw], by_hands
 
 
 def by_key(rows, path):
@@ -93,8 +107,8 @@ def differences(committed, recomputed):
 
 def compare(committed_path, recomputed_path, partial=False, out=sys.stdout):
     """Print the verdicts and the summary; return the exit status (0 or 1)."""
-    committed_rows = load(committed_path)
-    recomputed_rows = load(recomputed_path)
+    committed_rows, by_hands = load(committed_path)
+    recomputed_rows, _ = load(recomputed_path, by_hands)
     committed = by_key(committed_rows, committed_path)
     kinds = {kind for kind, _, _ in committed_rows}
     recomputed = by_key([r for r in recomputed_rows if r[0] in kinds], recomputed_path)

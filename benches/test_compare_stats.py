@@ -152,6 +152,20 @@ class CompareStats(Files):
         self.assertEqual(status, 1, out)
         self.assertIn("DIFFERS  placed 1: hands: committed [9, 8], recomputed [8, 9]", out)
 
+    def test_lasker_rows_are_matched_by_their_hands(self):
+        # Under Lasker's rule several hands share a count of placements: the rows
+        # are keyed by hands, in any order, and a changed count names its hands.
+        lasker = [dict(PLACING[0], placed=3, hands=[2, 3], win=1),
+                  dict(PLACING[0], placed=3, hands=[3, 2], win=2), PLACING[1]]
+        status, out = self.compare(lasker, [lasker[1], lasker[0], lasker[2]])
+        self.assertEqual(status, 0, out)
+        self.assertIn("equal    hands 2+3", out)
+        self.assertIn("equal    hands 3+2", out)
+        changed = [dict(lasker[0], win=5), lasker[1], lasker[2]]
+        status, out = self.compare(lasker, changed)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  hands 2+3: win: committed 1, recomputed 5", out)
+
     def test_placing_file_ignores_the_moving_rows_of_the_run(self):
         status, out = self.compare(PLACING, MOVING + PLACING)
         self.assertEqual(status, 0, out)
