@@ -32,12 +32,11 @@
 //! later (a capture counting 1), what `evaluate` from the successors gives.
 
 use crate::evaluate::{for_each_turn_in_hand, TurnInHand};
-use crate::retrograde::{run_rounds, word, Exits, PairSpace, Start, PADDING};
+use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
 use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
-use crate::Rounds;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{Subspace, SubspaceIndex};
