@@ -27,35 +27,35 @@ use crate::rounds_step::{solve_rounds, tiers_of_step, Stored};
 use std::path::Path;
 use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Pair, Value};
+use tigadi_solve::Value;
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
-use tigadi_values::{placing_turns, tier_steps, tiers_after, Tier};
+use tigadi_values::{tier_steps, tier_steps_from, Tier};
 
-/// The steps of `pairs` (in the order given: [`tigadi_solve::pairs_up_to`] and
-/// [`tigadi_solve::pairs_for`] give them in dependency order): the hands-empty
-/// tier of each pair's first subspace.
-pub fn pair_steps(pairs: &[Pair]) -> Vec<Tier> {
-    pairs.iter().map(|p| Tier::moving(p.first)).collect()
+/// The part of a game a solve covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every tier a game reaches from the start.
+    Whole,
+    /// The hands-empty tiers with at most this many gotis on the board (with
+    /// the tiers their captures lead to, which have fewer).
+    BoardUpTo(u32),
+    /// A tier and every tier its moves lead to, directly or through others.
+    From(Tier),
 }
 
-/// The steps of the tiers with gotis in hand of `rules`, in dependency order:
-/// the tiers after the last placement first, the empty board last. They need
-/// every hands-empty tier the last placements lead into. Under Lasker's rule
-/// (`slides_in_hand`) the hands do not follow from the placements made: the
-/// steps with gotis in hand of [`tier_steps`], each by its first tier (with its
-/// flipped partner when they reach each other by slides).
-pub fn placing_steps(rules: &RuleSet) -> Vec<Tier> {
-    if rules.slides_in_hand {
-        return tier_steps(rules)
-            .into_iter()
-            .map(|step| step[0])
-            .filter(|t| !t.is_moving())
-            .collect();
+/// The steps of `scope` under `rules`, in dependency order (every step after
+/// the steps its moves lead into): the head of each step of
+/// [`tier_steps`]/[`tier_steps_from`] (a tier, or a tier with its flipped
+/// partner when they reach each other, solved as one step).
+pub fn steps(rules: &RuleSet, scope: Scope) -> Vec<Tier> {
+    let heads = |steps: Vec<Vec<Tier>>| steps.into_iter().map(|step| step[0]);
+    match scope {
+        Scope::Whole => heads(tier_steps(rules)).collect(),
+        Scope::BoardUpTo(gotis) => heads(tier_steps(rules))
+            .filter(|t| t.is_moving() && u32::from(t.subspace.mover + t.subspace.opponent) <= gotis)
+            .collect(),
+        Scope::From(tier) => heads(tier_steps_from(rules, tier)).collect(),
     }
-    (0..placing_turns(rules))
-        .rev()
-        .flat_map(|k| tiers_after(rules, k))
-        .collect()
 }
 
 /// Is the step of `tier` solved by rounds ([`solve_rounds`]) rather than by one
@@ -88,8 +88,7 @@ fn step_slots(rules: &RuleSet, tier: Tier) -> u64 {
         .sum()
 }
 
-/// Solves `steps` (in dependency order, as [`pair_steps`] and [`placing_steps`]
-/// give them) under `rules` into tablebase directory `dir`: one pass per kind of
+/// Solves `steps` (in dependency order, as [`steps`] gives them) under `rules` into tablebase directory `dir`: one pass per kind of
 /// `kinds`, in the order given ([`TableKind::GameTheoretic`] first: the other
 /// kinds are derived from its tables), skipping the steps whose tables of that
 /// kind are solved there already. The tables a step reads (its successors', its

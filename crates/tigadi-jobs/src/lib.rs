@@ -24,7 +24,7 @@ mod rounds_step;
 pub mod verify;
 mod writing;
 
-pub use job::{pair_steps, placing_steps, solve, start_value};
+pub use job::{solve, start_value, steps, Scope};
 pub use observer::{
     step_name, DtwReport, GameReport, HorizonReport, JobError, JobObserver, TierReport,
 };

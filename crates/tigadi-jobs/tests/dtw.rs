@@ -11,10 +11,10 @@ use common::Silent;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
+use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_solve::Quiet;
-use tigadi_solve::{pairs_up_to_pieces, solve_up_to_dtw, Packed, Value};
+use tigadi_solve::{solve_up_to_dtw, Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 
 fn no_progress(_: u64, _: u64) {}
@@ -26,15 +26,12 @@ fn rules() -> RuleSet {
 
 /// Solves the whole game into `dir`: values, then (with `dtw`) the DTW tables.
 fn solve_all(dir: &Path, rules: &RuleSet, dtw: bool) {
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
     let kinds: &[TableKind] = if dtw {
         &[TableKind::GameTheoretic, TableKind::Dtw]
     } else {
         &[TableKind::GameTheoretic]
     };
-    let mut steps = pair_steps(&pairs);
-    steps.extend(placing_steps(rules));
-    solve(dir, rules, &steps, kinds, &Silent).unwrap();
+    solve(dir, rules, &steps(rules, Scope::Whole), kinds, &Silent).unwrap();
 }
 
 /// Every table file's bytes, by name.

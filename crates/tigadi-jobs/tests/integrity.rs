@@ -288,12 +288,12 @@ fn manifest_lists_every_file_with_checksums_and_times() {
 #[test]
 fn a_later_solve_does_not_bless_an_altered_table() {
     let dir = tempfile::tempdir().unwrap();
-    let pairs = tigadi_solve::pairs_up_to(7);
+    let steps = tigadi_jobs::steps(&RULES, tigadi_jobs::Scope::BoardUpTo(7));
     let run = || {
         tigadi_jobs::solve(
             dir.path(),
             &RULES,
-            &tigadi_jobs::pair_steps(&pairs),
+            &steps,
             &[
                 tigadi_tablebase::TableKind::GameTheoretic,
                 tigadi_tablebase::TableKind::Horizon,
@@ -360,18 +360,16 @@ fn a_later_solve_does_not_bless_an_altered_table() {
 #[test]
 fn a_run_of_pairs_writes_what_pairs_solved_one_job_at_a_time_write() {
     let rules = RuleSet::parse("tigadi,pieces=4").unwrap();
-    let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
+    let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::BoardUpTo(8));
     // 3v3, 4v3+3v4 (which captures into 3v3), 4v4 (into 3v4): both reads from
     // memory happen.
-    assert_eq!(pairs.len(), 3);
+    assert_eq!(steps.len(), 3);
     let together = tempfile::tempdir().unwrap();
     let kinds = [tigadi_tablebase::TableKind::GameTheoretic];
-    let steps = tigadi_jobs::pair_steps(&pairs);
     tigadi_jobs::solve(together.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let apart = tempfile::tempdir().unwrap();
-    for p in &pairs {
-        let steps = tigadi_jobs::pair_steps(&[*p]);
-        tigadi_jobs::solve(apart.path(), &rules, &steps, &kinds, &Silent).unwrap();
+    for step in &steps {
+        tigadi_jobs::solve(apart.path(), &rules, &[*step], &kinds, &Silent).unwrap();
     }
     let in_memory = tempfile::tempdir().unwrap();
     let solved = solve_and_write(in_memory.path(), rules, 8);

@@ -9,9 +9,9 @@ mod common;
 
 use common::Silent;
 use tigadi_index::Subspace;
-use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
+use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
+use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 use tigadi_values::{Hands, Tier};
 
@@ -21,8 +21,7 @@ fn no_progress(_: u64, _: u64) {}
 fn lasker_3_solved_verified_and_an_altered_value_caught() {
     let rules = RuleSet::parse("lasker,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut steps = pair_steps(&pairs_up_to_pieces(3, 6));
-    steps.extend(placing_steps(&rules));
+    let steps = steps(&rules, Scope::Whole);
     // The 100-turn tables of Lasker's tiers are not built: refused, nothing written.
     let e = solve(
         dir.path(),

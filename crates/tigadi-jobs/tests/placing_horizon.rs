@@ -9,20 +9,17 @@ mod common;
 use common::{listed_sums, Silent};
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_jobs::{pair_steps, placing_steps, solve, start_value, verify, JobObserver, TierReport};
+use tigadi_jobs::{solve, start_value, steps, verify, JobObserver, Scope, TierReport};
 use tigadi_rules::{Board, Position, RuleSet};
-use tigadi_solve::{pairs_up_to_pieces, Category, Packed, Value};
-use tigadi_tablebase::{Header, TableData, TableId, TableKind, Tablebase, TablebaseDir};
+use tigadi_solve::{Category, Packed, Value};
+use tigadi_tablebase::{Header, TableData, TableId, TableKind, Tablebase, TablebaseDir, Tier};
 
 fn no_progress(_: u64, _: u64) {}
 
 /// The whole game of `rules`, both kinds of table, through the jobs `tigadi solve`
 /// runs; returns the empty board's values ignoring and under the rule.
 fn solve_all(dir: &Path, rules: &RuleSet) -> (Value, Value) {
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    let mut steps = pair_steps(&pairs);
-    steps.extend(placing_steps(rules));
-    solve(dir, rules, &steps, &BOTH, &Silent).unwrap();
+    solve(dir, rules, &steps(rules, Scope::Whole), &BOTH, &Silent).unwrap();
     let value = |kind| start_value(dir, rules, kind).unwrap().unwrap();
     (value(TableKind::GameTheoretic), value(TableKind::Horizon))
 }
@@ -35,8 +32,14 @@ const GAME: [TableKind; 1] = [TableKind::GameTheoretic];
 
 /// The moving phase of `rules` (its hands-empty tiers) with tables of `kinds`.
 fn solve_moving(dir: &Path, rules: &RuleSet, kinds: &[TableKind]) {
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    solve(dir, rules, &pair_steps(&pairs), kinds, &Silent).unwrap();
+    let moving = Scope::BoardUpTo(2 * rules.pieces as u32);
+    solve(dir, rules, &steps(rules, moving), kinds, &Silent).unwrap();
+}
+
+/// The steps of `rules`'s tiers with gotis in hand, in dependency order.
+fn in_hand_steps(rules: &RuleSet) -> Vec<Tier> {
+    let steps = steps(rules, Scope::Whole).into_iter();
+    steps.filter(|t| !t.is_moving()).collect()
 }
 
 #[test]
@@ -272,7 +275,7 @@ fn sha256sums_list_the_placing_tables() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&sums_path, &moving_only).unwrap();
-    solve(dir.path(), &rules, &placing_steps(&rules), &GAME, &Silent).unwrap();
+    solve(dir.path(), &rules, &in_hand_steps(&rules), &GAME, &Silent).unwrap();
     assert_eq!(listed_sums(&rdir), sums);
 
     // A wrong listed hash of a placing table fails verify, naming it.
@@ -329,7 +332,7 @@ fn each_hands_tiers_are_listed_as_soon_as_they_are_written() {
         rules,
         seen: Default::default(),
     };
-    solve(dir.path(), &rules, &placing_steps(&rules), &GAME, &observer).unwrap();
+    solve(dir.path(), &rules, &in_hand_steps(&rules), &GAME, &observer).unwrap();
     let last = std::fs::read_to_string(&sums).unwrap();
     let seen = observer.seen.into_inner().unwrap();
     assert_eq!(seen.len() as u32, tigadi_tablebase::placing_turns(&rules));
@@ -388,7 +391,7 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
         let rules = RuleSet::parse(spec).unwrap();
         let dir = tempfile::tempdir().unwrap();
         solve_moving(dir.path(), &rules, &BOTH);
-        let steps = placing_steps(&rules);
+        let steps = in_hand_steps(&rules);
         solve(dir.path(), &rules, &steps, &GAME, &Silent).unwrap();
         let seen = FromGame::default();
         let horizon = [TableKind::Horizon];

@@ -8,9 +8,8 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
+use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::{Position, RuleSet, Side};
-use tigadi_solve::pairs_up_to_pieces;
 use tigadi_tablebase::{reblock, Table, TableKind, Tablebase, TablebaseDir};
 
 fn no_progress(_: u64, _: u64) {}
@@ -19,9 +18,7 @@ fn no_progress(_: u64, _: u64) {}
 fn a_reblocked_set_verifies_and_answers_as_its_source() {
     let rules = RuleSet::parse("tigadi,pieces=4").unwrap();
     let (src, dst) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    let mut steps = pair_steps(&pairs);
-    steps.extend(placing_steps(&rules));
+    let steps = steps(&rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
     solve(src.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let (from, to) = (

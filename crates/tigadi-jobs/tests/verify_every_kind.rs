@@ -11,9 +11,9 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{pair_steps, placing_steps, solve, verify};
+use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
+use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, Tier};
 
 fn no_progress(_: u64, _: u64) {}
@@ -25,9 +25,7 @@ fn rules() -> RuleSet {
 
 /// Solves the whole game into `dir` with every kind of table.
 fn solve_all(dir: &Path, rules: &RuleSet) {
-    let pairs = pairs_up_to_pieces(rules.pieces, 2 * rules.pieces as u32);
-    let mut steps = pair_steps(&pairs);
-    steps.extend(placing_steps(rules));
+    let steps = steps(rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
     solve(dir, rules, &steps, &kinds, &Silent).unwrap();
 }

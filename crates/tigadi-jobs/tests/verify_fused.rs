@@ -13,9 +13,9 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{pair_steps, verify, SubspaceReport, VerifyReport};
+use tigadi_jobs::{verify, SubspaceReport, VerifyReport};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_up_to_pieces, Packed, Value};
+use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
 use tigadi_values::Tier;
 
@@ -26,18 +26,18 @@ fn rules() -> RuleSet {
 /// The moving phase up to 8 gotis, with its 100-turn and DTW tables.
 fn solve(dir: &Path) -> Vec<Subspace> {
     let rules = rules();
-    let pairs = pairs_up_to_pieces(rules.pieces, 8);
+    let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::BoardUpTo(8));
     tigadi_jobs::solve(
         dir,
         &rules,
-        &pair_steps(&pairs),
+        &steps,
         &[TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw],
         &Silent,
     )
     .unwrap();
-    pairs
+    steps
         .iter()
-        .flat_map(|p| [p.first, p.first.flipped()])
+        .flat_map(|t| [t.subspace, t.subspace.flipped()])
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect()

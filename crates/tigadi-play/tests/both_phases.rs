@@ -12,7 +12,7 @@ mod common;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use tigadi_jobs::{pair_steps, placing_steps, solve, JobObserver};
+use tigadi_jobs::{solve, steps, JobObserver, Scope};
 use tigadi_play::{
     analyze, choose, fallible_chance, hint, line_with, lost_start, play_match, search, Level,
     LineEnd, MatchSettings, Rng, Verdict,
@@ -36,9 +36,7 @@ fn whole_games() -> &'static Path {
         std::fs::create_dir_all(&d).unwrap();
         for name in GAMES {
             let rules = RuleSet::parse(name).unwrap();
-            let pairs = tigadi_solve::pairs_up_to_pieces(4, 8);
-            let mut steps = pair_steps(&pairs);
-            steps.extend(placing_steps(&rules));
+            let steps = steps(&rules, Scope::Whole);
             use tigadi_tablebase::TableKind;
             let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
             solve(&d, &rules, &steps, &kinds, &Silent).unwrap();

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use tigadi_jobs::{pair_steps, solve, JobObserver};
+use tigadi_jobs::{solve, steps, JobObserver, Scope};
 use tigadi_play::{
     analyze, choose, line, play_game, play_match, Level, LineEnd, MatchSettings, Rng, Verdict,
 };
@@ -31,7 +31,7 @@ fn small_tables() -> &'static Path {
         solve(
             &d,
             &RuleSet::TIGADI,
-            &pair_steps(&tigadi_solve::pairs_up_to(7)),
+            &steps(&RuleSet::TIGADI, Scope::BoardUpTo(7)),
             &[
                 tigadi_tablebase::TableKind::GameTheoretic,
                 tigadi_tablebase::TableKind::Horizon,

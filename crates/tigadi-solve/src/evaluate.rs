@@ -117,13 +117,13 @@ pub fn for_each_turn_in_hand(
         f(TurnInHand::Quiet(board.flipped()));
     }
     if hands.mover > 0 {
-        let placed = hands.after_placement();
+        let after = hands.after_placement();
         for_each_placement_value_with(
             rules,
             metric,
             hands,
             board,
-            |next| lookup(placed, next),
+            |next| lookup(after, next),
             |_, v| f(TurnInHand::Valued(v)),
         );
     }

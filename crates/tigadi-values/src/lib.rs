@@ -19,8 +19,8 @@ pub mod words;
 
 pub use category::{value_at_counter, Category};
 pub use tier::{
-    placing_turns, reached_tiers, successor_tiers, tier_steps, tiers_after, tiers_with_hands,
-    Hands, Tier,
+    placing_turns, reached_tiers, successor_tiers, tier_steps, tier_steps_from, tiers_after,
+    tiers_with_hands, Hands, Tier,
 };
 pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
 pub use words::{both_in_words, in_words};

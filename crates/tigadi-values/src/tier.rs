@@ -321,16 +321,23 @@ pub fn reached_tiers(rules: &RuleSet) -> BTreeSet<Tier> {
 }
 
 /// Every tier a game under `rules` reaches ([`reached_tiers`]) in steps, in
-/// dependency order: a step is one tier, or a tier and its [`Tier::flipped`]
-/// partner that reach each other (solved together, like the moving-phase pairs),
-/// and every tier a step's moves lead to out of it is in an earlier step. The
-/// order is fixed by the rules alone (a depth-first walk from the start, the
-/// successors in sorted order).
+/// dependency order: [`tier_steps_from`] the start.
 pub fn tier_steps(rules: &RuleSet) -> Vec<Vec<Tier>> {
+    tier_steps_from(rules, Tier::start(rules))
+}
+
+/// `tier` and every tier its moves lead to, directly or through others, in
+/// steps, in dependency order: a step is one tier, or a tier and its
+/// [`Tier::flipped`] partner that reach each other (solved together, like the
+/// moving-phase pairs), the greater [`Tier`] first (its head: of a hands-empty
+/// pair, the side with more gotis on the board to move), and every tier a
+/// step's moves lead to out of it is in an earlier step. The order is fixed by
+/// the rules alone (a depth-first walk, the successors in sorted order).
+pub fn tier_steps_from(rules: &RuleSet, tier: Tier) -> Vec<Vec<Tier>> {
     fn visit(rules: &RuleSet, tier: Tier, done: &mut BTreeSet<Tier>, out: &mut Vec<Vec<Tier>>) {
         let mut step = vec![tier];
         step.extend(step_partner(rules, tier));
-        step.sort();
+        step.sort_by(|a, b| b.cmp(a));
         if !done.insert(step[0]) {
             return;
         }
@@ -345,7 +352,7 @@ pub fn tier_steps(rules: &RuleSet) -> Vec<Vec<Tier>> {
     }
     let mut done = BTreeSet::new();
     let mut out = Vec::new();
-    visit(rules, Tier::start(rules), &mut done, &mut out);
+    visit(rules, tier, &mut done, &mut out);
     out
 }
 

@@ -12,9 +12,10 @@ use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
 use tigadi_index::{Subspace, MIN_GOTIS};
+use tigadi_jobs::Scope;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{pairs_for, pairs_up_to_pieces};
 use tigadi_tablebase as tb;
+use tigadi_values::Tier;
 
 /// Worker threads allowed per core: more only adds switching (the files do not
 /// depend on the count), and thousands make even a small solve crawl.
@@ -85,9 +86,13 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let no_horizon = rules.unsolved_kinds();
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
-    let pairs = match &args.subspace {
-        Some(text) => pairs_for(parse_subspace(text, &rules)?),
-        None if (6..=all).contains(&max_pieces) => pairs_up_to_pieces(rules.pieces, max_pieces),
+    // The tiers with gotis in hand read every hands-empty tier the last
+    // placements lead into: only after a full solve.
+    let placing = !args.no_placing && args.subspace.is_none() && max_pieces == all;
+    let scope = match &args.subspace {
+        Some(text) => Scope::From(Tier::moving(parse_subspace(text, &rules)?)),
+        None if placing => Scope::Whole,
+        None if (6..=all).contains(&max_pieces) => Scope::BoardUpTo(max_pieces),
         None => {
             return Err(format!(
                 "--max-pieces {max_pieces} is out of range (6 to {all} gotis on the board)"
@@ -126,13 +131,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     if args.dtw {
         kinds.push(tb::TableKind::Dtw);
     }
-    // The tiers with gotis in hand read every hands-empty tier the last
-    // placements lead into: only after a full solve.
-    let placing = !args.no_placing && args.subspace.is_none() && max_pieces == all;
-    let mut steps = tigadi_jobs::pair_steps(&pairs);
-    if placing {
-        steps.extend(tigadi_jobs::placing_steps(&rules));
-    }
+    let steps = tigadi_jobs::steps(&rules, scope);
     let result = pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
