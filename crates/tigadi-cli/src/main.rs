@@ -175,8 +175,8 @@ pub struct SolveArgs {
     /// zstd levels of the tables: `fast` (the default, also `default`: 3 for every
     /// section),
     /// `small` (9 for WDL and category sections, 6 for DTC, DTC100 and DTW: files
-    /// about 10% smaller, written 2-2.7 times slower; the levels of format
-    /// 1's first sets) or two levels `WDL,DTC` from 1 to 19. Only for a new
+    /// about 10% smaller, written 2-2.7 times slower; the former default, see
+    /// docs/FORMAT.md) or two levels `WDL,DTC` from 1 to 19. Only for a new
     /// directory: a directory keeps the levels it was started with (recorded in
     /// its manifest), so a resumed run writes the same bytes.
     #[arg(long, value_name = "LEVELS")]
