@@ -26,6 +26,31 @@ pub(super) struct Step {
     pub kinds: Vec<TableKind>,
 }
 
+/// How a tier's tables are recomputed: which of `in_hand.rs`, `inside.rs`,
+/// `leaving.rs` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A tier with gotis in hand under Lasker's rule (slides while in hand).
+    InHand,
+    /// A tier with moves inside it (or to its flipped partner and back).
+    Inside,
+    /// A tier whose moves all leave it (a goti in hand: every turn a placement).
+    Leaving,
+}
+
+impl Shape {
+    /// The shape of `tier` under `rules`.
+    pub fn of(rules: &RuleSet, tier: Tier) -> Shape {
+        if rules.slides_in_hand && !tier.is_moving() {
+            Shape::InHand
+        } else if tier.has_moves_inside(rules) {
+            Shape::Inside
+        } else {
+            Shape::Leaving
+        }
+    }
+}
+
 /// What a verify run carries from step to step.
 pub(super) struct Run<'a> {
     pub rules: RuleSet,
@@ -116,12 +141,10 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             }
         }
     }
-    if run.rules.slides_in_hand && !tier.is_moving() {
-        in_hand::check(run, &mut checks);
-    } else if tier.has_moves_inside(&run.rules) {
-        inside::check(run, &mut checks);
-    } else {
-        leaving::check(run, &mut checks);
+    match Shape::of(&run.rules, tier) {
+        Shape::InHand => in_hand::check(run, &mut checks),
+        Shape::Inside => inside::check(run, &mut checks),
+        Shape::Leaving => leaving::check(run, &mut checks),
     }
     for c in checks {
         let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
