@@ -100,13 +100,43 @@ impl TierValues {
 pub(super) struct KindCheck {
     pub id: TableId,
     pub values: TierValues,
-    /// Whether the first section disagrees with the stored value, per slot.
-    pub first_bad: Vec<bool>,
+    /// Where the first section disagrees with the stored values.
+    pub first_bad: FirstBad,
     pub report: SubspaceReport,
     /// The SHA-256 of every file the check reads, for the journal.
     files: BTreeMap<String, String>,
     /// Whether every file the check reads has a SHA-256 in `files`.
     complete: bool,
+}
+
+/// The slots of a table where its first section disagrees with its stored
+/// values, sorted: a list rather than a flag a slot, since a sound table has
+/// none (a flag a slot of every kind of a tier was the peak of a check).
+pub(super) struct FirstBad {
+    slots: u64,
+    bad: Vec<u64>,
+}
+
+impl FirstBad {
+    /// From a flag a slot.
+    fn new(flags: &[bool]) -> FirstBad {
+        FirstBad {
+            slots: flags.len() as u64,
+            bad: (0..flags.len() as u64)
+                .filter(|&s| flags[s as usize])
+                .collect(),
+        }
+    }
+
+    /// Does the first section disagree at `slot`?
+    pub fn get(&self, slot: u64) -> bool {
+        !self.bad.is_empty() && self.bad.binary_search(&slot).is_ok()
+    }
+
+    /// The table's slot count.
+    pub fn slots(&self) -> u64 {
+        self.slots
+    }
 }
 
 /// A table after its preparation: ready to recompute, or settled already
@@ -211,7 +241,7 @@ fn read(
     id: TableId,
     table: &Table,
     successors: &[Tier],
-) -> Result<(TierValues, Vec<bool>), TablebaseError> {
+) -> Result<(TierValues, FirstBad), TablebaseError> {
     let own = tables.values(id)?;
     let mut next = Vec::new();
     for &t in successors {
@@ -225,9 +255,11 @@ fn read(
         Some(kind) => Some(tables.values(id.with_kind(kind))?),
         None => None,
     };
-    let first_bad =
-        id.kind
-            .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?;
+    let first_bad = FirstBad::new(&id.kind.first_section_mismatches(
+        table,
+        &own,
+        base.as_deref().map(|v| &v[..]),
+    )?);
     let values = TierValues {
         own: Loaded {
             tier: id.tier,
