@@ -54,7 +54,7 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
                         board: &|| b,
                         stored,
                         recomputed: evaluate_in_hand(rules, metric, tier.hands, b, &lookup),
-                        first_section_bad: first_bad[slot as usize],
+                        first_section_bad: first_bad.get(slot),
                     });
                 }
             },

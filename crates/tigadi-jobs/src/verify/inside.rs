@@ -15,7 +15,7 @@ use tigadi_values::Tier;
 
 use super::passes::{horizon_follows_from_game, SuccessorKeys};
 use super::report::SubspaceReport;
-use super::step::{KindCheck, Run, TierValues};
+use super::step::{FirstBad, KindCheck, Run, TierValues};
 use super::sweep::{slot_chunks, stored_value, sweep, Indexed, Outcome, Tally, CHUNK, SAMPLE};
 use super::VerifyObserver;
 
@@ -52,7 +52,7 @@ pub(super) fn check(run: &Run, checks: &mut Vec<KindCheck>) {
             h.report.from_game = true;
             check_categories(&mut h);
             h.report.checked = game.report.checked;
-            run.observer.advance(h.first_bad.len() as u64);
+            run.observer.advance(h.first_bad.slots());
         } else {
             sweep_tier(rules, std::slice::from_mut(&mut h), run.observer);
         }
@@ -74,7 +74,7 @@ fn check_categories(h: &mut KindCheck) {
         None,
         |range, tally| {
             for slot in range {
-                if !first_bad[slot as usize] {
+                if !first_bad.get(slot) {
                     continue;
                 }
                 if let Some(b) = index.board(slot) {
@@ -122,7 +122,7 @@ fn sweep_tier(rules: &RuleSet, checks: &mut [KindCheck], observer: &dyn VerifyOb
 struct KindParts<'a> {
     kind: TableKind,
     values: &'a TierValues,
-    first_bad: &'a [bool],
+    first_bad: &'a FirstBad,
 }
 
 /// One kind's tables in a [`TierSweep`].
@@ -135,7 +135,7 @@ struct KindTables<'a> {
     quiet: &'a [Packed],
     /// Every table it reads, for look-ups from scratch.
     indexed: Vec<Indexed<'a>>,
-    first_bad: &'a [bool],
+    first_bad: &'a FirstBad,
 }
 
 /// A position's best successor key of each kind so far ([`SuccessorKeys`];
@@ -332,7 +332,7 @@ impl<'a> TierSweep<'a> {
                 board: &|| board,
                 stored,
                 recomputed,
-                first_section_bad: kind.first_bad[slot as usize],
+                first_section_bad: kind.first_bad.get(slot),
             });
         }
     }

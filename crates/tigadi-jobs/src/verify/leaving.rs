@@ -27,7 +27,7 @@ pub(super) fn check(run: &mut Run, checks: &mut [KindCheck]) {
     for i in 0..checks.len() {
         let (done, rest) = checks.split_at_mut(i);
         let c = &mut rest[0];
-        let slots = c.first_bad.len() as u64;
+        let slots = c.first_bad.slots();
         let result = shortcut(run, done, c).and_then(|shortcut| {
             c.report.from_game = shortcut.is_some();
             recompute(&run.rules, c, shortcut, run.observer)
@@ -153,7 +153,7 @@ fn recompute(
                 board: &|| index.board(slot).expect("checked slots hold positions"),
                 stored: stored(),
                 recomputed,
-                first_section_bad: first_bad[slot as usize],
+                first_section_bad: first_bad.get(slot),
             });
         }
     });

@@ -2,11 +2,11 @@
 //! recompute every stored value from its successors' stored values and report
 //! the positions where they differ.
 //!
-//! A run is a list of steps, one per tier ([`Tier`]), in dependency order:
-//! the tiers with moves inside them (both hands empty) from the fewest gotis
-//! up, a subspace and its flipped twin next to each other, then the tiers
-//! whose moves all leave them from the last placement back to the first. A
-//! step checks its tier's tables of every kind:
+//! A run is a list of steps in dependency order, the tiers ([`Tier`]) in the
+//! order of [`tier_steps`] (the job's one order; a tier and its flipped
+//! partner next to each other). A step checks one tier's tables: of every kind
+//! at once for a tier the solver takes in rounds, one kind for a tier whose
+//! moves all leave it (its other kinds in a later walk; see [`plan`]):
 //!
 //! - `files.rs`: the file checks, written once for every table (checksums,
 //!   slot count, SHA-256 against `SHA256SUMS`), the decoded values a step
@@ -32,20 +32,19 @@ mod report;
 mod step;
 mod sweep;
 
-use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tigadi_index::{Subspace, SubspaceIndex};
+use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, TablebaseError};
-use tigadi_values::Tier;
+use tigadi_values::{tier_steps, Tier};
 
 pub use files::JOURNAL;
 pub use report::{Mismatch, SubspaceReport, SumsReport, VerifyReport, MAX_EXAMPLES};
 
 use files::{sums_report, Journal, Tables};
-use step::{check_step, Run, Step};
+use step::{check_step, Run, Shape, Step};
 
 /// Verifies every table of rule set `rules` in tablebase directory `dir`, tier
 /// by tier in dependency order (see the module doc): the head, block and
@@ -54,9 +53,10 @@ use step::{check_step, Run, Step};
 /// for every position (every non-padding slot), in every kind of table: DTC
 /// from the successors' DTC, DTC₁₀₀ from their DTC₁₀₀
 /// ([`evaluate_horizon`](tigadi_solve::evaluate_horizon)) with every category
-/// against the DTC₁₀₀ and the game-theoretic value, DTW from their DTW. A
-/// tier's tables of every kind are checked in one step, game-theoretic first,
-/// one report each. `progress(done, total)` is called from worker threads as
+/// against the DTC₁₀₀ and the game-theoretic value, DTW from their DTW. The
+/// tiers come in the order of [`tier_steps`]; a tier with moves inside it has
+/// its tables of every kind checked in one step, a tier whose moves all leave
+/// it one kind at a time (game-theoretic first), one report each. `progress(done, total)` is called from worker threads as
 /// slots are recomputed (`total` is the slot count of all tables).
 ///
 /// Returns `Err` only when there is nothing to verify (no directory, no files);
@@ -182,34 +182,101 @@ pub fn verify_kinds(
     })
 }
 
-/// The steps of a run over the tables `all` of the kinds in `kinds`: one per
-/// tier with such a table, in dependency order (each tier's successor tiers
-/// before it, but for a moving subspace's flipped twin, which is checked
-/// beside it): the tiers with moves inside them by gotis on the board, then
-/// the others from the most placements to the fewest.
+/// The steps of a run over the tables `all` of the kinds in `kinds`, in
+/// dependency order (each tier's successor tiers before it, but for a tier's
+/// flipped partner in its step, which is checked beside it): the tiers in the
+/// order of [`tier_steps`], the job's one order. A tier that the solver takes
+/// in rounds (moves inside it, or gotis in hand under Lasker's rule) is one
+/// step with its tables of every kind, recomputed in one sweep; a tier whose
+/// moves all leave it is checked one kind at a time, its game-theoretic table
+/// in the walk and its other kinds in a walk of their own per kind after it, so
+/// that only one kind's successor tables are held at once (and consecutive
+/// steps share their decoded successors). Tiers the rules do not reach from the
+/// start come last, in their own order.
 fn plan(rules: &RuleSet, all: &[TableId], kinds: &[TableKind]) -> Vec<Step> {
     let mut tiers: BTreeMap<Tier, Vec<TableKind>> = BTreeMap::new();
     for id in all.iter().filter(|id| kinds.contains(&id.kind)) {
         tiers.entry(id.tier).or_default().push(id.kind);
     }
-    let mut steps: Vec<Step> = tiers
+    let walk: Vec<Tier> = tier_steps(rules).into_iter().flatten().collect();
+    let rank: HashMap<Tier, usize> = walk.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    let mut order: Vec<(Tier, Vec<TableKind>)> = tiers
         .into_iter()
         .map(|(tier, mut kinds)| {
             kinds.sort();
             kinds.dedup();
-            Step { tier, kinds }
+            (tier, kinds)
         })
         .collect();
-    steps.sort_by_key(|s| order(rules, s.tier));
+    order.sort_by_key(|(tier, _)| (rank.get(tier).copied().unwrap_or(usize::MAX), *tier));
+    let mut steps = Vec::new();
+    let mut later: BTreeMap<TableKind, Vec<Step>> = BTreeMap::new();
+    for (tier, kinds) in order {
+        if Shape::of(rules, tier) != Shape::Leaving {
+            steps.push(Step { tier, kinds });
+            continue;
+        }
+        for kind in kinds {
+            let step = Step {
+                tier,
+                kinds: vec![kind],
+            };
+            if kind == TableKind::GameTheoretic {
+                steps.push(step);
+            } else {
+                later.entry(kind).or_default().push(step);
+            }
+        }
+    }
+    steps.extend(later.into_values().flatten());
     steps
 }
 
-/// A tier's place in a run ([`plan`]).
-fn order(rules: &RuleSet, tier: Tier) -> (bool, [u8; 3], Reverse<u32>, Subspace) {
-    let s = tier.subspace;
-    let inside = [s.mover + s.opponent, s.mover.min(s.opponent), s.mover];
-    match tier.placements(rules) {
-        None => (false, inside, Reverse(0), s),
-        Some(placed) => (true, [0; 3], Reverse(placed), s),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_values::{reached_tiers, successor_tiers};
+
+    /// Every table of every reached tier is in exactly one step; a tier whose
+    /// moves all leave it has one kind a step; and every table a step's check
+    /// reads (its successors' tables of its kind, its own game table) is
+    /// checked in an earlier step, but for a flipped partner reached both ways.
+    #[test]
+    fn plan_is_in_dependency_order() {
+        for name in ["tigadi,pieces=5", "lasker,pieces=3", "morabaraba,pieces=4"] {
+            let rules = RuleSet::parse(name).unwrap();
+            let all: Vec<TableId> = reached_tiers(&rules)
+                .into_iter()
+                .flat_map(|t| TableKind::ALL.map(|k| TableId::new(k, t)))
+                .collect();
+            let steps = plan(&rules, &all, &TableKind::ALL);
+            let mut at: HashMap<TableId, usize> = HashMap::new();
+            for (i, s) in steps.iter().enumerate() {
+                if Shape::of(&rules, s.tier) == Shape::Leaving {
+                    assert_eq!(s.kinds.len(), 1, "{name}: {s:?}");
+                }
+                for &k in &s.kinds {
+                    assert!(at.insert(TableId::new(k, s.tier), i).is_none(), "{name}");
+                }
+            }
+            assert_eq!(at.len(), all.len(), "{name}");
+            for (i, s) in steps.iter().enumerate() {
+                let partner =
+                    |t: Tier| t == s.tier.flipped() && successor_tiers(&rules, t).contains(&s.tier);
+                for &k in &s.kinds {
+                    let mut reads: Vec<TableId> = successor_tiers(&rules, s.tier)
+                        .into_iter()
+                        .filter(|&t| t != s.tier && !partner(t))
+                        .map(|t| TableId::new(k, t))
+                        .collect();
+                    if k != TableKind::GameTheoretic {
+                        reads.push(TableId::new(TableKind::GameTheoretic, s.tier));
+                    }
+                    for r in reads {
+                        assert!(at[&r] <= i, "{name}: {r:?} after {s:?}");
+                    }
+                }
+            }
+        }
     }
 }

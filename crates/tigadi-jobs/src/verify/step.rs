@@ -26,6 +26,31 @@ pub(super) struct Step {
     pub kinds: Vec<TableKind>,
 }
 
+/// How a tier's tables are recomputed: which of `in_hand.rs`, `inside.rs`,
+/// `leaving.rs` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A tier with gotis in hand under Lasker's rule (slides while in hand).
+    InHand,
+    /// A tier with moves inside it (or to its flipped partner and back).
+    Inside,
+    /// A tier whose moves all leave it (a goti in hand: every turn a placement).
+    Leaving,
+}
+
+impl Shape {
+    /// The shape of `tier` under `rules`.
+    pub fn of(rules: &RuleSet, tier: Tier) -> Shape {
+        if rules.slides_in_hand && !tier.is_moving() {
+            Shape::InHand
+        } else if tier.has_moves_inside(rules) {
+            Shape::Inside
+        } else {
+            Shape::Leaving
+        }
+    }
+}
+
 /// What a verify run carries from step to step.
 pub(super) struct Run<'a> {
     pub rules: RuleSet,
@@ -75,13 +100,43 @@ impl TierValues {
 pub(super) struct KindCheck {
     pub id: TableId,
     pub values: TierValues,
-    /// Whether the first section disagrees with the stored value, per slot.
-    pub first_bad: Vec<bool>,
+    /// Where the first section disagrees with the stored values.
+    pub first_bad: FirstBad,
     pub report: SubspaceReport,
     /// The SHA-256 of every file the check reads, for the journal.
     files: BTreeMap<String, String>,
     /// Whether every file the check reads has a SHA-256 in `files`.
     complete: bool,
+}
+
+/// The slots of a table where its first section disagrees with its stored
+/// values, sorted: a list rather than a flag a slot, since a sound table has
+/// none (a flag a slot of every kind of a tier was the peak of a check).
+pub(super) struct FirstBad {
+    slots: u64,
+    bad: Vec<u64>,
+}
+
+impl FirstBad {
+    /// From a flag a slot.
+    fn new(flags: &[bool]) -> FirstBad {
+        FirstBad {
+            slots: flags.len() as u64,
+            bad: (0..flags.len() as u64)
+                .filter(|&s| flags[s as usize])
+                .collect(),
+        }
+    }
+
+    /// Does the first section disagree at `slot`?
+    pub fn get(&self, slot: u64) -> bool {
+        !self.bad.is_empty() && self.bad.binary_search(&slot).is_ok()
+    }
+
+    /// The table's slot count.
+    pub fn slots(&self) -> u64 {
+        self.slots
+    }
 }
 
 /// A table after its preparation: ready to recompute, or settled already
@@ -116,12 +171,10 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             }
         }
     }
-    if run.rules.slides_in_hand && !tier.is_moving() {
-        in_hand::check(run, &mut checks);
-    } else if tier.has_moves_inside(&run.rules) {
-        inside::check(run, &mut checks);
-    } else {
-        leaving::check(run, &mut checks);
+    match Shape::of(&run.rules, tier) {
+        Shape::InHand => in_hand::check(run, &mut checks),
+        Shape::Inside => inside::check(run, &mut checks),
+        Shape::Leaving => leaving::check(run, &mut checks),
     }
     for c in checks {
         let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
@@ -188,7 +241,7 @@ fn read(
     id: TableId,
     table: &Table,
     successors: &[Tier],
-) -> Result<(TierValues, Vec<bool>), TablebaseError> {
+) -> Result<(TierValues, FirstBad), TablebaseError> {
     let own = tables.values(id)?;
     let mut next = Vec::new();
     for &t in successors {
@@ -202,9 +255,11 @@ fn read(
         Some(kind) => Some(tables.values(id.with_kind(kind))?),
         None => None,
     };
-    let first_bad =
-        id.kind
-            .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?;
+    let first_bad = FirstBad::new(&id.kind.first_section_mismatches(
+        table,
+        &own,
+        base.as_deref().map(|v| &v[..]),
+    )?);
     let values = TierValues {
         own: Loaded {
             tier: id.tier,
