@@ -196,7 +196,8 @@ fn parse_value(text: &str) -> tigadi_values::Value {
 /// to move may place or slide (here fly: one goti on the board, two in hand):
 /// `probe` lists both kinds of turn, `line` from the empty board plays to the
 /// end with each turn's value the next position's one turn later (a capture
-/// counting 1), and the server answers it (200) and still refuses a malformed
+/// counting 1), `analyze` judges every turn of a game with slides in hand,
+/// `play` hints from the tables, and the server answers it (200) and still refuses a malformed
 /// one (400).
 #[test]
 fn every_door_judges_a_position_with_slides_in_hand() {
@@ -261,6 +262,21 @@ fn every_door_judges_a_position_with_slides_in_hand() {
         line.stdout
     );
     assert!(line.stdout.contains("end: Bone wins"), "{}", line.stdout);
+
+    // `analyze` judges every turn of a game with slides while gotis are in hand;
+    // `play` hints from the tables after a slide in hand.
+    let record = "d5 a1 d2 a1-a4 d5-d6";
+    let r = run(&[&rules[..], &["analyze", "--dir", dir, record]].concat());
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("Bone: 3 turns, 3 judged"), "{}", r.stdout);
+    assert!(r.stdout.contains("Seed: 2 turns, 2 judged"), "{}", r.stdout);
+    assert!(!r.stdout.contains("not judged"), "{}", r.stdout);
+    let mut c = tigadi();
+    c.args(rules).args(["play", "--seed", "3", "--dir", dir]);
+    let r = run_with(c, b"d5\nd5-d6\nhint\nquit\n", LIMIT);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(!r.stdout.contains("not a legal move"), "{}", r.stdout);
+    assert!(r.stdout.contains("(from the tables: "), "{}", r.stdout);
 
     let server = common::http::Server::start(&d);
     let a = server.get(&format!(
