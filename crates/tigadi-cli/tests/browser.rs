@@ -11,7 +11,7 @@
 mod common;
 
 use common::http::{enc, Client, Server};
-use common::{run_with, solved7, tigadi, LIMIT, P, START};
+use common::{run, run_with, solved7, tigadi, LIMIT, P, START};
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -766,4 +766,55 @@ fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
         note.as_str().unwrap().contains("no table for this tier"),
         "{note}"
     );
+}
+
+/// Issue 53: on solved `lasker,pieces=3` tables the page shows a position whose
+/// player may place or fly (one goti on the board, two in hand) with the values
+/// of both kinds of move, the probe's rows in order, and plays a slide by two
+/// clicks into the next position, again with values.
+#[test]
+fn the_page_judges_a_lasker_position_with_slides_in_hand() {
+    if !browser_installed() {
+        return;
+    }
+    let dir = common::scratch("browser-lasker3");
+    let r = run(&[
+        "--rules",
+        "lasker,pieces=3",
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let rules = "lasker,pieces=3";
+    let may_slide = "B../.../.../....../.../.../..S B 2 2";
+    let server = Server::start(&dir);
+    let mut b = Browser::start();
+    let base = format!("http://{}/", server.addr);
+    b.call(
+        "POST",
+        "/url",
+        json!({"url": format!("{base}?rules={rules}&position={}", enc(may_slide))}),
+    );
+    b.wait_for_position(may_slide);
+    let rows = b.moves_shown();
+    assert_rows_match(&rows, &probe_under(&dir, rules, may_slide));
+    assert!(rows.iter().any(|r| r.0 == "a7-e4"), "{rows:?}");
+    assert!(rows.iter().any(|r| r.0 == "g4"), "{rows:?}");
+    let status = b.script("return document.getElementById('status').textContent");
+    assert!(
+        status.as_str().unwrap().contains("Bone to place or move"),
+        "{status}"
+    );
+    for point in ["a7", "e4"] {
+        b.click_point(point);
+    }
+    let next = {
+        let set = tigadi_rules::RuleSet::parse(rules).unwrap();
+        let p = tigadi_rules::parse_position(&set, may_slide).unwrap();
+        p.apply(tigadi_rules::parse_move("a7-e4").unwrap())
+            .to_string()
+    };
+    b.wait_for_position(&next);
+    assert_rows_match(&b.moves_shown(), &probe_under(&dir, rules, &next));
 }
