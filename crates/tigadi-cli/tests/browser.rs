@@ -192,6 +192,11 @@ impl Browser {
             .collect()
     }
 
+    /// Loads the page at `url`.
+    fn go(&mut self, url: &str) {
+        self.call("POST", "/url", json!({ "url": url }));
+    }
+
     fn screenshot(&mut self, file: &Path) {
         let b64 = self.call("GET", "/screenshot", Json::Null);
         let png = base64_decode(b64.as_str().unwrap());
@@ -282,11 +287,7 @@ fn the_page_lists_values_and_plays_moves() {
     let server = Server::start(dir);
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=tigadi&position={}", enc(P))}),
-    );
+    b.go(&format!("{base}?rules=tigadi&position={}", enc(P)));
     b.wait_for_position(P);
     let want = probe(dir, P);
     assert_rows_match(&b.moves_shown(), &want);
@@ -344,11 +345,7 @@ fn the_page_lists_values_and_plays_moves() {
 
     // A 4v3 position whose moves win, draw and lose.
     b.click("#computer option[value='']");
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=tigadi&position={}", enc(SHOWN))}),
-    );
+    b.go(&format!("{base}?rules=tigadi&position={}", enc(SHOWN)));
     b.wait_for_position(SHOWN);
     assert_rows_match(&b.moves_shown(), &probe(dir, SHOWN));
 }
@@ -478,11 +475,10 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
     // The address names the rule set only: the page asks the server for the start.
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}", enc(rules_name).replace(',', "%2C"))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}",
+        enc(rules_name).replace(',', "%2C")
+    ));
     let start = tigadi_rules::Position::start(&rules);
     b.wait_for_position(&start.to_string());
     assert_eq!(
@@ -648,11 +644,11 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         .iter()
         .fold(start, |p, &m| p.apply(m))
         .to_string();
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&thrown))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}&position={}",
+        enc(rules_name).replace(',', "%2C"),
+        enc(&thrown)
+    ));
     b.wait_for_position(&thrown);
     assert_page_shows(&mut b, &probe_under(dir, rules_name, &thrown), true);
     b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
@@ -685,11 +681,11 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         turn += 1;
     }
     let over = game.position().to_string();
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&over))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}&position={}",
+        enc(rules_name).replace(',', "%2C"),
+        enc(&over)
+    ));
     let script = format!(
         "return document.getElementById('position').textContent === {} ? document.getElementById('status').textContent : null",
         json!(over)
@@ -717,11 +713,7 @@ fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
     let server = Server::start(&dir);
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=lasker")}),
-    );
+    b.go(&format!("{base}?rules=lasker"));
     let mut position = tigadi_rules::Position::start(&rules);
     b.wait_for_position(&position.to_string());
     let status = |b: &mut Browser| {
@@ -791,11 +783,7 @@ fn the_page_judges_a_lasker_position_with_slides_in_hand() {
     let server = Server::start(&dir);
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={rules}&position={}", enc(may_slide))}),
-    );
+    b.go(&format!("{base}?rules={rules}&position={}", enc(may_slide)));
     b.wait_for_position(may_slide);
     let rows = b.moves_shown();
     assert_rows_match(&rows, &probe_under(&dir, rules, may_slide));
