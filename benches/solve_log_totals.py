@@ -4,7 +4,9 @@ moving phase's pairs (slots, wall and CPU seconds, peak memory, random memory
 words touched) and the placing phase's tiers (`6v8 with 2+3 in hand: ...`, or in logs
 of solves before the tier job `placing layer 9, 6v8: ...`: slots, wall and CPU
 seconds, peak memory), each phase's on a line of its own. These are the
-game-theoretic pass's lines; the 100-turn pass's (`9v9 (100-turn): ...`,
+game-theoretic pass's lines (a step of Lasker's rule that solves two tiers
+with gotis in hand together, `3v2 with 0+1 in hand and 2v3 with 1+0 in hand:
+...`, counts its two tiers and its time once); the 100-turn pass's (`9v9 (100-turn): ...`,
 `6v8 with 2+3 in hand (100-turn): ...`) are not counted.
 
 Usage: python3 benches/solve_log_totals.py [--json] LOG [LOG ...]
@@ -30,9 +32,11 @@ PAIR = re.compile(
     # depths in words; older logs say "random words touched".
     r"(\d+) random (?:memory )?words touched"
 )
+# A tier with gotis in hand, or (Lasker's rule) a step of two tiers solved
+# together, named both: `3v2 with 0+1 in hand and 2v3 with 1+0 in hand: ...`.
 TIER = re.compile(
-    r"(\d+v\d+) with (\d+\+\d+) in hand: (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
-    r"peak ([\d.]+) GB\)"
+    r"(\d+v\d+) with (\d+\+\d+) in hand(?: and (\d+v\d+) with (\d+\+\d+) in hand)?: "
+    r"(\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, peak ([\d.]+) GB\)"
 )
 # The same line as solves before the tier job wrote it (`placing layer 9, 2v3:
 # ...`; the 100-turn pass's `placing layer 9, 100-turn rule, 2v3: ...` does not
@@ -70,13 +74,18 @@ def totals(paths):
                 key = None
                 m = TIER.match(line)
                 if m:
-                    key = (m.group(2), m.group(1))  # (hands, subspace)
+                    # ((hands, subspace), ...) of every tier the step names.
+                    key = ((m.group(2), m.group(1)),)
+                    if m.group(3):
+                        key += ((m.group(4), m.group(3)),)
+                    fields = m.groups()[4:]
                 else:
                     m = LAYER.match(line)
-                    key = m and ("layer " + m.group(1), m.group(2))
+                    key = m and (("layer " + m.group(1), m.group(2)),)
+                    fields = m and m.groups()[2:]
                 if m and key not in tiers:
-                    tiers[key] = (int(m.group(3)), float(m.group(4)),
-                                  float(m.group(5)), float(m.group(6)))
+                    tiers[key] = (int(fields[0]), float(fields[1]),
+                                  float(fields[2]), float(fields[3]))
     moving = placing = None
     if pairs:
         words = sum(x[4] for x in pairs.values())
@@ -84,8 +93,9 @@ def totals(paths):
                   "random_words": words}
         moving["words_per_slot"] = round(words / moving["slots"], 2)
     if tiers:
-        placing = {"phase": "placing", "hands": len({k[0] for k in tiers}),
-                   "tiers": len(tiers), **common(tiers.values())}
+        named = [t for step in tiers for t in step]
+        placing = {"phase": "placing", "hands": len({t[0] for t in named}),
+                   "tiers": len(named), **common(tiers.values())}
     return moving, placing
 
 

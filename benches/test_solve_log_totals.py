@@ -34,6 +34,14 @@ SECOND = """4v3+3v4: already solved
 7v7 with 3+3 in hand: 100 slots, 0.5 s (0.5 CPU s, peak 1.0 GB)
 7v7 with 3+3 in hand (100-turn): 100 slots, 0.7 s (0.7 CPU s, peak 9.0 GB)
 """
+# A Lasker solve's log: a step of two tiers solved together names both (its two
+# tiers and two hands count, its time once), one of a single tier, a resumed
+# run's repeat of the pair step (counted once).
+LASKER = """3v3: 1000 slots, 0.5 s (1.0 CPU s, peak 0.02 GB), 17 rounds, 5 wins, 0 draws, 1 losses (classes), 4000 random memory words touched
+3v2 with 0+1 in hand and 2v3 with 1+0 in hand: 800 slots, 0.3 s (0.4 CPU s, peak 0.05 GB), 29 rounds, 4 wins, 2 draws, 9 losses (classes), 1200 random memory words touched
+2v2 with 1+1 in hand: 70 slots, 0.1 s (0.2 CPU s, peak 0.01 GB), 29 rounds, 3 wins, 1 draws, 4 losses (classes), 990 random memory words touched
+3v2 with 0+1 in hand and 2v3 with 1+0 in hand: 800 slots, 0.9 s (0.9 CPU s, peak 0.05 GB), 29 rounds, 4 wins, 2 draws, 9 losses (classes), 1200 random memory words touched
+"""
 
 
 def run(*args):
@@ -69,6 +77,18 @@ class Totals(unittest.TestCase):
         # The first line of 6v8 (4.0 s, 7.0 CPU s), not the repeat.
         self.assertEqual((placing["seconds"], placing["cpu_seconds"]), (5.5, 9.0))
         self.assertEqual(placing["peak_gb"], 4.5)
+
+    def test_a_lasker_pair_step_counts_both_tiers_and_its_time_once(self):
+        path = os.path.join(self.tmp.name, "lasker.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(LASKER)
+        out = run("--json", path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        moving, placing = [json.loads(line) for line in out.stdout.splitlines()]
+        self.assertEqual((moving["pairs"], moving["slots"]), (1, 1000))
+        self.assertEqual((placing["hands"], placing["tiers"]), (3, 3))
+        self.assertEqual((placing["slots"], placing["seconds"]), (870, 0.4))
+        self.assertEqual(placing["cpu_seconds"], 0.6)
 
     def test_text_lines_name_both_phases(self):
         out = run(*self.logs)

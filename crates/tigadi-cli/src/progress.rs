@@ -14,6 +14,7 @@ use tigadi_jobs::{
     step_name, DtwReport, GameReport, HorizonReport, JobObserver, SubspaceReport, TierReport,
     VerifyObserver,
 };
+use tigadi_rules::RuleSet;
 use tigadi_solve::Observer;
 use tigadi_tablebase::{Hands, TableKind, Tier};
 
@@ -145,6 +146,8 @@ impl Progress {
 /// (over every pass); the current bar is the solver's phase of the current step.
 pub struct SolveProgress<'a> {
     pub progress: &'a Progress,
+    /// The rule set solved: which tiers a step solves together ([`step_name`]).
+    rules: RuleSet,
     /// What the solver's phases belong to: a step, with its kind's label.
     step: Mutex<Option<String>>,
     /// The process's CPU seconds when the current step started.
@@ -155,9 +158,10 @@ pub struct SolveProgress<'a> {
 }
 
 impl<'a> SolveProgress<'a> {
-    pub fn new(progress: &'a Progress) -> SolveProgress<'a> {
+    pub fn new(progress: &'a Progress, rules: &RuleSet) -> SolveProgress<'a> {
         SolveProgress {
             progress,
+            rules: *rules,
             step: Mutex::new(None),
             cpu_mark: Mutex::new(0.0),
             touched: Default::default(),
@@ -165,12 +169,13 @@ impl<'a> SolveProgress<'a> {
     }
 }
 
-/// A step's name in a result line: `4v3+3v4`, `2v3 with 1+0 in hand`, followed by
-/// ` (100-turn)` or ` (DTW)` for a kind other than the game values.
-fn step_label(kind: TableKind, tier: Tier) -> String {
+/// A step's name in a result line ([`step_name`]: `4v3+3v4`, `2v3 with 1+0 in
+/// hand`, both tiers of a Lasker pair step), followed by ` (100-turn)` or
+/// ` (DTW)` for a kind other than the game values.
+fn step_label(rules: &RuleSet, kind: TableKind, tier: Tier) -> String {
     match kind.label() {
-        None => step_name(tier),
-        Some(label) => format!("{} ({label})", step_name(tier)),
+        None => step_name(rules, tier),
+        Some(label) => format!("{} ({label})", step_name(rules, tier)),
     }
 }
 
@@ -214,11 +219,14 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.plan(slots);
     }
     fn skipped(&self, kind: TableKind, tier: Tier) {
-        self.progress
-            .line(&format!("{}: already solved", step_label(kind, tier)));
+        self.progress.line(&format!(
+            "{}: already solved",
+            step_label(&self.rules, kind, tier)
+        ));
     }
     fn started(&self, kind: TableKind, tier: Tier, _slots: u64) {
-        *self.step.lock().unwrap_or_else(|p| p.into_inner()) = Some(step_label(kind, tier));
+        *self.step.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(step_label(&self.rules, kind, tier));
         self.mark_usage();
     }
     fn horizon_solved(&self, r: &HorizonReport) {
@@ -227,7 +235,7 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.line(&format!(
             "{} (100-turn): {:.1} s ({:.1} s before writing), {} rounds, {} wins, \
              {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
-            step_name(r.tier),
+            step_name(&self.rules, r.tier),
             r.seconds,
             r.found_seconds,
             r.rounds,
@@ -242,7 +250,7 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(r.slots);
         self.progress.line(&format!(
             "{} DTW: {:.1} s, {} levels, longest win {}, longest loss {}",
-            step_name(r.tier),
+            step_name(&self.rules, r.tier),
             r.seconds,
             r.levels,
             r.longest_win,
@@ -253,7 +261,7 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(r.slots);
         self.progress.line(&format!(
             "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes){}",
-            step_name(r.tier),
+            step_name(&self.rules, r.tier),
             r.slots,
             r.seconds,
             self.usage(),
@@ -277,7 +285,7 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(r.slots);
         self.progress.line(&format!(
             "{}: {} slots, {:.1} s{}{}",
-            step_label(r.kind, r.tier),
+            step_label(&self.rules, r.kind, r.tier),
             r.slots,
             r.seconds,
             self.usage(),

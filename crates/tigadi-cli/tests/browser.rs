@@ -11,7 +11,7 @@
 mod common;
 
 use common::http::{enc, Client, Server};
-use common::{run_with, solved7, tigadi, LIMIT, P, START};
+use common::{run, run_with, solved7, tigadi, LIMIT, P, START};
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -192,6 +192,11 @@ impl Browser {
             .collect()
     }
 
+    /// Loads the page at `url`.
+    fn go(&mut self, url: &str) {
+        self.call("POST", "/url", json!({ "url": url }));
+    }
+
     fn screenshot(&mut self, file: &Path) {
         let b64 = self.call("GET", "/screenshot", Json::Null);
         let png = base64_decode(b64.as_str().unwrap());
@@ -282,11 +287,7 @@ fn the_page_lists_values_and_plays_moves() {
     let server = Server::start(dir);
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=tigadi&position={}", enc(P))}),
-    );
+    b.go(&format!("{base}?rules=tigadi&position={}", enc(P)));
     b.wait_for_position(P);
     let want = probe(dir, P);
     assert_rows_match(&b.moves_shown(), &want);
@@ -344,11 +345,7 @@ fn the_page_lists_values_and_plays_moves() {
 
     // A 4v3 position whose moves win, draw and lose.
     b.click("#computer option[value='']");
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=tigadi&position={}", enc(SHOWN))}),
-    );
+    b.go(&format!("{base}?rules=tigadi&position={}", enc(SHOWN)));
     b.wait_for_position(SHOWN);
     assert_rows_match(&b.moves_shown(), &probe(dir, SHOWN));
 }
@@ -478,11 +475,10 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
     // The address names the rule set only: the page asks the server for the start.
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}", enc(rules_name).replace(',', "%2C"))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}",
+        enc(rules_name).replace(',', "%2C")
+    ));
     let start = tigadi_rules::Position::start(&rules);
     b.wait_for_position(&start.to_string());
     assert_eq!(
@@ -648,11 +644,11 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         .iter()
         .fold(start, |p, &m| p.apply(m))
         .to_string();
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&thrown))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}&position={}",
+        enc(rules_name).replace(',', "%2C"),
+        enc(&thrown)
+    ));
     b.wait_for_position(&thrown);
     assert_page_shows(&mut b, &probe_under(dir, rules_name, &thrown), true);
     b.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/explorer.png"));
@@ -685,11 +681,11 @@ fn a_whole_game_of_four_a_side_from_the_empty_board() {
         turn += 1;
     }
     let over = game.position().to_string();
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules={}&position={}", enc(rules_name).replace(',', "%2C"), enc(&over))}),
-    );
+    b.go(&format!(
+        "{base}?rules={}&position={}",
+        enc(rules_name).replace(',', "%2C"),
+        enc(&over)
+    ));
     let script = format!(
         "return document.getElementById('position').textContent === {} ? document.getElementById('status').textContent : null",
         json!(over)
@@ -717,11 +713,7 @@ fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
     let server = Server::start(&dir);
     let mut b = Browser::start();
     let base = format!("http://{}/", server.addr);
-    b.call(
-        "POST",
-        "/url",
-        json!({"url": format!("{base}?rules=lasker")}),
-    );
+    b.go(&format!("{base}?rules=lasker"));
     let mut position = tigadi_rules::Position::start(&rules);
     b.wait_for_position(&position.to_string());
     let status = |b: &mut Browser| {
@@ -766,4 +758,51 @@ fn a_lasker_game_places_and_slides_while_gotis_are_in_hand() {
         note.as_str().unwrap().contains("no table for this tier"),
         "{note}"
     );
+}
+
+/// Issue 53: on solved `lasker,pieces=3` tables the page shows a position whose
+/// player may place or fly (one goti on the board, two in hand) with the values
+/// of both kinds of move, the probe's rows in order, and plays a slide by two
+/// clicks into the next position, again with values.
+#[test]
+fn the_page_judges_a_lasker_position_with_slides_in_hand() {
+    if !browser_installed() {
+        return;
+    }
+    let dir = common::scratch("browser-lasker3");
+    let r = run(&[
+        "--rules",
+        "lasker,pieces=3",
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let rules = "lasker,pieces=3";
+    let may_slide = "B../.../.../....../.../.../..S B 2 2";
+    let server = Server::start(&dir);
+    let mut b = Browser::start();
+    let base = format!("http://{}/", server.addr);
+    b.go(&format!("{base}?rules={rules}&position={}", enc(may_slide)));
+    b.wait_for_position(may_slide);
+    let rows = b.moves_shown();
+    assert_rows_match(&rows, &probe_under(&dir, rules, may_slide));
+    assert!(rows.iter().any(|r| r.0 == "a7-e4"), "{rows:?}");
+    assert!(rows.iter().any(|r| r.0 == "g4"), "{rows:?}");
+    let status = b.script("return document.getElementById('status').textContent");
+    assert!(
+        status.as_str().unwrap().contains("Bone to place or move"),
+        "{status}"
+    );
+    for point in ["a7", "e4"] {
+        b.click_point(point);
+    }
+    let next = {
+        let set = tigadi_rules::RuleSet::parse(rules).unwrap();
+        let p = tigadi_rules::parse_position(&set, may_slide).unwrap();
+        p.apply(tigadi_rules::parse_move("a7-e4").unwrap())
+            .to_string()
+    };
+    b.wait_for_position(&next);
+    assert_rows_match(&b.moves_shown(), &probe_under(&dir, rules, &next));
 }

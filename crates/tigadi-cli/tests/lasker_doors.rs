@@ -1,4 +1,5 @@
-//! Issue 53: every door on Lasker positions (`slides=always`) without tables.
+//! Issue 53: every door on Lasker positions (`slides=always`), without tables
+//! and (the last test) on solved `lasker,pieces=3` tables.
 //! `play` at the levels that search plays a Lasker game from the empty board,
 //! a slide while gotis are in hand included, and says the choice; `show` states
 //! both hands; `probe`, `line` and `analyze` answer a position of a tier no
@@ -179,24 +180,114 @@ fn the_server_names_the_missing_table_and_lists_both_kinds_of_turn() {
     );
 }
 
-/// On solved Lasker tables, `probe` judges a position whose player to move can
-/// only place (no goti of its own on the board) from its placements, and refuses
-/// with a clear exit 2, never a value from part of its turns, one whose player
-/// could also slide (the prober lists placements alone).
+/// A value as `probe` and `line` print it.
+fn parse_value(text: &str) -> tigadi_values::Value {
+    use tigadi_values::Value;
+    let depth = |t: &str| t.rsplit(' ').next().unwrap().parse::<u16>().unwrap();
+    match text {
+        "draw" => Value::Draw,
+        t if t.starts_with("win, captures in ") => Value::Win(depth(t)),
+        t if t.starts_with("loss, opponent captures in ") => Value::Loss(depth(t)),
+        t => panic!("not a value: {t:?}"),
+    }
+}
+
+/// On solved `lasker,pieces=3` tables every door answers a position whose player
+/// to move may place or slide (here fly: one goti on the board, two in hand):
+/// `probe` lists both kinds of turn, `line` from the empty board plays to the
+/// end with each turn's value the next position's one turn later (a capture
+/// counting 1), `analyze` judges every turn of a game with slides in hand,
+/// `play` hints from the tables, and the server answers it (200) and still refuses a malformed
+/// one (400).
 #[test]
-fn probe_refuses_what_it_would_judge_from_part_of_the_turns() {
+fn every_door_judges_a_position_with_slides_in_hand() {
     let d = scratch("lasker-doors-solved3");
     let dir = d.to_str().unwrap();
-    let r = run(&["--rules", "lasker,pieces=3", "solve", "--dir", dir]);
+    let rules = ["--rules", "lasker,pieces=3"];
+    let r = run(&[&rules[..], &["solve", "--dir", dir]].concat());
     assert_eq!(r.code, Some(0), "{r:?}");
-    let probe = |pos: &str| run(&["--rules", "lasker,pieces=3", "probe", "--dir", dir, pos]);
-    let start = probe(".../.../.../....../.../.../... B 3 3");
-    assert_eq!(start.code, Some(0), "{start:?}");
-    assert!(start.stdout.contains("Bone to move"), "{start:?}");
-    let may_slide = probe("B../.../.../....../.../.../..S B 2 2");
-    assert_eq!(may_slide.code, Some(2), "{may_slide:?}");
+    let may_slide = "B../.../.../....../.../.../..S B 2 2";
+    let probe = run(&[&rules[..], &["probe", "--dir", dir, may_slide]].concat());
+    assert_eq!(probe.code, Some(0), "{probe:?}");
+    let out = &probe.stdout;
+    assert!(out.contains("Bone to move: "), "{out}");
+    // A placement, a slide to a neighbour and a flying slide are all listed.
+    for turn in ["  g4 ", "  a7-d7 ", "  a7-e4 "] {
+        assert!(out.contains(turn), "{turn}: {out}");
+    }
+
+    let line = run(&[
+        &rules[..],
+        &["line", "--dir", dir, ".../.../.../....../.../.../... B 3 3"],
+    ]
+    .concat());
+    assert_eq!(line.code, Some(0), "{line:?}");
+    let turns: Vec<(String, tigadi_values::Value)> = line
+        .stdout
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .map(|l| {
+            let cols: Vec<&str> = l
+                .split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect();
+            (cols[1].to_string(), parse_value(cols[2]))
+        })
+        .collect();
+    assert!(turns.len() > 10, "{}", line.stdout);
     assert!(
-        may_slide.stderr.contains("slides=always") && may_slide.stdout.is_empty(),
-        "{may_slide:?}"
+        turns.iter().any(|(m, _)| m.contains('-')) && turns.iter().any(|(m, _)| !m.contains('-')),
+        "placements and slides: {}",
+        line.stdout
     );
+    for w in turns.windows(2) {
+        let ((turn, v), (_, next)) = (&w[0], &w[1]);
+        assert_eq!(
+            *v,
+            next.before_turn(turn.contains('x')),
+            "{turn}: {}",
+            line.stdout
+        );
+    }
+    let (last, v) = turns.last().unwrap();
+    assert!(
+        last.contains('x') && *v == tigadi_values::Value::Win(1),
+        "{}",
+        line.stdout
+    );
+    assert!(line.stdout.contains("end: Bone wins"), "{}", line.stdout);
+
+    // `analyze` judges every turn of a game with slides while gotis are in hand;
+    // `play` hints from the tables after a slide in hand.
+    let record = "d5 a1 d2 a1-a4 d5-d6";
+    let r = run(&[&rules[..], &["analyze", "--dir", dir, record]].concat());
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("Bone: 3 turns, 3 judged"), "{}", r.stdout);
+    assert!(r.stdout.contains("Seed: 2 turns, 2 judged"), "{}", r.stdout);
+    assert!(!r.stdout.contains("not judged"), "{}", r.stdout);
+    let mut c = tigadi();
+    c.args(rules).args(["play", "--seed", "3", "--dir", dir]);
+    let r = run_with(c, b"d5\nd5-d6\nhint\nquit\n", LIMIT);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(!r.stdout.contains("not a legal move"), "{}", r.stdout);
+    assert!(r.stdout.contains("(from the tables: "), "{}", r.stdout);
+
+    let server = common::http::Server::start(&d);
+    let a = server.get(&format!(
+        "/api/v1/lasker,pieces=3?position={}",
+        common::http::enc(may_slide)
+    ));
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.body.contains("a7-e4"), "{}", a.body);
+    let a = server.get(&format!(
+        "/api/v1/lasker,pieces=3?position={}",
+        common::http::enc("B../.../.../....../.../.../..S B 2")
+    ));
+    assert_eq!(a.status, 400, "{}", a.body);
 }

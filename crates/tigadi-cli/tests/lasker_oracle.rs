@@ -7,6 +7,9 @@
 //! [`solve_classes`], and the depth to win of the DTW tables against
 //! [`solve_graph`] over the same classes (plain rounds, every turn counting one).
 //! `pieces=4` is the same test, ignored: its oracle takes about 12 minutes.
+//! The prober ([`Tablebase::probe_moves`]) is checked against the same oracle:
+//! every turn it lists (placements, slides, flying slides, with captures) and
+//! each turn's value, for every class with gotis in hand.
 
 mod common;
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
@@ -14,7 +17,7 @@ mod lasker;
 
 use common::*;
 use lasker::{solve_classes, solve_graph, Class, Value};
-use tigadi_tablebase::{field, Tablebase};
+use tigadi_tablebase::{field, hands_of, Tablebase};
 
 /// Solves `lasker,pieces={pieces}` with the CLI and compares every stored value
 /// of a class the oracle reaches; returns how many it compared.
@@ -84,4 +87,115 @@ fn lasker_3_tables_match_the_naive_oracle() {
 fn lasker_4_tables_match_the_naive_oracle() {
     let compared = tables_match_the_oracle(4);
     assert!(compared > 1_000_000, "{compared}");
+}
+
+/// The oracle's value of a turn into a class worth `child` to the next player,
+/// counted from before the turn as the tables count it (a capture counts 1).
+fn turn_value(child: Value, capture: bool) -> tigadi_values::Value {
+    naive_value(match child {
+        Value::Win(d) => Value::Loss(if capture { 1 } else { d + 1 }),
+        Value::Loss(d) => Value::Win(if capture { 1 } else { d + 1 }),
+        Value::Draw => Value::Draw,
+    })
+}
+
+/// On solved `lasker,pieces={pieces}` tables, the prober lists for every class
+/// with gotis in hand that a game reaches exactly the oracle's turns (by name),
+/// each with the value the oracle gives the class it leads to, one turn later;
+/// its best turn's value is the oracle's value of the class. Classes where the
+/// mover has gotis on the board and in hand (placements and slides both), and
+/// where it may fly, are counted to make sure they are there; returns (classes
+/// compared, with both kinds of turn, with a flying slide).
+fn prober_turns_match_the_oracle(pieces: u8) -> (usize, usize, usize) {
+    let rules_name = format!("lasker,pieces={pieces}");
+    let dir = scratch(&format!("lasker{pieces}-prober-oracle"));
+    let r = run(&[
+        "--rules",
+        &rules_name,
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let rules = tigadi_rules::RuleSet::parse(&rules_name).unwrap();
+    let tables = Tablebase::open(&dir, &rules);
+    let values = solve_classes(pieces);
+    let (mut compared, mut both_kinds, mut flying) = (0, 0, 0);
+    for (c, v) in &values {
+        let n = c.to_naive();
+        if n.total(1) < 3 || n.total(2) < 3 {
+            continue;
+        }
+        let p = n.to_position();
+        let hands = hands_of(&p);
+        if hands.is_empty() {
+            continue;
+        }
+        let turns = tables
+            .probe_moves(hands, p.to_board())
+            .unwrap_or_else(|e| panic!("{p}: {e}"));
+        let mut got: Vec<(String, tigadi_values::Value)> =
+            turns.iter().map(|(m, v)| (m.to_string(), *v)).collect();
+        let mut want: Vec<(String, tigadi_values::Value)> = n
+            .moves()
+            .into_iter()
+            .map(|m| {
+                let child = values[&n.play(m).class()];
+                (
+                    lasker::Naive::notation(m),
+                    turn_value(child, m.capture.is_some()),
+                )
+            })
+            .collect();
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        want.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, want, "{p}: prober's turns, then the oracle's");
+        assert_eq!(
+            turns.first().map(|t| t.1),
+            Some(naive_value(*v)),
+            "{p}: the best turn's value is the class's"
+        );
+        let slides = turns
+            .iter()
+            .filter(|(m, _)| matches!(m, tigadi_rules::Move::Slide { .. }));
+        if hands.mover > 0 && slides.clone().count() > 0 {
+            both_kinds += 1;
+        }
+        let board = p.to_board();
+        if board.mover.count_ones() + u32::from(hands.mover) == 3
+            && slides.clone().any(|(m, _)| match m {
+                tigadi_rules::Move::Slide { from, to, .. } => {
+                    rules.geometry().neighbours[from.index()] & to.bit() == 0
+                }
+                _ => false,
+            })
+        {
+            flying += 1;
+        }
+        compared += 1;
+    }
+    (compared, both_kinds, flying)
+}
+
+#[test]
+fn lasker_3_prober_turns_match_the_naive_oracle() {
+    let (compared, both_kinds, flying) = prober_turns_match_the_oracle(3);
+    assert!(compared > 10_000, "{compared}");
+    assert!(
+        both_kinds > 1_000 && flying > 1_000,
+        "{both_kinds} {flying}"
+    );
+}
+
+/// Four a side also tells a capture that leaves the opponent two gotis on the
+/// board but one in hand (the game goes on) from one that ends the game.
+#[test]
+#[ignore = "the naive oracle of lasker,pieces=4 takes about 12 minutes (run with nice -n 19)"]
+fn lasker_4_prober_turns_match_the_naive_oracle() {
+    let (compared, both_kinds, flying) = prober_turns_match_the_oracle(4);
+    assert!(compared > 100_000, "{compared}");
+    assert!(
+        both_kinds > 10_000 && flying > 10_000,
+        "{both_kinds} {flying}"
+    );
 }

@@ -1,17 +1,34 @@
 //! What the one solve job ([`crate::solve`]) says as it goes, and why it stops:
 //! every event names the [`Tier`] of its step (a hands-empty tier stands for the
-//! pair of subspaces solved with it, see [`step_name`]) and the [`TableKind`] of
+//! pair of subspaces solved with it; a report names every tier of its step, see
+//! [`step_name`]) and the [`TableKind`] of
 //! its pass.
 
 use std::fmt;
-use tigadi_solve::{Observer, Pair, SolveError};
+use tigadi_rules::RuleSet;
+use tigadi_solve::{step_tiers, Observer, Pair, SolveError};
 use tigadi_tablebase::{TableKind, TablebaseError};
 use tigadi_values::{Hands, Tier};
 
-/// How reports and errors name a step: a hands-empty tier (solved with its
-/// flipped subspace) by its pair, `4v3+3v4`; any other tier by itself, `2v3
-/// with 1+0 in hand`.
-pub fn step_name(tier: Tier) -> String {
+/// How reports name a step: a hands-empty tier (solved with its flipped
+/// subspace) by its pair, `4v3+3v4`; a tier with gotis in hand by itself, `2v3
+/// with 1+0 in hand`, or, when it is solved together with its flipped tier
+/// (under Lasker's rule, both sides with gotis on the board: [`step_tiers`]),
+/// by both, `2v1 with 1+2 in hand and 1v2 with 2+1 in hand`.
+pub fn step_name(rules: &RuleSet, tier: Tier) -> String {
+    if tier.is_moving() {
+        return pair_or_tier(tier);
+    }
+    let names: Vec<String> = step_tiers(rules, tier)
+        .iter()
+        .map(Tier::to_string)
+        .collect();
+    names.join(" and ")
+}
+
+/// A hands-empty tier by its pair, any other by itself: how an error names a
+/// step (it does not carry the rule set).
+fn pair_or_tier(tier: Tier) -> String {
     if tier.is_moving() {
         Pair::of(tier.subspace).to_string()
     } else {
@@ -149,7 +166,7 @@ impl fmt::Display for JobError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JobError::Tablebase(e) => e.fmt(f),
-            JobError::Solve(tier, e) => write!(f, "solving {}: {e}", step_name(*tier)),
+            JobError::Solve(tier, e) => write!(f, "solving {}: {e}", pair_or_tier(*tier)),
             JobError::NotBuilt(what) => f.write_str(what),
         }
     }

@@ -103,3 +103,12 @@ def morris8_tb(tmp_path_factory):
         "--dir", str(directory),
     )
     return directory
+
+
+@pytest.fixture(scope="session")
+def lasker3_tb(tmp_path_factory):
+    """The whole game of `lasker,pieces=3` (Lasker's rule: a player with gotis in
+    hand may also slide), its game-theoretic tables."""
+    directory = tmp_path_factory.mktemp("tb-lasker3")
+    run_cli("--rules", "lasker,pieces=3", "solve", "--no-horizon", "--dir", str(directory))
+    return directory

@@ -96,19 +96,26 @@ def test_blocked_player_loses_where_the_rules_say_so(navakankari_tb, tigadi_tb):
     assert "a1-b2" in [m.move for m in tigadi.Tablebase(tigadi_tb).probe(blocked).moves]
 
 
+def placing_positions(rules, seed, games=40):
+    """Every position with the player to move holding gotis of `games` random
+    games of three a side from the empty board, until the first turn without."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(games):
+        position = tigadi.Position(".../.../.../....../.../.../... B 3 3", rules=rules)
+        while position.winner is None and position.phase == "placing":
+            texts.append(str(position))
+            position = position.play(rng.choice(position.legal_moves()))
+    return texts
+
+
 def test_placing_positions_agree_with_their_successors_and_the_cli(morris3_tb):
     """Every position of random games from the empty board, placing phase first:
     each placement (with each capture choice) has the value its successor implies,
     best first, and the answers are `tigadi probe --json`'s."""
     rules = "morris,pieces=3"
     tb = tigadi.Tablebase(morris3_tb, rules=rules)
-    rng = random.Random(8)
-    texts = []
-    for _ in range(40):
-        position = tigadi.Position(".../.../.../....../.../.../... B 3 3", rules=rules)
-        while position.winner is None and position.phase == "placing":
-            texts.append(str(position))
-            position = position.play(rng.choice(position.legal_moves()))
+    texts = placing_positions(rules, seed=8)
     seen = {"win": 0, "draw": 0, "loss": 0}
     for text in texts:
         answer = check_against_successors(tb, text)
@@ -116,6 +123,23 @@ def test_placing_positions_agree_with_their_successors_and_the_cli(morris3_tb):
         assert tb.probe_wdl(text) == answer.value
     assert seen["loss"] > 0 and seen["win"] > 0, seen
     assert [a.to_dict() for a in tb.probe_many(texts)] == cli_probe_json(morris3_tb, rules, texts)
+
+
+def test_lasker_positions_with_slides_in_hand_agree_with_their_successors(lasker3_tb):
+    """Under Lasker's rule a player with gotis in hand may place or slide: every
+    position of random games while gotis are in hand lists both kinds of turn,
+    each with the value its successor implies, and the answers are `tigadi probe
+    --json`'s."""
+    rules = "lasker,pieces=3"
+    tb = tigadi.Tablebase(lasker3_tb, rules=rules)
+    texts = placing_positions(rules, seed=53)
+    both = 0
+    for text in texts:
+        answer = check_against_successors(tb, text)
+        kinds = {"-" in m.move for m in answer.moves}
+        both += kinds == {True, False}
+    assert both > 20, both
+    assert [a.to_dict() for a in tb.probe_many(texts)] == cli_probe_json(lasker3_tb, rules, texts)
 
 
 def test_dtw_agrees_with_the_successors(morris3_tb, tigadi_tb):

@@ -13,6 +13,7 @@ use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
+use tigadi_rules::position::MIN_GOTIS;
 use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
 use tigadi_values::placement::for_each_placement_value_with;
 use tigadi_values::{reached_tiers, Hands, Tier};
@@ -373,11 +374,14 @@ impl Tablebase {
     /// in the moving phase) with the value of field `F` ([`field::Dtc`],
     /// [`field::Dtc100`] or [`field::Dtw`], counted in its kind's
     /// [`TableKind::metric`]) it leads to, from the player to move's point of view and
-    /// counted from `board`, in move-generation order: slides (a capture that
-    /// leaves the opponent two gotis is `Win(1)`) or a pass, or placements with
-    /// each capture choice, read from the tables of the tier each placement leads
-    /// to (the moving phase's after the last placement). No turns when the player to move is blocked in a
-    /// rule set where that loses.
+    /// counted from `board`, in move-generation order: placements with each
+    /// capture choice while the player to move holds gotis (read from the tier
+    /// each leads to, the moving phase's after the last placement), then slides
+    /// (in the moving phase, and under Lasker's rule also with gotis in hand,
+    /// flying when the gotis on the board and in hand are three; read from the
+    /// tier with the same hands; a capture that leaves the opponent two gotis in
+    /// all is `Win(1)`) or a pass. No turns when the player to move is blocked in
+    /// a rule set where that loses.
     pub fn turns<F: Field<Entry = Packed>>(
         &self,
         hands: Hands,
@@ -385,69 +389,65 @@ impl Tablebase {
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
         self.tier(hands, board)?;
         let rules = self.rules();
-        // Under Lasker's rule a player with gotis in hand may also slide, and one
-        // with an empty hand while the other holds some only slides: the listing
-        // below knows placements alone, so it refuses rather than judge such a
-        // position from part of its turns (a player with no goti on the board
-        // can only place, which the listing covers).
-        if rules.slides_in_hand && !hands.is_empty() && (board.mover != 0 || hands.mover == 0) {
-            return Err(TablebaseError::InvalidPosition(format!(
-                "a position with gotis in hand ({}+{}) under slides=always: its turns \
-                 are not listed by this version (its tables solve and verify; probing \
-                 it is not built yet)",
-                hands.mover, hands.opponent
-            )));
-        }
         let metric = F::KIND.metric();
         let mut turns = Vec::new();
         let mut error = None;
-        match hands.is_empty() {
-            true => {
-                board.for_each_slide(rules, |slide, next| {
-                    if error.is_some() {
-                        return;
-                    }
-                    let v = match next {
-                        Successor::Capture(n) if n.is_game_over() => Ok(Value::Win(1)),
-                        Successor::Capture(n) => self
-                            .get::<F>(Hands::EMPTY, n)
-                            .map(|v| metric.before_turn(v, true)),
-                        Successor::Quiet(n) | Successor::Pass(n) => self
-                            .get::<F>(Hands::EMPTY, n)
-                            .map(|v| metric.before_turn(v, false)),
-                    };
-                    let turn = Move::Slide {
-                        from: slide.from,
-                        to: slide.to,
-                        capture: slide.capture,
-                    };
-                    match v {
-                        Ok(v) => turns.push((turn, v)),
-                        Err(e) => error = Some(e),
-                    }
-                });
-                if error.is_none() && turns.is_empty() && !rules.blocked_loses {
-                    let v = self
-                        .get::<F>(Hands::EMPTY, board.flipped())?
-                        .before_turn(false);
-                    turns.push((Move::Pass, v));
-                }
-            }
-            false => {
-                let next = hands.after_placement();
-                let lookup = |b: Board| {
-                    self.get::<F>(next, b).unwrap_or_else(|e| {
-                        error.get_or_insert(e);
-                        Value::Draw
-                    })
+        if hands.mover > 0 {
+            let next = hands.after_placement();
+            let lookup = |b: Board| {
+                self.get::<F>(next, b).unwrap_or_else(|e| {
+                    error.get_or_insert(e);
+                    Value::Draw
+                })
+            };
+            for_each_placement_value_with(rules, metric, hands, board, lookup, |p, v| {
+                let turn = Move::Place {
+                    to: p.to,
+                    capture: p.capture,
                 };
-                for_each_placement_value_with(rules, metric, hands, board, lookup, |p, v| {
-                    let turn = Move::Place {
-                        to: p.to,
-                        capture: p.capture,
-                    };
-                    turns.push((turn, v))
-                });
+                turns.push((turn, v))
+            });
+        }
+        // Slides: in the moving phase, and under Lasker's rule (docs/RULES.md §8)
+        // also while gotis are in hand, flying when the gotis on the board and in
+        // hand are three. A slide keeps the hands (the other player's first now).
+        if hands.mover == 0 || rules.slides_in_hand {
+            let slid = Hands::new(hands.opponent, hands.mover);
+            let mut slides = false;
+            board.for_each_slide_holding(rules, hands.mover, |slide, next| {
+                slides = true;
+                if error.is_some() {
+                    return;
+                }
+                let v = match next {
+                    // The opponent left with fewer than three gotis on the board
+                    // and in hand: the game is won.
+                    Successor::Capture(n)
+                        if n.mover.count_ones() + u32::from(hands.opponent) < MIN_GOTIS =>
+                    {
+                        Ok(Value::Win(1))
+                    }
+                    Successor::Capture(n) => {
+                        self.get::<F>(slid, n).map(|v| metric.before_turn(v, true))
+                    }
+                    Successor::Quiet(n) | Successor::Pass(n) => {
+                        self.get::<F>(slid, n).map(|v| metric.before_turn(v, false))
+                    }
+                };
+                let turn = Move::Slide {
+                    from: slide.from,
+                    to: slide.to,
+                    capture: slide.capture,
+                };
+                match v {
+                    Ok(v) => turns.push((turn, v)),
+                    Err(e) => error = Some(e),
+                }
+            });
+            // A blocked player with an empty hand passes where that does not lose.
+            if error.is_none() && !slides && hands.mover == 0 && !rules.blocked_loses {
+                let v = self.get::<F>(slid, board.flipped())?.before_turn(false);
+                turns.push((Move::Pass, v));
             }
         }
         match error {

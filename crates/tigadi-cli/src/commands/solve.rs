@@ -118,7 +118,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         set_compression(&tb::TablebaseDir::new(dir, &rules), text)?;
     }
     let progress = Progress::new("slots");
-    let observer = SolveProgress::new(&progress);
+    let observer = SolveProgress::new(&progress, &rules);
     let started = Instant::now();
     let mut kinds = vec![tb::TableKind::GameTheoretic];
     let horizon = !args.no_horizon && no_horizon.is_none();
