@@ -57,8 +57,7 @@ impl tigadi_jobs::JobObserver for Silent {}
 fn a_lasker_position_with_slides_in_hand_is_answered() {
     let rules = tigadi_rules::RuleSet::parse("lasker,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut steps = tigadi_jobs::pair_steps(&tigadi_solve::pairs_up_to_pieces(3, 6));
-    steps.extend(tigadi_jobs::placing_steps(&rules));
+    let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::Whole);
     let kinds = [tigadi_tablebase::TableKind::GameTheoretic];
     tigadi_jobs::solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let text = "B../.../.../....../.../.../..S B 2 2";
