@@ -101,10 +101,11 @@ pub struct ProbeReport {
     /// The game is already over in this position (material, blocked, or drawn by the
     /// turn limit): `value` says how, and there are no moves.
     pub over: Option<GameResult>,
-    /// A placing-phase position: values from the placing tables, and `rule` from
-    /// the placing horizon tables where they exist (no counter runs while placing,
-    /// so its `rule_value` is its `dtc100`, whose depth counts the placements).
-    pub placing: bool,
+    /// A position of a tier with gotis in hand: values from that tier's tables,
+    /// and `rule` from its 100-turn table where there is one (no counter runs
+    /// while gotis are in hand, so its `rule_value` is its `dtc100`, whose depth
+    /// counts the placements).
+    pub in_hand: bool,
 }
 
 impl Tablebase {
@@ -162,7 +163,7 @@ impl Tablebase {
             dtw: None,
             moves: Vec::new(),
             over: None,
-            placing: p.phase() == Phase::Placing,
+            in_hand: p.phase() == Phase::Placing,
         };
         if result.is_over() {
             report.value = match result {
@@ -439,7 +440,7 @@ mod tests {
             dtw: None,
             moves: moves.clone(),
             over: None,
-            placing: false,
+            in_hand: false,
         };
         let without = ProbeReport {
             rule: None,

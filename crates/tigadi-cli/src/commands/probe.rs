@@ -156,7 +156,7 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
     );
     match (head_rule, detail) {
         // No counter runs while placing: the moving phase starts at 0.
-        (Some(r), _) if report.placing => s.push_str(&format!(
+        (Some(r), _) if report.in_hand => s.push_str(&format!(
             "under the 100-turn rule (its counter starts with the moving phase): {}; class {}\n",
             rule_words(r.rule_value),
             r.category
@@ -173,7 +173,7 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
             r.category
         )),
         (None, true) if report.rule.is_some() => {}
-        (None, true) if report.placing => {
+        (None, true) if report.in_hand => {
             s.push_str("placing phase: game-theoretic values (placing tables)\n")
         }
         (None, true) => s.push_str("under the 100-turn rule: unknown (no horizon tables)\n"),
