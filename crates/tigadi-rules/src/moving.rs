@@ -300,15 +300,26 @@ impl Board {
     /// a pass (the board flipped) comes as `from == to`. For callers that form the
     /// predecessor's symmetric images from this board's by toggling two points.
     #[inline]
-    pub fn for_each_quiet_predecessor_slide(
+    pub fn for_each_quiet_predecessor_slide(self, rules: &RuleSet, f: impl FnMut(usize, usize)) {
+        self.for_each_quiet_predecessor_slide_holding(rules, 0, f)
+    }
+
+    /// [`Board::for_each_quiet_predecessor_slide`] when the predecessor's player
+    /// to move (`self.opponent`'s owner) held `hand` gotis in hand and still
+    /// does (Lasker's rule, docs/RULES.md §8.2: a slide leaves the hands as they
+    /// were): it flew when its gotis on the board and in hand are three, and
+    /// with a goti in hand it was never blocked, so it never passed.
+    #[inline]
+    pub fn for_each_quiet_predecessor_slide_holding(
         self,
         rules: &RuleSet,
+        hand: u8,
         mut f: impl FnMut(usize, usize),
     ) {
         let g = rules.geometry();
         let prev_mover = self.opponent;
         let empty = self.empty();
-        let flies = rules.flies(prev_mover.count_ones());
+        let flies = rules.flies(prev_mover.count_ones() + hand as u32);
         let mut t = prev_mover;
         while t != 0 {
             let to = t.trailing_zeros() as usize;
@@ -328,7 +339,7 @@ impl Board {
                 f(fr, to);
             }
         }
-        if !rules.blocked_loses && !self.flipped().can_move(rules) {
+        if hand == 0 && !rules.blocked_loses && !self.flipped().can_move(rules) {
             f(0, 0);
         }
     }

@@ -20,12 +20,17 @@
 //!    forward rounds read a level only after it is complete, so an early value
 //!    is read in the round it belongs to). Otherwise the counter is its inside
 //!    classes, plus one never taken away when the exit draws or wins.
-//! 2. **Rounds**, forwards only ([`crate::retrograde`]'s `forward_step`): in
-//!    round `k` a position becomes `Win(k)` if an inside successor is
-//!    `Loss(k - 1)` or its exit is `Win(k)`; its counter loses the inside
-//!    successors that are `Win(k - 1)`, and at zero it becomes `Loss(max(k, e))`
-//!    for a loss exit `Loss(e)` (waiting, counter at zero, until round `e`) or
-//!    `Loss(k)` without exit. The rounds go on at least to the deepest exit.
+//! 2. **Rounds**, each forwards or backwards as in a moving pair
+//!    ([`crate::retrograde`]'s `forward_step`, or its backward rounds over the
+//!    quiet predecessors inside the step, slides by the other side, which flies
+//!    when its gotis on the board and in hand are three): in round `k` a
+//!    position becomes `Win(k)` if an inside successor is `Loss(k - 1)` or its
+//!    exit is `Win(k)`; its counter loses the inside successors that are
+//!    `Win(k - 1)`, and at zero it becomes `Loss(max(k, e))` for a loss exit
+//!    `Loss(e)` (waiting, counter at zero, until round `e`) or `Loss(k)` without
+//!    exit. A backward round ends with a sweep of the exits for the positions
+//!    they decide in round `k` (`exit_round`). The rounds go on at least to the
+//!    deepest exit.
 //! 3. The rest are draws.
 //!
 //! So every value is the best over its moves of the successor's value one turn
@@ -191,7 +196,7 @@ pub fn solve_step_in_hand(
             words,
             start,
             observer,
-            Rounds::Forward,
+            Rounds::Adaptive,
             crate::MAX_DTC,
         )
     } else {
