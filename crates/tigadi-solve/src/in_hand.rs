@@ -131,6 +131,19 @@ pub fn solve_step_in_hand(
     tables: &[TierTable<'_>],
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_step_in_hand_with(rules, metric, step, tables, observer, Rounds::Adaptive)
+}
+
+/// [`solve_step_in_hand`] with a choice of how the rounds run (for tests and
+/// measurements): all give the same values.
+pub fn solve_step_in_hand_with(
+    rules: &RuleSet,
+    metric: Metric,
+    step: &[Tier],
+    tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+    rounds: Rounds,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
     assert!(
         step.iter().all(|t| !t.is_moving()),
         "a step with gotis in hand"
@@ -196,7 +209,7 @@ pub fn solve_step_in_hand(
             words,
             start,
             observer,
-            Rounds::Adaptive,
+            rounds,
             crate::MAX_DTC,
         )
     } else {
