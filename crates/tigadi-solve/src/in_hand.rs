@@ -101,18 +101,36 @@ impl<'a> Targets<'a> {
         Ok(Targets(out))
     }
 
-    /// The value of `board` (its player to move holding `hands`) in its tier's
-    /// table.
-    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
+    /// Where the value of `board` (its player to move holding `hands`) lies in
+    /// its tier's table.
+    fn entry(&self, hands: tigadi_values::Hands, board: Board) -> &'a Packed {
         let tier = Tier::new(hands, Subspace::of(board));
         let (_, idx, values) = self
             .0
             .iter()
             .find(|(t, _, _)| *t == tier)
             .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
-        values[idx.index(board) as usize]
+        &values[idx.index(board) as usize]
+    }
+
+    /// The value of `board` (its player to move holding `hands`) in its tier's
+    /// table.
+    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
+        self.entry(hands, board)
             .get()
             .expect("a solved table has a value at every position")
+    }
+
+    /// Asks for the values that the turns of `board` of `tier` read
+    /// ([`for_each_turn_in_hand`]), so that they are in the cache when
+    /// [`initial`] reads them a board later: those reads, one per empty point,
+    /// each a cache miss in a large table, are most of the initial pass's time.
+    fn prefetch(&self, rules: &RuleSet, tier: Tier, board: Board) {
+        let lookup = |hands, next| {
+            crate::memory::prefetch(self.entry(hands, next));
+            Value::Draw
+        };
+        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |_| {});
     }
 }
 
@@ -167,7 +185,11 @@ pub fn solve_step_in_hand_with(
         let mut keys = SlotSet::new();
         let (mut open, mut at_one) = (0u64, 0u64);
         for r in runs {
-            for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+            let mut boards = idx.boards(r * run..(r + 1) * run).peekable();
+            while let Some((slot, board)) = boards.next() {
+                if let Some(&(_, next)) = boards.peek() {
+                    targets.prefetch(rules, step[p], next);
+                }
                 let (value, count, exit) = initial(
                     rules,
                     metric,
