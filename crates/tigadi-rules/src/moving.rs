@@ -300,15 +300,26 @@ impl Board {
     /// a pass (the board flipped) comes as `from == to`. For callers that form the
     /// predecessor's symmetric images from this board's by toggling two points.
     #[inline]
-    pub fn for_each_quiet_predecessor_slide(
+    pub fn for_each_quiet_predecessor_slide(self, rules: &RuleSet, f: impl FnMut(usize, usize)) {
+        self.for_each_quiet_predecessor_slide_holding(rules, 0, f)
+    }
+
+    /// [`Board::for_each_quiet_predecessor_slide`] when the predecessor's player
+    /// to move (`self.opponent`'s owner) held `hand` gotis in hand and still
+    /// does (Lasker's rule, docs/RULES.md §8.2: a slide leaves the hands as they
+    /// were): it flew when its gotis on the board and in hand are three, and
+    /// with a goti in hand it was never blocked, so it never passed.
+    #[inline]
+    pub fn for_each_quiet_predecessor_slide_holding(
         self,
         rules: &RuleSet,
+        hand: u8,
         mut f: impl FnMut(usize, usize),
     ) {
         let g = rules.geometry();
         let prev_mover = self.opponent;
         let empty = self.empty();
-        let flies = rules.flies(prev_mover.count_ones());
+        let flies = rules.flies(prev_mover.count_ones() + hand as u32);
         let mut t = prev_mover;
         while t != 0 {
             let to = t.trailing_zeros() as usize;
@@ -328,7 +339,7 @@ impl Board {
                 f(fr, to);
             }
         }
-        if !rules.blocked_loses && !self.flipped().can_move(rules) {
+        if hand == 0 && !rules.blocked_loses && !self.flipped().can_move(rules) {
             f(0, 0);
         }
     }
@@ -376,5 +387,53 @@ mod tests {
                 });
             }
         }
+    }
+
+    /// Under Lasker's rule the quiet predecessors by slides of a player holding
+    /// gotis in hand (its hand counting toward flying) are exactly the boards
+    /// whose quiet slides with that hand reach us.
+    #[test]
+    fn predecessors_holding_invert_slides_holding() {
+        let rules = RuleSet::LASKER;
+        let mut rng = Rng::seeded(0x5DEE_CE66_D1CE_4E5B);
+        let mut flying = 0;
+        for _ in 0..3000 {
+            let (m, o) = (1 + rng.below(6), 1 + rng.below(6));
+            let hand = rng.below(4) as u8;
+            flying += rules.flies(o as u32 + hand as u32) as u32;
+            let mut b = Board::default();
+            while b.mover.count_ones() < m as u32 {
+                b.mover |= 1 << rng.below(24);
+            }
+            while b.opponent.count_ones() < o as u32 {
+                b.opponent |= (1 << rng.below(24)) & !b.mover;
+            }
+            let preds = |q: Board| {
+                let mut out = Vec::new();
+                q.for_each_quiet_predecessor_slide_holding(&rules, hand, |from, to| {
+                    out.push(Board {
+                        mover: q.opponent ^ (1 << from) ^ (1 << to),
+                        opponent: q.mover,
+                    })
+                });
+                out
+            };
+            // `b`'s player to move holds `hand`; its quiet slides lead to `q`.
+            b.for_each_slide_holding(&rules, hand, |_, s| {
+                if let Successor::Quiet(q) = s {
+                    let found = preds(q).iter().filter(|&&p| p == b).count();
+                    assert_eq!(found, 1, "{b:?} -> {q:?} holding {hand}");
+                }
+            });
+            // `b`'s predecessors: its opponent to move, holding `hand`.
+            for p in preds(b) {
+                let mut found = 0;
+                p.for_each_slide_holding(&rules, hand, |_, s| {
+                    found += matches!(s, Successor::Quiet(q) if q == b) as u32;
+                });
+                assert_eq!(found, 1, "{p:?} -> {b:?} holding {hand}");
+            }
+        }
+        assert!(flying > 100, "{flying}");
     }
 }

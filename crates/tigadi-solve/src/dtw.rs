@@ -463,7 +463,7 @@ fn settle_level(
                 }
             }
             settled += level.len() as u64;
-            space.run_predecessors(rules, p, r, &level, &mut gathered, &mut apply);
+            space.run_predecessors(rules, p, r, 0, &level, &mut gathered, &mut apply);
         }
         apply.finish();
         observer.advance(settled);

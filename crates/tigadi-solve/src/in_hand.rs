@@ -20,12 +20,17 @@
 //!    forward rounds read a level only after it is complete, so an early value
 //!    is read in the round it belongs to). Otherwise the counter is its inside
 //!    classes, plus one never taken away when the exit draws or wins.
-//! 2. **Rounds**, forwards only ([`crate::retrograde`]'s `forward_step`): in
-//!    round `k` a position becomes `Win(k)` if an inside successor is
-//!    `Loss(k - 1)` or its exit is `Win(k)`; its counter loses the inside
-//!    successors that are `Win(k - 1)`, and at zero it becomes `Loss(max(k, e))`
-//!    for a loss exit `Loss(e)` (waiting, counter at zero, until round `e`) or
-//!    `Loss(k)` without exit. The rounds go on at least to the deepest exit.
+//! 2. **Rounds**, each forwards or backwards as in a moving pair
+//!    ([`crate::retrograde`]'s `forward_step`, or its backward rounds over the
+//!    quiet predecessors inside the step, slides by the other side, which flies
+//!    when its gotis on the board and in hand are three): in round `k` a
+//!    position becomes `Win(k)` if an inside successor is `Loss(k - 1)` or its
+//!    exit is `Win(k)`; its counter loses the inside successors that are
+//!    `Win(k - 1)`, and at zero it becomes `Loss(max(k, e))` for a loss exit
+//!    `Loss(e)` (waiting, counter at zero, until round `e`) or `Loss(k)` without
+//!    exit. A backward round ends with a sweep of the exits for the positions
+//!    they decide in round `k` (`exit_round`). The rounds go on at least to the
+//!    deepest exit.
 //! 3. The rest are draws.
 //!
 //! So every value is the best over its moves of the successor's value one turn
@@ -96,18 +101,36 @@ impl<'a> Targets<'a> {
         Ok(Targets(out))
     }
 
-    /// The value of `board` (its player to move holding `hands`) in its tier's
-    /// table.
-    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
+    /// Where the value of `board` (its player to move holding `hands`) lies in
+    /// its tier's table.
+    fn entry(&self, hands: tigadi_values::Hands, board: Board) -> &'a Packed {
         let tier = Tier::new(hands, Subspace::of(board));
         let (_, idx, values) = self
             .0
             .iter()
             .find(|(t, _, _)| *t == tier)
             .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
-        values[idx.index(board) as usize]
+        &values[idx.index(board) as usize]
+    }
+
+    /// The value of `board` (its player to move holding `hands`) in its tier's
+    /// table.
+    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
+        self.entry(hands, board)
             .get()
             .expect("a solved table has a value at every position")
+    }
+
+    /// Asks for the values that the turns of `board` of `tier` read
+    /// ([`for_each_turn_in_hand`]), so that they are in the cache when
+    /// [`initial`] reads them a board later: those reads, one per empty point,
+    /// each a cache miss in a large table, are most of the initial pass's time.
+    fn prefetch(&self, rules: &RuleSet, tier: Tier, board: Board) {
+        let lookup = |hands, next| {
+            crate::memory::prefetch(self.entry(hands, next));
+            Value::Draw
+        };
+        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |_| {});
     }
 }
 
@@ -125,6 +148,19 @@ pub fn solve_step_in_hand(
     step: &[Tier],
     tables: &[TierTable<'_>],
     observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_step_in_hand_with(rules, metric, step, tables, observer, Rounds::Adaptive)
+}
+
+/// [`solve_step_in_hand`] with a choice of how the rounds run (for tests and
+/// measurements): all give the same values.
+pub fn solve_step_in_hand_with(
+    rules: &RuleSet,
+    metric: Metric,
+    step: &[Tier],
+    tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+    rounds: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     assert!(
         step.iter().all(|t| !t.is_moving()),
@@ -149,7 +185,11 @@ pub fn solve_step_in_hand(
         let mut keys = SlotSet::new();
         let (mut open, mut at_one) = (0u64, 0u64);
         for r in runs {
-            for (slot, board) in idx.boards(r * run..(r + 1) * run) {
+            let mut boards = idx.boards(r * run..(r + 1) * run).peekable();
+            while let Some((slot, board)) = boards.next() {
+                if let Some(&(_, next)) = boards.peek() {
+                    targets.prefetch(rules, step[p], next);
+                }
                 let (value, count, exit) = initial(
                     rules,
                     metric,
@@ -191,7 +231,7 @@ pub fn solve_step_in_hand(
             words,
             start,
             observer,
-            Rounds::Forward,
+            rounds,
             crate::MAX_DTC,
         )
     } else {

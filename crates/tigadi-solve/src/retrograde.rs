@@ -32,8 +32,11 @@
 //! A step of tiers with gotis in hand under Lasker's rule ([`crate::in_hand`])
 //! runs the same rounds with **exits**: per position the best value of its
 //! moves that leave the step, of any depth (a quiet placement counts one turn
-//! more than its target). Its rounds all run forwards, each position taking
-//! its exit too ([`forward_step`]), and they go on at least to the deepest exit.
+//! more than its target). Its rounds run either way too: forwards each position
+//! takes its exit ([`forward_step`]); backwards the predecessor updates leave a
+//! position whose counter ran out before its loss exit's depth waiting, and a
+//! sweep of the exits ([`exit_round`]) decides what the exits decide in the
+//! round. The rounds go on at least to the deepest exit.
 //!
 //! Counting distinct successor *classes* forward and distinct predecessor *classes*
 //! backward is what keeps the counters right under symmetry reduction: a position
@@ -368,8 +371,6 @@ pub(crate) fn run_rounds(
         let at = Level::new(level);
         observer.phase(&format!("round {level}"), n as u64);
         let forward = match rounds_mode {
-            // The backward rounds know no exits.
-            _ if exits.is_some() => true,
             Rounds::Adaptive => {
                 let (times, over) = FORWARD_RATIO;
                 undecided.saturating_mul(over) < previous_level.saturating_mul(times)
@@ -382,9 +383,11 @@ pub(crate) fn run_rounds(
             forward_round(rules, space, words, at, exits, &marked, observer)
         } else {
             // Levels 0 and 1 come from the initial pass too: rounds 1 and 2 sweep
-            // every chunk.
-            let only = (level > 2).then_some(&read);
-            backward_round(rules, space, words, at, only, &marked, observer)
+            // every chunk. With exits the initial pass decides positions at any
+            // level, and a forward round may have left the level before
+            // unmarked: every round sweeps every chunk.
+            let only = (level > 2 && exits.is_none()).then_some(&read);
+            backward_round(rules, space, words, at, exits, only, &marked, observer)
         };
         std::mem::swap(&mut read, &mut marked);
         observer.touched(touched);
@@ -650,19 +653,26 @@ const NONE: u16 = Packed::NONE.0;
 /// whether one is `Loss(k - 1)`, and then updates each predecessor once: one
 /// canonical form and one random word per distinct predecessor instead of per
 /// edge. Runs of symmetric mover sets update edge by edge ([`update_edges`]).
+#[allow(clippy::too_many_arguments)]
 fn backward_round(
     rules: &RuleSet,
     space: &PairSpace,
     words: &[AtomicU32],
     at: Level,
+    exits: Option<&Exits>,
     only: Option<&Touched>,
     marked: &Touched,
     observer: &dyn Observer,
 ) -> (u64, u64) {
+    let exit_of = |q: usize| exits.map_or(NONE, |e| e.values[q]);
     let (decided, _, touched) = space.sweep_runs(observer, |p, runs| {
         let (idx, start) = space.parts[p];
         let run = idx.run_length();
-        let mut apply = Applier::new(words, |q, tally| update_value(words, at, marked, q, tally));
+        // The predecessors' player to move holds the other part's hand.
+        let hand = exits.map_or(0, |e| e.hands[(p + 1) % space.parts.len()]);
+        let mut apply = Applier::new(words, |q, tally| {
+            update_value(words, at, marked, q, tally, exit_of(q))
+        });
         let mut gathered = Gathered::default();
         let mut level = Vec::new();
         for r in runs {
@@ -683,12 +693,47 @@ fn backward_round(
                     }
                 }
             }
-            space.run_predecessors(rules, p, r, &level, &mut gathered, &mut apply);
+            space.run_predecessors(rules, p, r, hand, &level, &mut gathered, &mut apply);
         }
         apply.finish();
         (apply.done, 0, apply.pushed)
     });
-    (decided, touched)
+    let by_exits = exits.map_or(0, |e| exit_round(words, at, e, marked));
+    (decided + by_exits, touched)
+}
+
+/// The part of a backward round `k` that the exits decide ([`Exits`], after the
+/// predecessor updates of the round, which decide no position these decide
+/// otherwise): an undecided position whose exit is `Win(k)` becomes `Win(k)`,
+/// and one whose counter is zero and whose exit is a loss no deeper than `k`
+/// (it waited since its counter reached zero) becomes `Loss(k)`, as
+/// [`forward_step`] decides them. Marks their chunks; returns how many.
+fn exit_round(words: &[AtomicU32], at: Level, exits: &Exits, marked: &Touched) -> u64 {
+    words
+        .par_chunks(CHUNK)
+        .zip(exits.values.par_chunks(CHUNK))
+        .enumerate()
+        .map(|(c, (words, exits))| {
+            let mut decided = 0;
+            for (i, (w, &exit)) in words.iter().zip(exits).enumerate() {
+                let old = w.load(Relaxed);
+                if word_value(old) != NONE || exit == NONE || word_count(old) == PADDING {
+                    continue;
+                }
+                let value = if exit == at.win_now {
+                    at.win_now
+                } else if word_count(old) == 0 && exit <= at.loss_now {
+                    at.loss_now
+                } else {
+                    continue;
+                };
+                w.store(word(Packed(value), 0), Relaxed);
+                marked.mark(c * CHUNK + i);
+                decided += 1;
+            }
+            decided
+        })
+        .sum()
 }
 
 impl PairSpace {
@@ -699,11 +744,13 @@ impl PairSpace {
     /// among them is lost, otherwise the number of its successor classes among
     /// them (see [`backward_round`]). The retrograde rounds and the DTW levels
     /// ([`crate::dtw`]) both take their positions this way.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_predecessors<U: FnMut(usize, u8) -> u64>(
         &self,
         rules: &RuleSet,
         p: usize,
         r: u64,
+        hand: u8,
         level: &[(u32, bool)],
         gathered: &mut Gathered,
         apply: &mut Applier<'_, U>,
@@ -718,7 +765,7 @@ impl PairSpace {
         let opponent = idx.subspace().opponent as u32;
         let (mover, symmetric) = idx.run_mover(r);
         if symmetric {
-            update_edges(rules, self, apply, level, |i| {
+            update_edges(rules, hand, (&prev_idx, prev_start), apply, level, |i| {
                 idx.board(r * run + i as u64)
                     .expect("settled slots hold positions")
             });
@@ -731,7 +778,7 @@ impl PairSpace {
                 let board = idx
                     .board(r * run + i as u64)
                     .expect("settled slots hold positions");
-                gathered.add(rules, board, free.compress(board.opponent), was_loss);
+                gathered.add(rules, hand, board, free.compress(board.opponent), was_loss);
             }
         } else {
             // Dense: walk the run's opponent sets in order instead.
@@ -743,7 +790,7 @@ impl PairSpace {
                         mover,
                         opponent: set,
                     };
-                    gathered.add(rules, board, o, was_loss);
+                    gathered.add(rules, hand, board, o, was_loss);
                 }
                 i += 1;
             });
@@ -817,8 +864,18 @@ impl<'a, U: FnMut(usize, u8) -> u64> Applier<'a, U> {
 
 /// A retrograde round's update of predecessor word `p` with `tally` (see
 /// [`Applier`]): returns 1 if that decided it, and marks its chunk in `marked`.
+/// `exit` is `p`'s exit ([`Exits`], `NONE` for none): a counter that reaches
+/// zero with a loss exit deeper than the round leaves `p` waiting for it
+/// ([`exit_round`]), as [`forward_step`] does.
 #[inline(always)]
-fn update_value(words: &[AtomicU32], at: Level, marked: &Touched, p: usize, tally: u8) -> u64 {
+fn update_value(
+    words: &[AtomicU32],
+    at: Level,
+    marked: &Touched,
+    p: usize,
+    tally: u8,
+    exit: u16,
+) -> u64 {
     let w = &words[p];
     // A decided word never becomes undecided again, and its counter no
     // longer matters: skip the locked update.
@@ -838,7 +895,10 @@ fn update_value(words: &[AtomicU32], at: Level, marked: &Touched, p: usize, tall
         }
     } else {
         let old = w.fetch_sub(tally as u32 * COUNT_ONE, Relaxed);
-        if word_value(old) == NONE && word_count(old) == tally {
+        if word_value(old) == NONE
+            && word_count(old) == tally
+            && (exit == NONE || exit <= at.loss_now)
+        {
             // The last quiet successors turned out won for the opponent;
             // nothing else writes this word any more.
             w.store(word(Packed(at.loss_now), 0), Relaxed);
@@ -883,11 +943,11 @@ impl Gathered {
 
     /// Adds the predecessors of `board`, a board of the run whose opponent set
     /// has the compressed form `o`, lost (`was_loss`) or won for its player to
-    /// move.
+    /// move; the predecessors' player to move holds `hand` gotis in hand.
     #[inline]
-    fn add(&mut self, rules: &RuleSet, board: Board, o: Bits, was_loss: bool) {
+    fn add(&mut self, rules: &RuleSet, hand: u8, board: Board, o: Bits, was_loss: bool) {
         let (tally, touched, bit) = (&mut self.tally, &mut self.touched, &self.bit);
-        board.for_each_quiet_predecessor_slide(rules, |from, to| {
+        board.for_each_quiet_predecessor_slide_holding(rules, hand, |from, to| {
             let key = o ^ bit[from] ^ bit[to];
             let n = FreeSets::number(key) as usize;
             let t = tally[n];
@@ -901,10 +961,13 @@ impl Gathered {
 
 /// The edge-by-edge backward update of the positions `level` (numbers in a run,
 /// with whether each is lost) whose boards `board(number)` gives: every position's
-/// distinct predecessor classes, each updated once per position.
+/// distinct predecessor classes, each updated once per position. The
+/// predecessors lie in the part `prev` (its index and first global slot), their
+/// player to move holding `hand` gotis in hand.
 fn update_edges<U: FnMut(usize, u8) -> u64>(
     rules: &RuleSet,
-    space: &PairSpace,
+    hand: u8,
+    prev: (&SubspaceIndex, u64),
     apply: &mut Applier<'_, U>,
     level: &[(u32, bool)],
     board: impl Fn(u32) -> Board,
@@ -912,7 +975,14 @@ fn update_edges<U: FnMut(usize, u8) -> u64>(
     let mut preds = SlotSet::new();
     for &(i, was_loss) in level {
         preds.clear();
-        board(i).for_each_quiet_predecessor(rules, |p| preds.push(space.slot(p)));
+        let b = board(i);
+        b.for_each_quiet_predecessor_slide_holding(rules, hand, |from, to| {
+            let p = Board {
+                mover: b.opponent ^ (1 << from) ^ (1 << to),
+                opponent: b.mover,
+            };
+            preds.push(prev.1 + prev.0.index(p))
+        });
         let tally = if was_loss { LOST } else { 1 };
         for &p in preds.distinct() {
             apply.push(p as usize, tally);

@@ -21,13 +21,14 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_solve::Quiet;
 use tigadi_solve::{
-    exit_tiers, solve_pair, solve_step_in_hand, step_tiers, Metric, Packed, Pair, SolvedTable,
-    TierTable, Value,
+    exit_tiers, solve_pair, solve_step_in_hand_with, step_tiers, Metric, Packed, Pair, Rounds,
+    SolvedTable, TierTable, Value,
 };
 use tigadi_values::{tier_steps, Hands, Tier};
 
-/// Every tier of the game under `rules`, solved in dependency order.
-fn solve_all(rules: &RuleSet) -> HashMap<Tier, Vec<Packed>> {
+/// Every tier of the game under `rules`, solved in dependency order, the rounds
+/// of the steps with gotis in hand run as `rounds` says.
+fn solve_all(rules: &RuleSet, rounds: Rounds) -> HashMap<Tier, Vec<Packed>> {
     let mut tables: HashMap<Tier, Vec<Packed>> = HashMap::new();
     for step in tier_steps(rules) {
         let head = step[0];
@@ -57,7 +58,9 @@ fn solve_all(rules: &RuleSet) -> HashMap<Tier, Vec<Packed>> {
                     values: &tables[&t],
                 })
                 .collect();
-            let solved = solve_step_in_hand(rules, Metric::Dtc, &tiers, &exits, &Quiet).unwrap();
+            let solved =
+                solve_step_in_hand_with(rules, Metric::Dtc, &tiers, &exits, &Quiet, rounds)
+                    .unwrap();
             (tiers, solved)
         };
         for (t, s) in tiers.into_iter().zip(solved) {
@@ -126,7 +129,7 @@ fn check_against_successors(rules: &RuleSet, tables: &HashMap<Tier, Vec<Packed>>
 #[test]
 fn lasker_3_every_value_is_its_moves_best_and_the_oracles() {
     let rules = RuleSet::parse("lasker,pieces=3").unwrap();
-    let tables = solve_all(&rules);
+    let tables = solve_all(&rules, Rounds::Adaptive);
     assert!(tables
         .keys()
         .any(|t| !t.is_moving() && t.has_moves_inside(&rules)));
@@ -149,4 +152,21 @@ fn lasker_3_every_value_is_its_moves_best_and_the_oracles() {
         compared += 1;
     }
     assert!(compared > 10_000, "{compared}");
+}
+
+/// The rounds of the steps with gotis in hand give the same values whichever
+/// way they run: all forwards (each position taking its exit), all backwards
+/// (predecessors by slides, the hand deciding flying, zero counters waiting for
+/// deeper loss exits, the exits swept each round), or each the cheaper way.
+#[test]
+fn lasker_3_rounds_in_hand_agree_forwards_and_backwards() {
+    let rules = RuleSet::parse("lasker,pieces=3").unwrap();
+    let forward = solve_all(&rules, Rounds::Forward);
+    for rounds in [Rounds::Backward, Rounds::Adaptive] {
+        let other = solve_all(&rules, rounds);
+        assert_eq!(forward.len(), other.len());
+        for (tier, values) in &forward {
+            assert!(values == &other[tier], "{tier}: {rounds:?} differs");
+        }
+    }
 }
