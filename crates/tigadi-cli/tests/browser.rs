@@ -60,7 +60,11 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(50));
         };
-        let profile = common::scratch("browser-profile");
+        // A profile of its own: the tests run browsers side by side, and one
+        // started in another's profile (which `scratch` also empties) crashes it.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = common::scratch(&format!("browser-profile-{n}"));
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
