@@ -49,13 +49,19 @@ pub enum Scope {
 /// partner when they reach each other, solved as one step).
 pub fn steps(rules: &RuleSet, scope: Scope) -> Vec<Tier> {
     let heads = |steps: Vec<Vec<Tier>>| steps.into_iter().map(|step| step[0]);
-    match scope {
+    let mut steps: Vec<Tier> = match scope {
         Scope::Whole => heads(tier_steps(rules)).collect(),
         Scope::BoardUpTo(gotis) => heads(tier_steps(rules))
             .filter(|t| t.is_moving() && u32::from(t.subspace.mover + t.subspace.opponent) <= gotis)
             .collect(),
         Scope::From(tier) => heads(tier_steps_from(rules, tier)).collect(),
-    }
+    };
+    // Fewer gotis in hand first, the walk's order kept among equals: still a
+    // dependency order (no move adds a goti to a hand), and the tiers of the
+    // same hands follow one another, so the one-pass steps run as one group
+    // whose writing overlaps the next tier's solve.
+    steps.sort_by_key(|t| u32::from(t.hands.mover) + u32::from(t.hands.opponent));
+    steps
 }
 
 /// Is the step of `tier` solved by rounds ([`solve_rounds`]) rather than by one
