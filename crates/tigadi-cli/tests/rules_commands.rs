@@ -184,12 +184,19 @@ fn lasker_rules_commands() {
     let p = "BS./.../.../....../.../.../... B 9 9";
     let o = tigadi(&["--rules", "lasker", "moves", p]);
     assert!(stdout(&o).contains(" a7-a4"), "{}", stdout(&o));
+    // No placing phase under Lasker's rule: the heading names the hands.
+    assert!(
+        stdout(&o).contains("for Bone (gotis in hand):") && !stdout(&o).contains("phase"),
+        "{}",
+        stdout(&o)
+    );
     assert!(stdout(&o).contains("g7 g4"), "{}", stdout(&o));
     let o = tigadi(&["--rules", "morris,pieces=10", "moves", p]);
     assert!(!stdout(&o).contains("a7-a4"), "{}", stdout(&o));
     let o = tigadi(&["--rules", "lasker", "show", p]);
     assert!(
-        stdout(&o).contains("Bone to place or move"),
+        stdout(&o).contains("Bone to place or move (gotis in hand)")
+            && !stdout(&o).contains("phase"),
         "{}",
         stdout(&o)
     );

@@ -35,7 +35,8 @@ pub fn run(rules: RuleSet, args: &PositionArgs) -> CmdResult {
     }
     let noun = if moves.len() == 1 { "move" } else { "moves" };
     let n = moves.len();
-    outln!("{n} legal {noun} for {} ({} phase):", p.side, p.phase());
+    let when = super::show::phase_name(&rules, &p);
+    outln!("{n} legal {noun} for {} ({when}):", p.side);
     outln!("{}", moves.join(" "));
     Ok(0)
 }

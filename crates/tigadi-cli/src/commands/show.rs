@@ -18,6 +18,16 @@ fn names(bits: u32) -> Vec<&'static str> {
     Point::iter(bits).map(Point::name).collect()
 }
 
+/// What `show` and `moves` call the part of the game `p` is in: "placing
+/// phase" or "moving phase", or under Lasker's rule, where there is no placing
+/// phase (either player may slide while gotis are in hand), "gotis in hand".
+pub fn phase_name(rules: &RuleSet, p: &Position) -> String {
+    match p.phase() {
+        Phase::Placing if rules.slides_in_hand => "gotis in hand".to_string(),
+        phase => format!("{phase} phase"),
+    }
+}
+
 /// Prints the board of `p`, who is to move, the hands, the 100-turn counter and,
 /// when `result` says the game is over, how.
 pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), String> {
@@ -31,9 +41,9 @@ pub fn board(rules: &RuleSet, p: &Position, result: GameResult) -> Result<(), St
     };
     if result.is_over() {
         // Nobody is to move in a finished game: name the side only as next.
-        outln!("{} phase, {} next", p.phase(), p.side);
+        outln!("{}, {} next", phase_name(rules, p), p.side);
     } else {
-        outln!("{} to {verb} ({} phase)", p.side, p.phase());
+        outln!("{} to {verb} ({})", p.side, phase_name(rules, p));
     }
     outln!(
         "Bone: {} on board, {} in hand   Seed: {} on board, {} in hand",
