@@ -48,7 +48,7 @@ enum Command {
     /// Slot and class counts of the position index, per moving-phase subspace of
     /// the rule set's game (with --tiers: per tier, gotis in hand included).
     IndexStats(IndexStatsArgs),
-    /// Solve the game by retrograde analysis (the moving phase, then the placing phase) and write tablebases.
+    /// Solve the game by retrograde analysis, tier by tier (the tiers with empty hands first, then those with gotis in hand), and write tablebases.
     Solve(SolveArgs),
     /// Win/draw/loss counts of the solved subspaces.
     Stats(DirJsonArgs),
@@ -148,15 +148,16 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub dir: DirArgs,
     /// Solve only subspaces with at most this many gotis on the board in all (6 to
-    /// twice the gotis a side, at most 23; default: all of them). The placing
-    /// phase is solved only when the whole moving phase is.
+    /// twice the gotis a side, at most 23; default: all of them). The tiers with
+    /// gotis in hand are solved only when every tier with empty hands is.
     #[arg(long)]
     pub max_pieces: Option<u32>,
     /// Solve only the pair containing this subspace (e.g. 7v6: 7 gotis for the
     /// player to move, 6 for the other) and every pair its captures lead to.
     #[arg(long, conflicts_with = "max_pieces")]
     pub subspace: Option<String>,
-    /// Skip the placing phase (solved by default after the moving phase).
+    /// Skip the tiers with gotis in hand (the placing phase; solved by default after
+    /// the tiers with empty hands).
     #[arg(long)]
     pub no_placing: bool,
     /// Worker threads (default: all cores; at most four per core). The output does
