@@ -182,6 +182,12 @@ pub struct SolveArgs {
     /// its manifest), so a resumed run writes the same bytes.
     #[arg(long, value_name = "LEVELS")]
     pub compression: Option<String>,
+    /// Decompressed size of every block of the tables in KiB, a power of two from
+    /// 1 to 1024 (default: 16 KiB, 8 KiB in WDL sections). Smaller blocks make a
+    /// random probe cheaper (4 for a server over a whole set) for files about 15%
+    /// larger (docs/PERFORMANCE.md). Only for a new directory, as --compression.
+    #[arg(long, value_name = "KIB")]
+    pub block_kib: Option<u32>,
 }
 
 /// Arguments of `verify`.
@@ -243,7 +249,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub bind: std::net::SocketAddr,
     /// Memory for decompressed table blocks, per rule set served, in MiB (filled
-    /// as positions are asked for; a larger cache decompresses less often).
+    /// as positions are asked for; a larger cache decompresses less often; tables
+    /// with smaller blocks keep more of them in it).
     #[arg(long, default_value_t = tigadi_server::DEFAULT_CACHE_MIB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
     pub cache_mib: usize,

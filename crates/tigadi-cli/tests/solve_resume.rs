@@ -101,6 +101,34 @@ fn output_is_independent_of_threads_and_survives_kill() {
     let _ = fs::remove_dir_all(&tmp);
 }
 
+/// `solve --max-pieces 7 --dir DIR` with `extra` arguments.
+fn solve7(dir: &Path, extra: &[&str]) -> std::process::Output {
+    tigadi()
+        .args(["solve", "--max-pieces", "7", "--dir"])
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// A run resumed in `dir` (which holds the tables `written`) without being told
+/// its encoding writes the same bytes again, also with its manifest damaged
+/// (then the encoding comes from the tables' own headers).
+fn resumes_to_the_same_bytes(dir: &Path, written: &[(String, Vec<u8>)]) {
+    fs::remove_file(dir.join("tigadi/4v3.tgtb")).unwrap();
+    fs::remove_file(dir.join("tigadi/4v3.tghz")).unwrap();
+    assert!(solve7(dir, &[]).status.success());
+    assert!(written == tables(dir), "a resumed run changed the bytes");
+    fs::write(dir.join("tigadi/manifest.json"), b"{ not json").unwrap();
+    fs::remove_file(dir.join("tigadi/3v4.tgtb")).unwrap();
+    fs::remove_file(dir.join("tigadi/3v4.tghz")).unwrap();
+    assert!(solve7(dir, &[]).status.success());
+    assert!(
+        written == tables(dir),
+        "a run resumed without a readable manifest changed the bytes"
+    );
+}
+
 /// `solve --compression`: the levels go into the new directory's manifest and
 /// into every file it writes; a resumed run keeps them without being told (the
 /// same bytes, also when the manifest is damaged: the tables record them too),
@@ -110,16 +138,8 @@ fn output_is_independent_of_threads_and_survives_kill() {
 fn compression_levels_belong_to_the_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let (fast, plain) = (tmp.path().join("fast"), tmp.path().join("plain"));
-    let run = |dir: &Path, extra: &[&str]| {
-        tigadi()
-            .args(["solve", "--max-pieces", "7", "--dir"])
-            .arg(dir)
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    assert!(run(&fast, &["--compression", "2,4"]).status.success());
-    assert!(run(&plain, &[]).status.success());
+    assert!(solve7(&fast, &["--compression", "2,4"]).status.success());
+    assert!(solve7(&plain, &[]).status.success());
     let manifest = fs::read_to_string(fast.join("tigadi/manifest.json")).unwrap();
     assert!(
         manifest.contains("\"wdl_zstd_level\": 2") && manifest.contains("\"dtc_zstd_level\": 4"),
@@ -149,31 +169,72 @@ fn compression_levels_belong_to_the_directory() {
         written != tables(&plain),
         "levels 2,4 wrote the same bytes as the default levels"
     );
-    // A resumed run, not told the levels, writes the same bytes again.
-    fs::remove_file(fast.join("tigadi/4v3.tgtb")).unwrap();
-    fs::remove_file(fast.join("tigadi/4v3.tghz")).unwrap();
-    assert!(run(&fast, &[]).status.success());
-    assert!(written == tables(&fast), "a resumed run changed the bytes");
-    // With the manifest damaged, the levels come from the tables' own headers.
-    fs::write(fast.join("tigadi/manifest.json"), b"{ not json").unwrap();
-    fs::remove_file(fast.join("tigadi/3v4.tgtb")).unwrap();
-    fs::remove_file(fast.join("tigadi/3v4.tghz")).unwrap();
-    assert!(run(&fast, &[]).status.success());
-    assert!(
-        written == tables(&fast),
-        "a run resumed without a readable manifest changed the bytes"
-    );
+    resumes_to_the_same_bytes(&fast, &written);
     // Other levels for a directory already started: exit 2, nothing written.
-    let out = run(&fast, &["--compression", "small"]);
+    let out = solve7(&fast, &["--compression", "small"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("started with levels 2,4"), "{err}");
     for bad in ["0,3", "3,20", "9", "fast,", "x,y", "smallest"] {
-        let out = run(&tmp.path().join("bad"), &["--compression", bad]);
+        let out = solve7(&tmp.path().join("bad"), &["--compression", bad]);
         assert_eq!(out.status.code(), Some(2), "--compression {bad}");
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("--compression"),
             "--compression {bad}"
+        );
+    }
+    assert!(
+        !tmp.path().join("bad").exists(),
+        "a rejected run made its directory"
+    );
+}
+
+/// `solve --block-kib`: every table of the new directory is the default
+/// solve's table rewritten with blocks of that size (`reblock`, which reads the
+/// values back and encodes them again), byte for byte; the size goes into the
+/// manifest beside the levels asked for with it, a resumed run keeps it
+/// without being told (also from the tables when the manifest is damaged), and
+/// another size or one that is no power of two from 1 to 1024 KiB is an error.
+#[test]
+fn block_size_belongs_to_the_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (small, plain) = (tmp.path().join("small"), tmp.path().join("plain"));
+    let out = solve7(&small, &["--block-kib", "4", "--compression", "2,4"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(solve7(&plain, &["--compression", "2,4"]).status.success());
+    let manifest = fs::read_to_string(small.join("tigadi/manifest.json")).unwrap();
+    for setting in [
+        "\"wdl_slots_per_block\": 16384",
+        "\"dtc_slots_per_block\": 2048",
+        "\"wdl_zstd_level\": 2",
+        "\"dtc_zstd_level\": 4",
+    ] {
+        assert!(manifest.contains(setting), "{setting}: {manifest}");
+    }
+    let written = tables(&small);
+    assert_eq!(written.len(), tables(&plain).len());
+    for (name, bytes) in &written {
+        let p = tigadi_tablebase::Table::open(&plain.join("tigadi").join(name)).unwrap();
+        assert!(
+            &tigadi_tablebase::reblock(&p, 4096).unwrap() == bytes,
+            "{name}: not the default table in 4 KiB blocks"
+        );
+    }
+    resumes_to_the_same_bytes(&small, &written);
+    let out = solve7(&small, &["--block-kib", "16"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("started with blocks of 4 KiB"), "{err}");
+    for bad in ["0", "3", "2048", "x"] {
+        let out = solve7(&tmp.path().join("bad"), &["--block-kib", bad]);
+        assert_eq!(out.status.code(), Some(2), "--block-kib {bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--block-kib"),
+            "--block-kib {bad}"
         );
     }
     assert!(

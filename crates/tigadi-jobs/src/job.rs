@@ -126,7 +126,7 @@ pub fn solve<O: JobObserver>(
     let tables = TablebaseDir::new(dir, rules);
     let _lock = tables.lock()?;
     // Written at the levels the directory was started with.
-    let tables = tables.with_recorded_levels();
+    let tables = tables.with_recorded_encoding();
     for name in tables.remove_stale_temporaries() {
         observer.warning(&format!(
             "removed {name}, left half-written by a stopped run"

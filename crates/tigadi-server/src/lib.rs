@@ -45,7 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 use tigadi_rules::RuleSet;
-use tigadi_tablebase::Tablebase;
+use tigadi_tablebase::{CacheSize, Tablebase};
 
 /// Longest time one request may take before it is answered 408: far beyond any
 /// probe on warm tables (microseconds), room for a first probe that opens and
@@ -63,14 +63,10 @@ pub const REQUEST_BODY_LIMIT: usize = 16 * 1024;
 /// random positions the cache has not seen").
 pub const DEFAULT_CACHE_MIB: usize = 1024;
 
-/// Bytes of the largest decompressed block (DTC, DTC₁₀₀ and DTW blocks; WDL and
-/// category blocks are half as large): a cache of `mib` MiB has room for
-/// `mib * 1024 * 1024 / CACHE_BLOCK_BYTES` blocks at least.
-const CACHE_BLOCK_BYTES: usize = 16 * 1024;
-
-/// The number of blocks a cache of `mib` MiB holds (at least one).
-pub fn cache_blocks(mib: usize) -> usize {
-    (mib.saturating_mul(1024 * 1024) / CACHE_BLOCK_BYTES).max(1)
+/// The cache of `mib` MiB of decompressed blocks (at least one block): as many
+/// blocks as fit, whatever block size the tables were written with.
+pub fn cache_mib(mib: usize) -> CacheSize {
+    CacheSize::Bytes(mib.saturating_mul(1024 * 1024))
 }
 
 /// Most rule sets whose tablebases are kept open at once; requests for further
@@ -82,24 +78,24 @@ const MAX_OPEN_RULE_SETS: usize = 32;
 pub struct Tablebases {
     dir: PathBuf,
     open: RwLock<HashMap<RuleSet, Arc<Tablebase>>>,
-    /// Decompressed blocks each rule set's tablebase keeps.
-    cache_blocks: usize,
+    /// The cache of decompressed blocks each rule set's tablebase keeps.
+    cache: CacheSize,
 }
 
 impl Tablebases {
     /// The tablebases in directory `dir` (files in `dir/<rules>/`), each rule
     /// set's with a cache of [`DEFAULT_CACHE_MIB`].
     pub fn new(dir: &Path) -> Tablebases {
-        Tablebases::with_cache_blocks(dir, cache_blocks(DEFAULT_CACHE_MIB))
+        Tablebases::with_cache(dir, cache_mib(DEFAULT_CACHE_MIB))
     }
 
-    /// [`Tablebases::new`], each rule set's tablebase keeping `blocks`
-    /// decompressed blocks ([`cache_blocks`]).
-    pub fn with_cache_blocks(dir: &Path, blocks: usize) -> Tablebases {
+    /// [`Tablebases::new`], each rule set's tablebase keeping a cache of
+    /// decompressed blocks of `cache` ([`cache_mib`]).
+    pub fn with_cache(dir: &Path, cache: CacheSize) -> Tablebases {
         Tablebases {
             dir: dir.to_path_buf(),
             open: RwLock::new(HashMap::new()),
-            cache_blocks: blocks,
+            cache,
         }
     }
 
@@ -148,13 +144,7 @@ impl Tablebases {
             return tb.clone();
         }
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
-        let open_one = || {
-            Arc::new(Tablebase::with_cache_blocks(
-                &self.dir,
-                rules,
-                self.cache_blocks,
-            ))
-        };
+        let open_one = || Arc::new(Tablebase::with_cache(&self.dir, rules, self.cache));
         // A rule set without a directory of tables is not kept: asking about
         // many such rule sets must cost the server nothing (issue 54).
         let has_tables = || {

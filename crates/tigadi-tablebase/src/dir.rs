@@ -5,7 +5,7 @@
 //! [`crate::manifest`], as methods of the same type.
 
 use crate::error::TablebaseError;
-use crate::kind::{TableData, TableKind, ZstdLevels};
+use crate::kind::{BlockSize, Section, TableData, TableKind, ZstdLevels};
 use crate::lock::DirLock;
 use crate::reader::table::{is_missing, Table};
 use crate::writer::{compress, write_atomically, Compressed};
@@ -236,6 +236,7 @@ pub struct TablebaseDir {
     rules: RuleSet,
     path: PathBuf,
     levels: ZstdLevels,
+    block_size: BlockSize,
 }
 
 impl TablebaseDir {
@@ -247,6 +248,7 @@ impl TablebaseDir {
             rules: *rules,
             path: root.join(TablebaseDir::name_of(rules)),
             levels: ZstdLevels::DEFAULT,
+            block_size: BlockSize::Default,
         }
     }
 
@@ -257,13 +259,47 @@ impl TablebaseDir {
         self
     }
 
-    /// The same directory, written at the zstd levels it was started with
-    /// ([`TablebaseDir::recorded_levels`]), or at the default levels when it has
-    /// no manifest and no table yet. The jobs write through this, so a resumed run
+    /// The same directory, its tables (and its manifest's settings) written in
+    /// blocks of `size`.
+    pub fn with_block_size(mut self, size: BlockSize) -> TablebaseDir {
+        self.block_size = size;
+        self
+    }
+
+    /// The same directory, written at the zstd levels and in the block size it
+    /// was started with ([`TablebaseDir::recorded_levels`],
+    /// [`TablebaseDir::recorded_block_size`]), or at the defaults when it has no
+    /// manifest and no table yet. The jobs write through this, so a resumed run
     /// writes the same bytes as an uninterrupted one.
-    pub fn with_recorded_levels(self) -> TablebaseDir {
+    pub fn with_recorded_encoding(self) -> TablebaseDir {
         let levels = self.recorded_levels().unwrap_or(ZstdLevels::DEFAULT);
-        self.with_levels(levels)
+        let size = self.recorded_block_size().unwrap_or(BlockSize::Default);
+        self.with_levels(levels).with_block_size(size)
+    }
+
+    /// The block size the directory was started with: the one its manifest
+    /// records, or, when the manifest is missing or damaged, the one in the
+    /// section descriptors of the first table that opens; `None` for a directory
+    /// with neither, or whose record is no size this writer makes (a hand-edited
+    /// manifest).
+    pub fn recorded_block_size(&self) -> Option<BlockSize> {
+        match self.read_manifest() {
+            Ok(Some(m)) => BlockSize::of_sections([
+                (Section::Wdl, m.settings.wdl_slots_per_block),
+                (Section::Dtc, m.settings.dtc_slots_per_block),
+            ]),
+            _ => self.list().unwrap_or_default().into_iter().find_map(|id| {
+                let table = self.open(id).ok()?;
+                let h = table.header();
+                let [a, b] = h.kind.sections();
+                BlockSize::of_sections([(a, h.wdl.slots_per_block), (b, h.dtc.slots_per_block)])
+            }),
+        }
+    }
+
+    /// The block size this directory's tables are written in.
+    pub fn block_size(&self) -> BlockSize {
+        self.block_size
     }
 
     /// The zstd levels the directory was started with: those its manifest
@@ -393,7 +429,7 @@ impl TablebaseDir {
     }
 
     /// `data` checked against `id`'s slot count and compressed at this
-    /// directory's levels.
+    /// directory's levels and block size.
     fn compress(&self, id: TableId, data: TableData) -> Result<Compressed, TablebaseError> {
         let slots = SubspaceIndex::new(id.tier.subspace).slots();
         if data.slots()? as u64 != slots {
@@ -403,7 +439,7 @@ impl TablebaseDir {
                 id.tier.subspace
             )));
         }
-        compress(&self.rules, id, data, self.levels)
+        compress(&self.rules, id, data, self.levels, self.block_size)
     }
 
     /// Assembles and atomically writes a compressed table `id`.

@@ -78,7 +78,7 @@ pub struct ZstdLevels {
 impl ZstdLevels {
     /// Smaller files, slower writing: [`WDL_ZSTD_LEVEL`] and [`DTC_ZSTD_LEVEL`],
     /// the levels of the first directories (which are still written at them:
-    /// [`crate::TablebaseDir::with_recorded_levels`]).
+    /// [`crate::TablebaseDir::with_recorded_encoding`]).
     pub const SMALL: ZstdLevels = ZstdLevels {
         wdl: WDL_ZSTD_LEVEL,
         dtc: DTC_ZSTD_LEVEL,
@@ -136,6 +136,74 @@ impl ZstdLevels {
 impl std::fmt::Display for ZstdLevels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{},{}", self.wdl, self.dtc)
+    }
+}
+
+/// How many slots a table's blocks hold: the format's own sizes, or blocks of one
+/// decompressed size for every section. Smaller blocks cost a random probe less
+/// to decompress, at some file size (docs/PERFORMANCE.md, "Serving the whole
+/// set"); readers take any size the header records (docs/FORMAT.md, "Blocks of
+/// another size"). Fixed per directory (recorded in its manifest), as the zstd
+/// levels are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSize {
+    /// [`Section::slots_per_block`]: 16 KiB decompressed (8 KiB for WDL).
+    Default,
+    /// This many decompressed bytes a block in every section, a power of two in
+    /// [`BlockSize::BYTES`].
+    Bytes(u32),
+}
+
+impl BlockSize {
+    /// The decompressed sizes a block may be given.
+    pub const BYTES: std::ops::RangeInclusive<u32> = 1024..=(1 << 20);
+
+    /// Blocks of `bytes` decompressed bytes, or an error naming a size that is
+    /// not a power of two in [`BlockSize::BYTES`].
+    pub fn bytes(bytes: u32) -> Result<BlockSize, String> {
+        if bytes.is_power_of_two() && BlockSize::BYTES.contains(&bytes) {
+            Ok(BlockSize::Bytes(bytes))
+        } else {
+            Err(format!(
+                "blocks of {bytes} bytes: expected a power of two from {} to {}",
+                BlockSize::BYTES.start(),
+                BlockSize::BYTES.end()
+            ))
+        }
+    }
+
+    /// Slots in a (full) block of `section`: a power of two for every encoding
+    /// (2, 4, 8 or 16 bits a slot).
+    pub fn slots_per_block(self, section: Section) -> u32 {
+        match self {
+            BlockSize::Default => section.slots_per_block(),
+            BlockSize::Bytes(b) => (b as u64 * 8 / section.bits_per_slot()) as u32,
+        }
+    }
+
+    /// The block size whose slots per block the two `sections` have, if one
+    /// does ([`BlockSize::Default`] first).
+    pub fn of_sections(sections: [(Section, u32); 2]) -> Option<BlockSize> {
+        let (second, spb) = sections[1];
+        let bytes = second.raw_len(spb as u64);
+        [BlockSize::Default]
+            .into_iter()
+            .chain(
+                u32::try_from(bytes)
+                    .ok()
+                    .and_then(|b| BlockSize::bytes(b).ok()),
+            )
+            .find(|b| sections.iter().all(|&(s, n)| b.slots_per_block(s) == n))
+    }
+}
+
+impl std::fmt::Display for BlockSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BlockSize::Default => write!(f, "16 KiB (8 KiB for WDL)"),
+            BlockSize::Bytes(b) if b % 1024 == 0 => write!(f, "{} KiB", b / 1024),
+            BlockSize::Bytes(b) => write!(f, "{b} bytes"),
+        }
     }
 }
 

@@ -37,9 +37,10 @@ pub use answer::{
 pub use dir::{PendingWrite, TableId, TablebaseDir};
 pub use error::TablebaseError;
 pub use format::{ClassCounts, Header};
-pub use kind::{field, Entry, Field, Section, TableData, TableKind, ZstdLevels};
+pub use kind::{field, BlockSize, Entry, Field, Section, TableData, TableKind, ZstdLevels};
 pub use lock::DirLock;
 pub use manifest::{Manifest, ManifestEntry};
+pub use reader::cache::CacheSize;
 pub use reader::table::{mark_padding, position_counts, same_values, Table};
 pub use tablebase::{hands_of, RuleValues, Tablebase};
 pub use tigadi_values::{

@@ -6,7 +6,7 @@
 use crate::dir::{TableId, TablebaseDir};
 use crate::error::TablebaseError;
 use crate::kind::{field, Entry, Field, TableKind};
-use crate::reader::cache::{BlockCache, DEFAULT_CACHE_BLOCKS};
+use crate::reader::cache::{BlockCache, CacheSize, DEFAULT_CACHE_BLOCKS};
 use crate::reader::table::Table;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -110,12 +110,18 @@ impl Tablebase {
     /// Like [`Tablebase::open`], with room for `blocks` decompressed blocks (8 KiB
     /// for WDL, 16 KiB for DTC) in the cache.
     pub fn with_cache_blocks(dir: &Path, rules: &RuleSet, blocks: usize) -> Tablebase {
+        Tablebase::with_cache(dir, rules, CacheSize::Blocks(blocks))
+    }
+
+    /// Like [`Tablebase::open`], with a cache of decompressed blocks of `size`
+    /// (a number of blocks, or bytes whatever the tables' block size).
+    pub fn with_cache(dir: &Path, rules: &RuleSet, size: CacheSize) -> Tablebase {
         Tablebase {
             dir: TablebaseDir::new(dir, rules),
             tables: (0..TableId::COUNT).map(|_| OnceLock::new()).collect(),
             bad: Mutex::new(HashMap::new()),
             missing: Mutex::new(HashMap::new()),
-            cache: BlockCache::new(blocks),
+            cache: BlockCache::sized(size),
             placing_tiers: OnceLock::new(),
         }
     }

@@ -5,7 +5,9 @@
 use crate::dir::TableId;
 use crate::error::TablebaseError;
 use crate::format::*;
-use crate::kind::{horizon_entries, value_entries, Entries, Section, TableData, ZstdLevels};
+use crate::kind::{
+    horizon_entries, value_entries, BlockSize, Entries, Section, TableData, ZstdLevels,
+};
 use crate::reader::table::Table;
 use rayon::prelude::*;
 use std::fs;
@@ -72,9 +74,10 @@ fn temporary_owner(name: &str) -> Option<u32> {
 /// ([`crate::TableKind::sections`]) in compressed, checksummed blocks, the checksums.
 /// Fails on data of another kind than `id`'s or values the kind cannot hold; does
 /// not check the slot count against the index ([`crate::TablebaseDir::write`]
-/// does). The sections are at the default levels ([`ZstdLevels::DEFAULT`]).
+/// does). The sections are at the default levels ([`ZstdLevels::DEFAULT`]) and
+/// block sizes ([`BlockSize::Default`]).
 pub fn encode(rules: &RuleSet, id: TableId, data: TableData) -> Result<Vec<u8>, TablebaseError> {
-    Ok(compress(rules, id, data, ZstdLevels::DEFAULT)?.into_bytes())
+    Ok(compress(rules, id, data, ZstdLevels::DEFAULT, BlockSize::Default)?.into_bytes())
 }
 
 /// A table's file before assembly: its header and its two sections' compressed
@@ -93,14 +96,15 @@ impl Compressed {
     }
 }
 
-/// The compression half of [`encode`], with the sections at `levels`: every block
-/// of both sections compressed (in parallel), the header filled in. The file's
-/// bytes are [`Compressed::into_bytes`].
+/// The compression half of [`encode`], with the sections at `levels` in blocks of
+/// `size`: every block of both sections compressed (in parallel), the header
+/// filled in. The file's bytes are [`Compressed::into_bytes`].
 pub fn compress(
     rules: &RuleSet,
     id: TableId,
     data: TableData,
     levels: ZstdLevels,
+    size: BlockSize,
 ) -> Result<Compressed, TablebaseError> {
     if data.kind() != id.kind {
         return Err(TablebaseError::InvalidValues(format!(
@@ -116,13 +120,17 @@ pub fn compress(
     // One copy of the section loop per kind of data, each reading its slots'
     // entries inline.
     let (first, second) = match entries {
-        Entries::Values(values) => {
-            compress_sections(slots, sections, levels, |i| value_entries(values[i]), fill)
-        }
+        Entries::Values(values) => compress_sections(
+            slots,
+            sections,
+            (levels, size),
+            |i| value_entries(values[i]),
+            fill,
+        ),
         Entries::Horizon { game, dtc100 } => compress_sections(
             slots,
             sections,
-            levels,
+            (levels, size),
             |i| horizon_entries(game[i], dtc100[i]),
             fill,
         ),
@@ -212,7 +220,7 @@ fn assemble(mut header: Header, first: &Blocks, second: &Blocks) -> Vec<u8> {
 fn compress_sections(
     slots: usize,
     sections: [Section; 2],
-    levels: ZstdLevels,
+    encoding: (ZstdLevels, BlockSize),
     entry: impl Fn(usize) -> Option<[u16; 2]> + Sync,
     fill: [u16; 2],
 ) -> (
@@ -223,14 +231,14 @@ fn compress_sections(
         compress_section(
             slots,
             sections[0],
-            levels,
+            encoding,
             |i| entry(i).map(|e| e[0]),
             fill[0],
         ),
         compress_section(
             slots,
             sections[1],
-            levels,
+            encoding,
             |i| entry(i).map(|e| e[1]),
             fill[1],
         ),
@@ -262,11 +270,11 @@ fn zstd_compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
 fn compress_section(
     slots: usize,
     section: Section,
-    levels: ZstdLevels,
+    (levels, size): (ZstdLevels, BlockSize),
     entry: impl Fn(usize) -> Option<u16> + Sync,
     fill: u16,
 ) -> Result<Blocks, TablebaseError> {
-    let spb = section.slots_per_block();
+    let spb = size.slots_per_block(section);
     let level = levels.of(section);
     let blocks = (slots as u64).div_ceil(spb as u64);
     let blocks = (0..blocks)
@@ -302,37 +310,23 @@ fn compress_block(section: Section, words: &[u16], level: i32) -> Result<Vec<u8>
         .map_err(|e| TablebaseError::InvalidValues(format!("zstd compression failed: {e}")))
 }
 
-/// Smallest and largest decompressed size of a block [`reblock`] writes.
-pub const REBLOCK_BYTES: std::ops::RangeInclusive<u32> = 1024..=(1 << 20);
-
 /// The bytes of `table`'s file with the blocks of both its sections holding
-/// `block_bytes` decompressed bytes each (a power of two in [`REBLOCK_BYTES`]):
-/// `solve` writes blocks of 16 KiB (DTC, DTC₁₀₀, DTW, category) and 8 KiB (WDL),
-/// [`Section::slots_per_block`]. Every slot keeps its entry (padding its
-/// filler, which does not depend on where blocks start) and every block the
-/// zstd level its section was written at; a section whose blocks already have
-/// that size is copied as it is, so with a table's own sizes the result is its
-/// own bytes. Every block is read and its checksum checked. A smaller block
-/// costs a random probe less to decompress, at some file size
-/// (docs/PERFORMANCE.md, "Serving the whole set"); readers take any block size
-/// the header records (docs/FORMAT.md, "Blocks of another size").
+/// `block_bytes` decompressed bytes each ([`BlockSize::bytes`]): `solve` writes
+/// [`BlockSize::Default`] unless told otherwise (`--block-kib`). Every slot keeps
+/// its entry (padding its filler, which does not depend on where blocks start)
+/// and every block the zstd level its section was written at; a section whose
+/// blocks already have that size is copied as it is, so with a table's own sizes
+/// the result is its own bytes. Every block is read and its checksum checked.
+/// A table solved with [`BlockSize::Bytes`] of that size has these bytes too.
 pub fn reblock(table: &Table, block_bytes: u32) -> Result<Vec<u8>, TablebaseError> {
-    if !block_bytes.is_power_of_two() || !REBLOCK_BYTES.contains(&block_bytes) {
-        return Err(TablebaseError::InvalidValues(format!(
-            "blocks of {block_bytes} bytes: expected a power of two from {} to {}",
-            REBLOCK_BYTES.start(),
-            REBLOCK_BYTES.end()
-        )));
-    }
+    let size = BlockSize::bytes(block_bytes).map_err(TablebaseError::InvalidValues)?;
     let mut header = table.header().clone();
     let slots = header.slots;
     let sections = header.kind.sections();
     let mut rewritten = Vec::with_capacity(2);
     for (section, desc) in sections.into_iter().zip([&header.wdl, &header.dtc]) {
         let old = desc.slots_per_block as u64;
-        // Slots of `block_bytes` decompressed bytes: a power of two for every
-        // encoding (2, 4, 8 or 16 bits a slot).
-        let new = block_bytes as u64 * 8 / section.bits_per_slot();
+        let new = size.slots_per_block(section) as u64;
         let level = desc.level as i32;
         let blocks = if new == old {
             (0..desc.block_count)

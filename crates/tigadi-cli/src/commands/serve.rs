@@ -21,10 +21,8 @@ pub fn run(args: &ServeArgs) -> CmdResult {
             dir.display()
         ));
     }
-    let tables = tigadi_server::Tablebases::with_cache_blocks(
-        dir,
-        tigadi_server::cache_blocks(args.cache_mib),
-    );
+    let tables =
+        tigadi_server::Tablebases::with_cache(dir, tigadi_server::cache_mib(args.cache_mib));
     tigadi_server::run(tables, args.bind, |addr| {
         eprintln!(
             "tigadi: serving {} on http://{addr}/ (Ctrl-C to stop)",

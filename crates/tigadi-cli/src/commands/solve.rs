@@ -57,27 +57,58 @@ fn parse_subspace(text: &str, rules: &RuleSet) -> Result<Subspace, String> {
     }
 }
 
-/// `--compression`: records levels `text` in a new directory's manifest (the jobs
-/// write at the levels recorded there); a directory already started keeps its
-/// own, and asking for others is an error.
-fn set_compression(tables: &tb::TablebaseDir, text: &str) -> Result<(), String> {
-    let levels = tb::ZstdLevels::parse(text).map_err(|e| format!("--compression {e}"))?;
-    match tables.recorded_levels() {
-        Some(r) if r == levels => Ok(()),
-        Some(r) => Err(format!(
-            "--compression {text} (zstd levels {levels}): {} was started with levels {r}, \
-             which a resumed run keeps so that it writes the same bytes; solve into a new \
-             directory for other levels",
-            tables.path().display()
-        )),
-        None => {
-            let tables = tables.clone().with_levels(levels);
-            let _lock = tables.lock().map_err(|e| e.to_string())?;
-            tables
-                .update_manifest(&[], &[])
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+/// `--compression` and `--block-kib`: records zstd levels and a block size in a
+/// new directory's manifest (the jobs write in the encoding recorded there; what
+/// is not asked for, at the default); a directory already started keeps its own,
+/// and asking for another is an error.
+fn set_encoding(
+    tables: &tb::TablebaseDir,
+    compression: Option<&str>,
+    block_kib: Option<u32>,
+) -> Result<(), String> {
+    let levels = compression
+        .map(|text| tb::ZstdLevels::parse(text).map_err(|e| format!("--compression {e}")))
+        .transpose()?;
+    let size = block_kib
+        .map(|k| {
+            tb::BlockSize::bytes(k.saturating_mul(1024))
+                .map_err(|e| format!("--block-kib {k}: {e}"))
+        })
+        .transpose()?;
+    let Some(started) = tables.recorded_levels() else {
+        let tables = tables
+            .clone()
+            .with_levels(levels.unwrap_or(tb::ZstdLevels::DEFAULT))
+            .with_block_size(size.unwrap_or(tb::BlockSize::Default));
+        if levels.is_none() && size.is_none() {
+            return Ok(());
         }
+        let _lock = tables.lock().map_err(|e| e.to_string())?;
+        return tables
+            .update_manifest(&[], &[])
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+    };
+    let keeps = "which a resumed run keeps so that it writes the same bytes; solve into a new \
+                 directory for another";
+    let path = tables.path().display();
+    if let Some(levels) = levels.filter(|&l| l != started) {
+        return Err(format!(
+            "--compression {} (zstd levels {levels}): {path} was started with levels {started}, \
+             {keeps}",
+            compression.unwrap_or_default()
+        ));
+    }
+    match (size, tables.recorded_block_size()) {
+        (Some(s), Some(r)) if s != r => Err(format!(
+            "--block-kib {}: {path} was started with blocks of {r}, {keeps}",
+            block_kib.unwrap_or_default()
+        )),
+        (Some(_), None) => Err(format!(
+            "--block-kib {}: {path} records a block size this version does not write",
+            block_kib.unwrap_or_default()
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -114,9 +145,11 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let dir = &args.dir.dir;
-    if let Some(text) = &args.compression {
-        set_compression(&tb::TablebaseDir::new(dir, &rules), text)?;
-    }
+    set_encoding(
+        &tb::TablebaseDir::new(dir, &rules),
+        args.compression.as_deref(),
+        args.block_kib,
+    )?;
     let progress = Progress::new("slots");
     let observer = SolveProgress::new(&progress, &rules);
     let started = Instant::now();

@@ -381,6 +381,15 @@ impl Table {
         [&self.header.wdl, &self.header.dtc][i]
     }
 
+    /// Bytes of the table's largest decompressed block (of either section).
+    pub fn largest_block_bytes(&self) -> usize {
+        let sections = self.header.kind.sections();
+        (0..2)
+            .map(|i| sections[i].raw_len(self.desc(i).slots_per_block as u64) as usize)
+            .max()
+            .unwrap_or(1)
+    }
+
     /// Reads, checks and decompresses one block. Where the block is and its
     /// checksum come from the block table checked at opening; the block's bytes are
     /// read from the file now and checked against that checksum.
@@ -472,6 +481,7 @@ impl Table {
         let (block, j) = (slot / spb, (slot % spb) as usize);
         let n = block_slots(self.header.slots, spb as u32, block) as usize;
         let word = cache.with_block(
+            self.largest_block_bytes(),
             self.header.kind,
             key,
             section,
