@@ -447,19 +447,20 @@ impl TableKind {
         }
     }
 
-    /// For each slot of `table` (of this kind, its values decoded as `values`),
-    /// whether its first section disagrees with its values, as `verify` checks
+    /// The slots of `table` (of this kind, its values decoded as `values`), in
+    /// order, whose first section disagrees with its values, as `verify` checks
     /// it ([`TableKind::first_section_check`]): a WDL code that is not the
     /// stored value's win, draw or loss (and, in a DTW table, not `base`'s); a
     /// horizon class that is not the one of `base`'s win, draw or loss and the
     /// value under the rule. `base` is the table of the same tier of the kind
     /// [`TableKind::first_section_reads`] names, required when it names one.
+    /// Read block by block: no more memory than the answer.
     pub fn first_section_mismatches(
         self,
         table: &Table,
         values: &[Packed],
         base: Option<&[Packed]>,
-    ) -> Result<Vec<bool>, TablebaseError> {
+    ) -> Result<Vec<u64>, TablebaseError> {
         let base = match (self.first_section_reads(), base) {
             (None, _) => None,
             (Some(_), Some(b)) if b.len() == values.len() => Some(b),
@@ -470,37 +471,31 @@ impl TableKind {
                 ))
             }
         };
+        if table.header().slots != values.len() as u64 {
+            return Err(TablebaseError::corrupt(
+                table.path(),
+                format!("{} values for {} slots", values.len(), table.header().slots),
+            ));
+        }
         let value = |i: usize| values[i].get();
         let base_wdl = |i: usize| base.and_then(|b| b[i].get()).map(|v| v.wdl());
-        Ok(match self {
+        match self {
             TableKind::GameTheoretic => {
-                let wdl = table.decode::<field::Wdl>()?;
-                (0..values.len())
-                    .into_par_iter()
-                    .map(|i| value(i).map(|v| v.wdl()) != Some(wdl[i]))
-                    .collect()
+                table.slots_where::<field::Wdl>(|i, wdl| value(i).map(|v| v.wdl()) != Some(wdl))
             }
             TableKind::Horizon => {
-                let classes = table.decode::<field::Category>()?;
-                (0..values.len())
-                    .into_par_iter()
-                    .map(|i| match (base_wdl(i), value(i)) {
-                        (Some(g), Some(h)) => Class::of(g, h.wdl()) != Some(classes[i]),
-                        _ => true,
-                    })
-                    .collect()
+                table.slots_where::<field::Category>(|i, class| match (base_wdl(i), value(i)) {
+                    (Some(g), Some(h)) => Class::of(g, h.wdl()) != Some(class),
+                    _ => true,
+                })
             }
             TableKind::Dtw => {
-                let wdl = table.decode::<field::Wdl>()?;
-                (0..values.len())
-                    .into_par_iter()
-                    .map(|i| match (value(i), base_wdl(i)) {
-                        (Some(v), Some(g)) => v.wdl() != wdl[i] || v.wdl() != g,
-                        _ => true,
-                    })
-                    .collect()
+                table.slots_where::<field::Wdl>(|i, wdl| match (value(i), base_wdl(i)) {
+                    (Some(v), Some(g)) => v.wdl() != wdl || v.wdl() != g,
+                    _ => true,
+                })
             }
-        })
+        }
     }
 
     /// The value a position of a table of this kind holds when `best` is the

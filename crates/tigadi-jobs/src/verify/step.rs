@@ -118,14 +118,9 @@ pub(super) struct FirstBad {
 }
 
 impl FirstBad {
-    /// From a flag a slot.
-    fn new(flags: &[bool]) -> FirstBad {
-        FirstBad {
-            slots: flags.len() as u64,
-            bad: (0..flags.len() as u64)
-                .filter(|&s| flags[s as usize])
-                .collect(),
-        }
+    /// From the disagreeing slots, in order, of a table of `slots` slots.
+    fn new(slots: u64, bad: Vec<u64>) -> FirstBad {
+        FirstBad { slots, bad }
     }
 
     /// Does the first section disagree at `slot`?
@@ -255,11 +250,11 @@ fn read(
         Some(kind) => Some(tables.values(id.with_kind(kind))?),
         None => None,
     };
-    let first_bad = FirstBad::new(&id.kind.first_section_mismatches(
-        table,
-        &own,
-        base.as_deref().map(|v| &v[..]),
-    )?);
+    let first_bad = FirstBad::new(
+        own.len() as u64,
+        id.kind
+            .first_section_mismatches(table, &own, base.as_deref().map(|v| &v[..]))?,
+    );
     let values = TierValues {
         own: Loaded {
             tier: id.tier,

@@ -499,29 +499,67 @@ impl Table {
     /// (not the whole-file checksum: [`Table::values`] does that too). Padding
     /// slots hold the filler the writer chose.
     pub fn decode<F: Field>(&self) -> Result<Vec<F::Entry>, TablebaseError> {
-        let section = F::SECTION;
-        let desc = *self.desc(self.section_number(section)?);
+        let spb = self.desc(self.section_number(F::SECTION)?).slots_per_block;
         // Huge pages: the solver reads these values at random.
         let mut out =
             tigadi_values::memory::filled_vec(self.header.slots as usize, F::Entry::FILLER);
-        out.par_chunks_mut(desc.slots_per_block.max(1) as usize)
+        out.par_chunks_mut(spb.max(1) as usize)
             .enumerate()
             .try_for_each(|(b, chunk)| {
-                let raw = self.read_block(section, b as u64)?;
-                let n = chunk.len();
-                for (j, e) in chunk.iter_mut().enumerate() {
-                    let word = section.get(&raw, j, n);
-                    *e = F::entry(&self.header, word).ok_or_else(|| {
-                        self.corrupt(format!(
-                            "{section:?} block {b}, slot {}: {} entry {word:#06x}",
-                            b * desc.slots_per_block as usize + j,
-                            section.name()
-                        ))
-                    })?;
-                }
-                Ok(())
+                self.for_each_entry_of_block::<F>(b as u64, |j, e| chunk[j] = e)
             })?;
         Ok(out)
+    }
+
+    /// The slots, in order, whose entry of field `F` makes `bad(slot, entry)`
+    /// true: [`Table::decode`] and a filter, block by block in parallel, without
+    /// holding the whole section.
+    pub fn slots_where<F: Field>(
+        &self,
+        bad: impl Fn(usize, F::Entry) -> bool + Sync,
+    ) -> Result<Vec<u64>, TablebaseError> {
+        let desc = *self.desc(self.section_number(F::SECTION)?);
+        let spb = desc.slots_per_block as usize;
+        let found: Vec<Vec<u64>> = (0..desc.block_count)
+            .into_par_iter()
+            .map(|b| {
+                let mut found = Vec::new();
+                self.for_each_entry_of_block::<F>(b, |j, e| {
+                    let slot = b as usize * spb + j;
+                    if bad(slot, e) {
+                        found.push(slot as u64);
+                    }
+                })?;
+                Ok(found)
+            })
+            .collect::<Result<_, TablebaseError>>()?;
+        Ok(found.concat())
+    }
+
+    /// Calls `f(j, entry)` for the `j`th slot of block `b` of field `F`'s
+    /// section, reading and checking the block; an entry the field cannot hold
+    /// is an error naming its slot.
+    fn for_each_entry_of_block<F: Field>(
+        &self,
+        b: u64,
+        mut f: impl FnMut(usize, F::Entry),
+    ) -> Result<(), TablebaseError> {
+        let section = F::SECTION;
+        let spb = self.desc(self.section_number(section)?).slots_per_block;
+        let raw = self.read_block(section, b)?;
+        let n = block_slots(self.header.slots, spb, b) as usize;
+        for j in 0..n {
+            let word = section.get(&raw, j, n);
+            let e = F::entry(&self.header, word).ok_or_else(|| {
+                self.corrupt(format!(
+                    "{section:?} block {b}, slot {}: {} entry {word:#06x}",
+                    b * spb as u64 + j as u64,
+                    section.name()
+                ))
+            })?;
+            f(j, e);
+        }
+        Ok(())
     }
 
     /// Every value of the table ([`crate::TableKind::decode_values`]: values with
