@@ -325,9 +325,23 @@ fn initial(
     };
     let mut exit: Option<Value> = None;
     keys.clear();
+    // Every quiet slide leads to a board whose mover set is this board's
+    // opponent set: one mover class for all of them (found again for any
+    // other mover set, so the values do not depend on it).
+    let mut class: Option<(Bits, MoverClass)> = None;
     for_each_turn_in_hand(rules, metric, tier.hands, board, &lookup, |t| {
         let v = match (t, inside) {
-            (TurnInHand::Quiet(next), Some(idx)) => return keys.push(idx.index(next)),
+            (TurnInHand::Quiet(next), Some(idx)) => {
+                let c = match class {
+                    Some((bits, c)) if bits == next.mover => c,
+                    _ => {
+                        let c = idx.mover_class(next.mover);
+                        class = Some((next.mover, c));
+                        c
+                    }
+                };
+                return keys.push(idx.index_with(c, next.opponent));
+            }
             (TurnInHand::Quiet(next), None) => metric.before_turn(lookup(slid, next), false),
             (TurnInHand::Valued(v), _) => v,
         };
