@@ -247,8 +247,7 @@ pub fn solve_step_in_hand_with(
                     step[p],
                     board,
                     next_idx.as_ref(),
-                    &targets,
-                    &current,
+                    (&targets, &current),
                     &mut keys,
                 );
                 let g = (start + slot) as usize;
@@ -295,15 +294,15 @@ pub fn solve_step_in_hand_with(
 
 /// Step 1 of the module docs for `board` of `tier`: its initial value (or
 /// [`Packed::NONE`]), its counter and its exit. `inside` indexes the part its
-/// quiet slides lead to when that is in the step.
+/// quiet slides lead to when that is in the step. `targets` are the exit
+/// tables and the entries [`Targets::prefetch`] found for `board`.
 fn initial(
     rules: &RuleSet,
     metric: Metric,
     tier: Tier,
     board: Board,
     inside: Option<&SubspaceIndex>,
-    targets: &Targets<'_>,
-    found: &[Entry<'_>],
+    (targets, found): (&Targets<'_>, &[Entry<'_>]),
     keys: &mut SlotSet,
 ) -> (Packed, u8, Packed) {
     let slid = tier.flipped().hands;
