@@ -43,9 +43,11 @@ use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet};
+use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
+use tigadi_rules::{Bits, Board, RuleSet};
 use tigadi_values::{successor_tiers, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
@@ -102,37 +104,73 @@ impl<'a> Targets<'a> {
     }
 
     /// Where the value of `board` (its player to move holding `hands`) lies in
-    /// its tier's table.
-    fn entry(&self, hands: tigadi_values::Hands, board: Board) -> &'a Packed {
+    /// its tier's table. `class` caches the last target's mover class: the
+    /// quiet placements of one board all lead to boards whose mover set is the
+    /// placer's opponent set, so their classes are found once.
+    fn entry(
+        &self,
+        hands: tigadi_values::Hands,
+        board: Board,
+        class: &Cell<Option<(usize, Bits, MoverClass)>>,
+    ) -> &'a Packed {
         let tier = Tier::new(hands, Subspace::of(board));
-        let (_, idx, values) = self
+        let at = self
             .0
             .iter()
-            .find(|(t, _, _)| *t == tier)
+            .position(|(t, _, _)| *t == tier)
             .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
-        &values[idx.index(board) as usize]
+        let (_, idx, values) = &self.0[at];
+        let mover = match class.get() {
+            Some((t, bits, c)) if t == at && bits == board.mover => c,
+            _ => {
+                let c = idx.mover_class(board.mover);
+                class.set(Some((at, board.mover, c)));
+                c
+            }
+        };
+        &values[idx.index_with(mover, board.opponent) as usize]
     }
 
-    /// The value of `board` (its player to move holding `hands`) in its tier's
-    /// table.
-    fn value(&self, hands: tigadi_values::Hands, board: Board) -> Value {
-        self.entry(hands, board)
-            .get()
-            .expect("a solved table has a value at every position")
-    }
-
-    /// Asks for the values that the turns of `board` of `tier` read
-    /// ([`for_each_turn_in_hand`]), so that they are in the cache when
-    /// [`initial`] reads them a board later: those reads, one per empty point,
-    /// each a cache miss in a large table, are most of the initial pass's time.
-    fn prefetch(&self, rules: &RuleSet, tier: Tier, board: Board) {
+    /// Appends to `ahead` the entries that [`initial`] reads for `board` of
+    /// `tier`, in the order it reads them ([`for_each_turn_in_hand`], and the
+    /// quiet slides that leave the step when `leaves`), and asks for them so
+    /// that they are in the cache when it reads them [`AHEAD`] boards later:
+    /// those reads, one per empty point, each a cache miss in a large table,
+    /// are most of the initial pass's time. Returns how many it appended.
+    fn prefetch(
+        &self,
+        rules: &RuleSet,
+        tier: Tier,
+        board: Board,
+        leaves: bool,
+        ahead: &mut VecDeque<Entry<'a>>,
+    ) -> usize {
+        let before = ahead.len();
+        let ahead = RefCell::new(ahead);
+        let class = Cell::new(None);
         let lookup = |hands, next| {
-            crate::memory::prefetch(self.entry(hands, next));
+            let e = self.entry(hands, next, &class);
+            crate::memory::prefetch(e);
+            ahead.borrow_mut().push_back((hands, next, e));
             Value::Draw
         };
-        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |_| {});
+        let slid = tier.flipped().hands;
+        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |t| {
+            if let (TurnInHand::Quiet(next), true) = (t, leaves) {
+                lookup(slid, next);
+            }
+        });
+        let after = ahead.borrow().len();
+        after - before
     }
 }
+
+/// A value [`Targets::prefetch`] found: the hands and board it is of, and its
+/// place in its table.
+type Entry<'a> = (tigadi_values::Hands, Board, &'a Packed);
+
+/// How many boards ahead of [`initial`] the entries are found and prefetched.
+const AHEAD: usize = 2;
 
 /// Solves a step of tiers with gotis in hand ([`step_tiers`]) under a rule set
 /// with Lasker's rule: `tables` must hold the solved tables of its
@@ -184,19 +222,32 @@ pub fn solve_step_in_hand_with(
         let run = idx.run_length();
         let mut keys = SlotSet::new();
         let (mut open, mut at_one) = (0u64, 0u64);
+        let (mut ahead, mut counts, mut current) = (VecDeque::new(), VecDeque::new(), Vec::new());
+        let leaves = next_idx.is_none();
         for r in runs {
-            let mut boards = idx.boards(r * run..(r + 1) * run).peekable();
-            while let Some((slot, board)) = boards.next() {
-                if let Some(&(_, next)) = boards.peek() {
-                    targets.prefetch(rules, step[p], next);
+            let mut boards = idx.boards(r * run..(r + 1) * run);
+            let mut queue = VecDeque::with_capacity(AHEAD + 1);
+            loop {
+                while queue.len() <= AHEAD {
+                    let Some((slot, board)) = boards.next() else {
+                        break;
+                    };
+                    counts.push_back(targets.prefetch(rules, step[p], board, leaves, &mut ahead));
+                    queue.push_back((slot, board));
                 }
+                let Some((slot, board)) = queue.pop_front() else {
+                    break;
+                };
+                let n = counts.pop_front().expect("a count per board");
+                current.clear();
+                current.extend(ahead.drain(..n));
                 let (value, count, exit) = initial(
                     rules,
                     metric,
                     step[p],
                     board,
                     next_idx.as_ref(),
-                    &targets,
+                    (&targets, &current),
                     &mut keys,
                 );
                 let g = (start + slot) as usize;
@@ -243,23 +294,53 @@ pub fn solve_step_in_hand_with(
 
 /// Step 1 of the module docs for `board` of `tier`: its initial value (or
 /// [`Packed::NONE`]), its counter and its exit. `inside` indexes the part its
-/// quiet slides lead to when that is in the step.
+/// quiet slides lead to when that is in the step. `targets` are the exit
+/// tables and the entries [`Targets::prefetch`] found for `board`.
 fn initial(
     rules: &RuleSet,
     metric: Metric,
     tier: Tier,
     board: Board,
     inside: Option<&SubspaceIndex>,
-    targets: &Targets<'_>,
+    (targets, found): (&Targets<'_>, &[Entry<'_>]),
     keys: &mut SlotSet,
 ) -> (Packed, u8, Packed) {
     let slid = tier.flipped().hands;
-    let lookup = |hands, next| targets.value(hands, next);
+    // The entries come in the order they are read; one that does not match
+    // (none does, but the values must not depend on it) is found again.
+    let next_found = Cell::new(0);
+    let lookup = |hands, next| {
+        let i = next_found.get();
+        let entry = match found.get(i) {
+            Some(&(h, b, e)) if h == hands && b == next => {
+                next_found.set(i + 1);
+                e
+            }
+            _ => targets.entry(hands, next, &Cell::new(None)),
+        };
+        entry
+            .get()
+            .expect("a solved table has a value at every position")
+    };
     let mut exit: Option<Value> = None;
     keys.clear();
+    // Every quiet slide leads to a board whose mover set is this board's
+    // opponent set: one mover class for all of them (found again for any
+    // other mover set, so the values do not depend on it).
+    let mut class: Option<(Bits, MoverClass)> = None;
     for_each_turn_in_hand(rules, metric, tier.hands, board, &lookup, |t| {
         let v = match (t, inside) {
-            (TurnInHand::Quiet(next), Some(idx)) => return keys.push(idx.index(next)),
+            (TurnInHand::Quiet(next), Some(idx)) => {
+                let c = match class {
+                    Some((bits, c)) if bits == next.mover => c,
+                    _ => {
+                        let c = idx.mover_class(next.mover);
+                        class = Some((next.mover, c));
+                        c
+                    }
+                };
+                return keys.push(idx.index_with(c, next.opponent));
+            }
             (TurnInHand::Quiet(next), None) => metric.before_turn(lookup(slid, next), false),
             (TurnInHand::Valued(v), _) => v,
         };
