@@ -68,13 +68,8 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                 values = probe;
             }
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
-                unknown = Some(match (rules.unsolved_kinds(), position.phase()) {
-                    (Some(why), _) => format!(
-                        "no table for this tier: values unknown ({e}); solve the game into \
-                         the served directory with `tigadi --rules {} solve --dir DIR` ({why})",
-                        rules.name()
-                    ),
-                    (None, Phase::Placing) => {
+                unknown = Some(match position.phase() {
+                    Phase::Placing => {
                         format!(
                             "the placing phase is not solved here: values unknown ({e}); \
                              solve the whole game into the served directory with \
@@ -82,7 +77,7 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                             rules.name()
                         )
                     }
-                    (None, Phase::Moving) => format!("values unknown: {e}"),
+                    Phase::Moving => format!("values unknown: {e}"),
                 });
             }
             Err(e) => return Err(e.into()),
