@@ -291,3 +291,98 @@ fn lasker_3_horizon_tables_match_the_naive_oracle() {
     assert!(full.compared > 200_000, "{full:?}");
     assert!(full.in_hand_counter_matters > 1_000, "{full:?}");
 }
+
+/// The one door of every prober (probe, line, analyze, the server, C, Python:
+/// [`Tablebase::answer`]) on solved `lasker,pieces=3,quiet=8`, for classes with
+/// gotis in hand at counters from 0 to one below the limit: the position's
+/// value under the rule at its counter, and every turn's, must be the oracle's
+/// ([`solve_classes_under_rule`]: a capture or placement leads to counter 0, a
+/// slide to the counter plus one). Returns the positions compared.
+fn answers_under_the_rule_match_the_oracle(rules_name: &str, every: usize) -> usize {
+    let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
+    let dir = scratch(&format!(
+        "{}-answer-oracle",
+        rules.name().replace([',', '='], "-")
+    ));
+    let r = run(&[
+        "--rules",
+        rules_name,
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let tables = Tablebase::open(&dir, &rules);
+    let quiet = rules.quiet as usize;
+    let oracle = solve_classes_under_rule(rules.pieces, quiet);
+    let mut classes: Vec<&Class> = oracle.keys().collect();
+    classes.sort();
+    let wdl = |v: Value| naive_value(v).wdl();
+    let (mut compared, mut printed) = (0, 0);
+    for c in classes.into_iter().step_by(every) {
+        let n = c.to_naive();
+        if n.total(1) < 3 || n.total(2) < 3 || n.hand == [0, 0] {
+            continue;
+        }
+        for counter in 0..quiet {
+            let mut p = n.to_position();
+            p.quiet_turns = counter as u16;
+            let report = tables.answer(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            let want = oracle[c].at[counter];
+            if report.over.is_some() {
+                assert_eq!(wdl(want), report.value.wdl(), "{p}: over");
+                continue;
+            }
+            let rule = report
+                .rule
+                .unwrap_or_else(|| panic!("{p}: no value under the rule"));
+            assert_eq!(
+                rule.rule_value.wdl(),
+                wdl(want),
+                "{p}: oracle {want:?}, {rule:?}"
+            );
+            for m in n.moves() {
+                let name = lasker::Naive::notation(m);
+                let turn = report
+                    .moves
+                    .iter()
+                    .find(|t| t.turn.to_string() == name)
+                    .unwrap_or_else(|| panic!("{p}: {name} not among the answer's turns"));
+                let reset = m.capture.is_some() || m.from.is_none();
+                let child = &oracle[&n.play(m).class()];
+                let theirs = child.at[if reset { 0 } else { counter + 1 }];
+                let mine = match theirs {
+                    Value::Win(_) => Value::Loss(0),
+                    Value::Loss(_) => Value::Win(0),
+                    Value::Draw => Value::Draw,
+                };
+                let got = turn.rule.unwrap().rule_value;
+                assert_eq!(
+                    got.wdl(),
+                    wdl(mine),
+                    "{p}: {name}: oracle {mine:?}, {got:?}"
+                );
+            }
+            // `probe --json` prints the same answer, counter included.
+            if counter == 3 && compared % 1_000 < 8 {
+                printed += 1;
+                let text = p.to_string();
+                let d = dir.to_str().unwrap();
+                let r = run(&["--rules", rules_name, "probe", "--json", "--dir", d, &text]);
+                assert_eq!(r.code, Some(0), "{}", r.stderr);
+                let json: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+                assert_eq!(json["quiet_turns"], counter, "{text}: {json}");
+                assert_eq!(json, report.to_json(), "{text}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(printed > 0, "no position checked with `probe --json`");
+    compared
+}
+
+#[test]
+fn lasker_3_answers_under_the_rule_match_the_naive_oracle() {
+    let compared = answers_under_the_rule_match_the_oracle("lasker,pieces=3,quiet=8", 5);
+    assert!(compared > 50_000, "{compared}");
+}
