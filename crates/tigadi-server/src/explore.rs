@@ -69,6 +69,13 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
             }
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
                 unknown = Some(match position.phase() {
+                    // Under Lasker's rule a tier with gotis in hand is a tier
+                    // like any other, not a phase of its own.
+                    Phase::Placing if rules.slides_in_hand => format!(
+                        "no table for this tier: values unknown ({e}); solve the game into \
+                         the served directory with `tigadi --rules {} solve --dir DIR`",
+                        rules.name()
+                    ),
                     Phase::Placing => {
                         format!(
                             "the placing phase is not solved here: values unknown ({e}); \
