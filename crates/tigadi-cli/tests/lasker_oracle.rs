@@ -10,13 +10,19 @@
 //! The prober ([`Tablebase::probe_moves`]) is checked against the same oracle:
 //! every turn it lists (placements, slides, flying slides, with captures) and
 //! each turn's value, for every class with gotis in hand.
+//!
+//! The 100-turn tables (DTC₁₀₀, docs/RULES.md §7–§8) against
+//! [`solve_classes_under_rule`]: win, draw or loss of every class at every
+//! counter by plain minimax over (class, counter), a capture or placement
+//! leading to counter 0; each stored DTC₁₀₀ must give the oracle's value at
+//! every counter ([`tigadi_values::value_at_counter`]), which fixes its depth.
 
 mod common;
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
 mod lasker;
 
 use common::*;
-use lasker::{solve_classes, solve_graph, Class, Value};
+use lasker::{solve_classes, solve_classes_under_rule, solve_graph, Class, Value};
 use tigadi_tablebase::{field, hands_of, Tablebase};
 
 /// Solves `lasker,pieces={pieces}` with the CLI and compares every stored value
@@ -198,4 +204,185 @@ fn lasker_4_prober_turns_match_the_naive_oracle() {
         both_kinds > 10_000 && flying > 10_000,
         "{both_kinds} {flying}"
     );
+}
+
+/// What [`horizon_tables_match_the_oracle`] saw: the classes compared, and
+/// among them the cursed wins and blessed losses (won or lost ignoring the
+/// rule, drawn under it at counter 0), and the classes with gotis in hand
+/// whose value under the rule changes between counter 0 and the limit.
+#[derive(Debug, Default)]
+struct HorizonCounts {
+    compared: usize,
+    cursed: usize,
+    blessed: usize,
+    in_hand_cursed: usize,
+    in_hand_counter_matters: usize,
+}
+
+/// Solves `rules_name` (a `lasker,pieces=N` rule set, with `quiet=L` or not)
+/// and compares every class's stored DTC₁₀₀ with the oracle's values under the
+/// rule at every counter from 0 to the limit.
+fn horizon_tables_match_the_oracle(rules_name: &str) -> HorizonCounts {
+    let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
+    let dir = scratch(&format!(
+        "{}-horizon-oracle",
+        rules.name().replace([',', '='], "-")
+    ));
+    let r = run(&[
+        "--rules",
+        rules_name,
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let tables = Tablebase::open(&dir, &rules);
+    let quiet = rules.quiet;
+    let mut counts = HorizonCounts::default();
+    for (c, under) in solve_classes_under_rule(rules.pieces, quiet as usize) {
+        let n = c.to_naive();
+        if n.total(1) < 3 || n.total(2) < 3 {
+            continue;
+        }
+        let p = n.to_position();
+        let dtc100 = tables
+            .get_position::<field::Dtc100>(&p)
+            .unwrap_or_else(|e| panic!("{p}: {e}"));
+        for (counter, want) in under.at.iter().enumerate() {
+            let got = tigadi_values::value_at_counter(dtc100, counter as u16, quiet).unwrap();
+            assert_eq!(
+                got.wdl(),
+                naive_value(*want).wdl(),
+                "{p} at counter {counter}: oracle {want:?}, tables {dtc100:?} ({got:?})"
+            );
+        }
+        let game = tables.get_position::<field::Dtc>(&p).unwrap();
+        let in_hand = n.hand != [0, 0];
+        match (game.wdl(), under.at[0]) {
+            (tigadi_values::Wdl::Win, Value::Draw) => {
+                counts.cursed += 1;
+                counts.in_hand_cursed += in_hand as usize;
+            }
+            (tigadi_values::Wdl::Loss, Value::Draw) => counts.blessed += 1,
+            _ => {}
+        }
+        if in_hand && under.at[0] != under.at[quiet as usize - 1] {
+            counts.in_hand_counter_matters += 1;
+        }
+        counts.compared += 1;
+    }
+    counts
+}
+
+#[test]
+fn lasker_3_horizon_tables_match_the_naive_oracle() {
+    // A short limit: cursed wins and blessed losses, with and without gotis in
+    // hand, and classes in hand whose value the counter changes.
+    let short = horizon_tables_match_the_oracle("lasker,pieces=3,quiet=8");
+    assert!(short.compared > 200_000, "{short:?}");
+    assert!(
+        short.cursed > 1_000 && short.blessed > 1_000 && short.in_hand_cursed > 100,
+        "{short:?}"
+    );
+    assert!(short.in_hand_counter_matters > 1_000, "{short:?}");
+    // The default limit.
+    let full = horizon_tables_match_the_oracle("lasker,pieces=3");
+    eprintln!("quiet=8: {short:?}; quiet=100: {full:?}");
+    assert!(full.compared > 200_000, "{full:?}");
+    assert!(full.in_hand_counter_matters > 1_000, "{full:?}");
+}
+
+/// The one door of every prober (probe, line, analyze, the server, C, Python:
+/// [`Tablebase::answer`]) on solved `lasker,pieces=3,quiet=8`, for classes with
+/// gotis in hand at counters from 0 to one below the limit: the position's
+/// value under the rule at its counter, and every turn's, must be the oracle's
+/// ([`solve_classes_under_rule`]: a capture or placement leads to counter 0, a
+/// slide to the counter plus one). Returns the positions compared.
+fn answers_under_the_rule_match_the_oracle(rules_name: &str, every: usize) -> usize {
+    let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
+    let dir = scratch(&format!(
+        "{}-answer-oracle",
+        rules.name().replace([',', '='], "-")
+    ));
+    let r = run(&[
+        "--rules",
+        rules_name,
+        "solve",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let tables = Tablebase::open(&dir, &rules);
+    let quiet = rules.quiet as usize;
+    let oracle = solve_classes_under_rule(rules.pieces, quiet);
+    let mut classes: Vec<&Class> = oracle.keys().collect();
+    classes.sort();
+    let wdl = |v: Value| naive_value(v).wdl();
+    let (mut compared, mut printed) = (0, 0);
+    for c in classes.into_iter().step_by(every) {
+        let n = c.to_naive();
+        if n.total(1) < 3 || n.total(2) < 3 || n.hand == [0, 0] {
+            continue;
+        }
+        for counter in 0..quiet {
+            let mut p = n.to_position();
+            p.quiet_turns = counter as u16;
+            let report = tables.answer(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            let want = oracle[c].at[counter];
+            if report.over.is_some() {
+                assert_eq!(wdl(want), report.value.wdl(), "{p}: over");
+                continue;
+            }
+            let rule = report
+                .rule
+                .unwrap_or_else(|| panic!("{p}: no value under the rule"));
+            assert_eq!(
+                rule.rule_value.wdl(),
+                wdl(want),
+                "{p}: oracle {want:?}, {rule:?}"
+            );
+            for m in n.moves() {
+                let name = lasker::Naive::notation(m);
+                let turn = report
+                    .moves
+                    .iter()
+                    .find(|t| t.turn.to_string() == name)
+                    .unwrap_or_else(|| panic!("{p}: {name} not among the answer's turns"));
+                let reset = m.capture.is_some() || m.from.is_none();
+                let child = &oracle[&n.play(m).class()];
+                let theirs = child.at[if reset { 0 } else { counter + 1 }];
+                let mine = match theirs {
+                    Value::Win(_) => Value::Loss(0),
+                    Value::Loss(_) => Value::Win(0),
+                    Value::Draw => Value::Draw,
+                };
+                let got = turn.rule.unwrap().rule_value;
+                assert_eq!(
+                    got.wdl(),
+                    wdl(mine),
+                    "{p}: {name}: oracle {mine:?}, {got:?}"
+                );
+            }
+            // `probe --json` prints the same answer, counter included.
+            if counter == 3 && compared % 1_000 < 8 {
+                printed += 1;
+                let text = p.to_string();
+                let d = dir.to_str().unwrap();
+                let r = run(&["--rules", rules_name, "probe", "--json", "--dir", d, &text]);
+                assert_eq!(r.code, Some(0), "{}", r.stderr);
+                let json: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+                assert_eq!(json["quiet_turns"], counter, "{text}: {json}");
+                assert_eq!(json, report.to_json(), "{text}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(printed > 0, "no position checked with `probe --json`");
+    compared
+}
+
+#[test]
+fn lasker_3_answers_under_the_rule_match_the_naive_oracle() {
+    let compared = answers_under_the_rule_match_the_oracle("lasker,pieces=3,quiet=8", 5);
+    assert!(compared > 50_000, "{compared}");
 }

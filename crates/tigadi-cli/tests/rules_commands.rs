@@ -203,13 +203,13 @@ fn lasker_rules_commands() {
     let o = tigadi(&["--rules", "lasker", "replay", "d5 g7 d5-d6 g7-g4"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = std::env::temp_dir().join(format!("tigadi-lasker-{}", std::process::id()));
-    // Lasker's rule: the game and DTW tables are solved (tests/lasker_oracle.rs),
-    // the 100-turn tables not yet: left out, and said so.
+    // Lasker's rule: the game and 100-turn tables are solved
+    // (tests/lasker_oracle.rs compares them), the start's value under the rule said.
     for r in ["lasker,pieces=3", "morris,slides=always,pieces=3"] {
         let o = tigadi(&["--rules", r, "solve", "--dir", dir.to_str().unwrap()]);
         assert!(o.status.success(), "{r}: {}", stderr(&o));
         assert!(
-            stdout(&o).contains("no 100-turn tables"),
+            stdout(&o).contains("under the 100-turn rule, turn limit 100: "),
             "{r}: {}",
             stdout(&o)
         );

@@ -111,18 +111,6 @@ pub fn solve<O: JobObserver>(
     kinds: &[TableKind],
     observer: &O,
 ) -> Result<(), JobError> {
-    // The 100-turn counter restarts at a placement, which the capped rounds of
-    // the horizon pass do not know: not built for Lasker's tiers with gotis in hand.
-    if kinds.contains(&TableKind::Horizon)
-        && rules.slides_in_hand
-        && steps.iter().any(|t| !t.is_moving())
-    {
-        return Err(JobError::NotBuilt(
-            "the 100-turn tables of tiers with gotis in hand under Lasker's rule \
-             (slides=always) cannot be solved yet; the game-theoretic and DTW tables can"
-                .into(),
-        ));
-    }
     let tables = TablebaseDir::new(dir, rules);
     let _lock = tables.lock()?;
     // Written at the levels the directory was started with.

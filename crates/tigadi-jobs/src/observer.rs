@@ -158,8 +158,6 @@ pub enum JobError {
     Tablebase(TablebaseError),
     /// The solver refused a step.
     Solve(Tier, SolveError),
-    /// What was asked for is not built yet (the text says what).
-    NotBuilt(String),
 }
 
 impl fmt::Display for JobError {
@@ -167,7 +165,6 @@ impl fmt::Display for JobError {
         match self {
             JobError::Tablebase(e) => e.fmt(f),
             JobError::Solve(tier, e) => write!(f, "solving {}: {e}", pair_or_tier(*tier)),
-            JobError::NotBuilt(what) => f.write_str(what),
         }
     }
 }

@@ -16,7 +16,8 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    step_tiers, Metric, Packed, Pair, SolvedSubspace, SolvedTable, TierTable, Value,
+    solve_step_in_hand_horizon, step_tiers, Metric, Packed, Pair, SolvedSubspace, SolvedTable,
+    TierTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -135,14 +136,18 @@ fn solve_in_hand(
     exits: &[(Tier, Vec<Packed>)],
     observer: &dyn tigadi_solve::Observer,
 ) -> Result<Vec<SolvedSubspace>, tigadi_solve::SolveError> {
-    let views: Vec<TierTable> = exits
+    solve_step_in_hand(rules, metric, tiers, &tier_tables(exits), observer)
+}
+
+/// The solver's view of loaded exit tiers' tables.
+fn tier_tables(exits: &[(Tier, Vec<Packed>)]) -> Vec<TierTable<'_>> {
+    exits
         .iter()
         .map(|(t, v)| TierTable {
             tier: *t,
             values: v,
         })
-        .collect();
-    solve_step_in_hand(rules, metric, tiers, &views, observer)
+        .collect()
 }
 
 /// Solves the game values of the step of `tier` and starts storing its files and
@@ -223,46 +228,43 @@ pub(crate) fn solve_game<O: JobObserver>(
     Ok((report, stored))
 }
 
-/// Finds the values under the 100-turn rule of the pair of `tier` and writes its horizon
-/// tables: from the pair's game-theoretic tables and its capture targets' two
+/// Finds the values under the 100-turn rule of the step of `tier` and writes its horizon
+/// tables. A moving pair's from the pair's game-theoretic tables and its capture targets' two
 /// kinds of table ([`solve_pair_horizon_from_game`]: the game values with the
 /// DTCs above the limit made draws, then only the positions whose value the
-/// rule may change recomputed; the same tables as the horizon pass's). Writing
+/// rule may change recomputed; the same tables as the horizon pass's); a step
+/// with gotis in hand under Lasker's rule by its rounds again, over its exit
+/// tiers' horizon tables ([`solve_step_in_hand_horizon`]). Writing
 /// a horizon table reads its game-theoretic table again, for the categories.
 /// Memory: the pair's values and its targets' two tables (2 bytes a slot
-/// each).
+/// each); a step with gotis in hand, the rounds' 6 bytes a slot and its exits'
+/// horizon tables.
 pub(crate) fn solve_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     tier: Tier,
     observer: &O,
 ) -> Result<HorizonReport, JobError> {
-    let pair = Pair::of(tier.subspace);
     let t0 = Instant::now();
     let rules = tables.rules();
-    let rule_targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
-    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
-    for (s, v) in &mut own {
-        mark_padding(*s, v);
-    }
-    let found = solve_pair_horizon_from_game(
-        rules,
-        pair,
-        own.into_iter().map(|(_, v)| v).collect(),
-        game_targets,
-        &as_tables(&rule_targets),
-        observer,
-    )
-    .map_err(|e| JobError::Solve(tier, e))?;
-    drop(rule_targets);
+    let (solved, rounds) = if tier.is_moving() {
+        solve_pair_horizon_job(tables, tier, observer)?
+    } else {
+        let tiers = tiers_of_step(rules, tier);
+        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
+            .into_iter()
+            .map(|t| Ok((t, tables.load(TableId::new(TableKind::Horizon, t))?)))
+            .collect::<Result<_, TablebaseError>>()?;
+        let found = solve_step_in_hand_horizon(rules, &tiers, &tier_tables(&exits), observer)
+            .map_err(|e| JobError::Solve(tier, e))?;
+        let rounds = found[0].rounds;
+        let found = tiers.into_iter().zip(found).map(|(t, s)| (t, s.values));
+        (found.collect(), rounds)
+    };
     let found_seconds = t0.elapsed().as_secs_f64();
-    let rounds = found[0].rounds;
-    let solved: Vec<(Subspace, Vec<Packed>)> =
-        found.into_iter().map(|s| (s.subspace, s.values)).collect();
     let mut categories = [0u64; 5];
     let mut written = Vec::new();
-    for (subspace, values) in &solved {
-        let id = TableId::moving(TableKind::Horizon, *subspace);
+    for (t, values) in &solved {
+        let id = TableId::new(TableKind::Horizon, *t);
         tables.write_values(id, values)?;
         // The classes as written (padding slots hold fillers: the pass marks them).
         let classes = tables.open(id)?.decode::<field::Category>()?;
@@ -283,6 +285,38 @@ pub(crate) fn solve_horizon<O: JobObserver>(
         rounds,
         categories,
     })
+}
+
+/// The DTC₁₀₀ values of the moving pair of `tier`, from its game values
+/// ([`solve_pair_horizon_from_game`]), and the rounds the pass would run.
+#[allow(clippy::type_complexity)]
+fn solve_pair_horizon_job<O: JobObserver>(
+    tables: &TablebaseDir,
+    tier: Tier,
+    observer: &O,
+) -> Result<(Vec<(Tier, Vec<Packed>)>, u32), JobError> {
+    let pair = Pair::of(tier.subspace);
+    let rules = tables.rules();
+    let rule_targets = load_targets(tables, TableKind::Horizon, pair)?;
+    let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
+    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
+    for (s, v) in &mut own {
+        mark_padding(*s, v);
+    }
+    let found = solve_pair_horizon_from_game(
+        rules,
+        pair,
+        own.into_iter().map(|(_, v)| v).collect(),
+        game_targets,
+        &as_tables(&rule_targets),
+        observer,
+    )
+    .map_err(|e| JobError::Solve(tier, e))?;
+    let rounds = found[0].rounds;
+    let found = found
+        .into_iter()
+        .map(|s| (Tier::moving(s.subspace), s.values));
+    Ok((found.collect(), rounds))
 }
 
 /// Computes the DTW of every position of the pair of `tier` and writes its DTW tables. Reads

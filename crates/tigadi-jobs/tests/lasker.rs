@@ -1,9 +1,9 @@
 //! Issue 53: the job and `verify` on a rule set with Lasker's rule
 //! (`slides=always`). The job solves `lasker,pieces=3` (its tiers with gotis in
-//! hand by the rounds step, `tigadi_solve::in_hand`), game and DTW tables,
-//! refuses the 100-turn tables it cannot solve yet, and `verify` passes its
-//! tables and catches one altered value of each kind in a tier with gotis in
-//! hand and moves inside it, and in one whose moves all leave it.
+//! hand by the rounds step, `tigadi_solve::in_hand`), game, 100-turn and DTW
+//! tables, and `verify` passes its tables and catches one altered value of each
+//! kind in a tier with gotis in hand and moves inside it, and in one whose moves
+//! all leave it.
 
 mod common;
 
@@ -12,7 +12,7 @@ use tigadi_index::Subspace;
 use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Packed, Value};
-use tigadi_tablebase::{TableData, TableId, TableKind, TablebaseDir};
+use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 use tigadi_values::{Hands, Tier};
 
 fn no_progress(_: u64, _: u64) {}
@@ -22,17 +22,7 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     let rules = RuleSet::parse("lasker,pieces=3").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let steps = steps(&rules, Scope::Whole);
-    // The 100-turn tables of Lasker's tiers are not built: refused, nothing written.
-    let e = solve(
-        dir.path(),
-        &rules,
-        &steps,
-        &[TableKind::GameTheoretic, TableKind::Horizon],
-        &Silent,
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("Lasker"), "{e}");
-    let kinds = [TableKind::GameTheoretic, TableKind::Dtw];
+    let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
     solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
@@ -59,10 +49,11 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
             Value::Draw => unreachable!(),
         });
         tigadi_tablebase::mark_padding(tier.subspace, &mut values);
-        let data = match id.kind {
-            TableKind::Dtw => TableData::Dtw(&values),
-            _ => TableData::Game(&values),
-        };
+        let base = id
+            .kind
+            .derived_from()
+            .map(|k| store.load(id.with_kind(k)).unwrap());
+        let data = id.kind.data(&values, base.as_deref()).unwrap();
         store.write(id, data).unwrap();
         store.update_manifest(&[id], &[]).unwrap();
         let report = verify(dir.path(), &rules, &no_progress).unwrap();

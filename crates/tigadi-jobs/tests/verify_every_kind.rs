@@ -4,7 +4,8 @@
 //! placement and before it), names the altered table in the reports of the
 //! tables that read it, and reports the slot with its stored and recomputed
 //! values. Each altered table is re-encoded with valid checksums and listed in
-//! `SHA256SUMS`, so only the recomputation can see the change.
+//! `SHA256SUMS`, so only the recomputation can see the change. The same for
+//! tiers with gotis in hand under Lasker's rule (`slides=always`).
 
 mod common;
 
@@ -15,6 +16,7 @@ use tigadi_jobs::{solve, steps, verify, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_solve::{Packed, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, Tier};
+use tigadi_values::Hands;
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -72,18 +74,43 @@ fn alter_one_win(store: &TablebaseDir, id: TableId) -> (u64, Value) {
 #[test]
 fn one_altered_value_is_caught_in_every_kind_and_shape_of_tier() {
     let rules = rules();
+    altered_values_are_caught(
+        &rules,
+        &[
+            Tier::moving(Subspace::new(3, 3)),
+            // The last placement (into the moving phase) and the one before it.
+            Tier::after_placements(&rules, 5, Subspace::new(2, 3)),
+            Tier::after_placements(&rules, 4, Subspace::new(2, 2)),
+        ],
+    );
+}
+
+/// Under Lasker's rule (issue 53): tiers with gotis in hand and slides, whose
+/// 100-turn tables count to the next capture or placement.
+#[test]
+fn one_altered_value_is_caught_in_every_kind_of_lasker_tier_in_hand() {
+    let rules = RuleSet::parse("lasker,pieces=3,quiet=8").unwrap();
+    altered_values_are_caught(
+        &rules,
+        &[
+            // Solved with its flipped partner 2v3 with 1+0 in hand.
+            Tier::new(Hands::new(0, 1), Subspace::new(3, 2)),
+            // Both with a goti in hand, placements and slides.
+            Tier::new(Hands::new(1, 1), Subspace::new(2, 2)),
+        ],
+    );
+}
+
+/// Solves the whole game of `rules`, checks that `verify` passes it, then, in
+/// a copy for each table of every kind of `tiers`, alters one win and checks
+/// that `verify` reports it.
+fn altered_values_are_caught(rules: &RuleSet, tiers: &[Tier]) {
+    let rules = *rules;
     let solved = tempfile::tempdir().unwrap();
     solve_all(solved.path(), &rules);
     let report = verify(solved.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:#?}");
-
-    let tiers = [
-        Tier::moving(Subspace::new(3, 3)),
-        // The last placement (into the moving phase) and the one before it.
-        Tier::after_placements(&rules, 5, Subspace::new(2, 3)),
-        Tier::after_placements(&rules, 4, Subspace::new(2, 2)),
-    ];
-    for tier in tiers {
+    for &tier in tiers {
         for kind in TableKind::ALL {
             let id = TableId::new(kind, tier);
             let dir = tempfile::tempdir().unwrap();

@@ -132,7 +132,7 @@ pub fn line_with(
     metric: Metric,
 ) -> Result<Line, PlayError> {
     let turns = |p: &Position| match metric {
-        Metric::Dtc => turns(tb, p),
+        Metric::Dtc | Metric::Dtz => turns(tb, p),
         Metric::Dtw => dtw_turns(tb, p),
     };
     let mut game = Game::from_reached_position(*tb.rules(), *start)?;

@@ -137,22 +137,6 @@ impl RuleSet {
             .find(|(_, r)| r.board_key() == self.board_key())
     }
 
-    /// Why the solver does not write the 100-turn tables of this rule set, if
-    /// it does not: under Lasker's rule (`slides=always`) the tiers with gotis in
-    /// hand are solved by rounds with exits of any depth (issue 53), and the
-    /// 100-turn counter restarts at a placement, which the horizon pass does not
-    /// take yet. The CLI's `solve` leaves those tables out and says so.
-    pub fn unsolved_kinds(&self) -> Option<String> {
-        self.slides_in_hand.then(|| {
-            format!(
-                "rule set '{}' lets a player with gotis in hand slide (slides=always, \
-                 Lasker's rule); the solver does not write its 100-turn tables yet \
-                 (the game-theoretic and DTW tables it does)",
-                self.name()
-            )
-        })
-    }
-
     /// The board geometry of this rule set.
     #[inline]
     pub fn geometry(&self) -> &'static Geometry {
@@ -497,10 +481,6 @@ mod tests {
         for r in [l, small, odd] {
             assert_eq!(RuleSet::parse(&r.name()).unwrap(), r);
             assert_eq!(RuleSet::parse(&r.switches()).unwrap(), r);
-            assert!(r.unsolved_kinds().unwrap().contains("slides=always"));
-        }
-        for (_, r) in &RuleSet::PRESETS[..4] {
-            assert_eq!(r.unsolved_kinds(), None);
         }
         let e = RuleSet::parse("slides=sometimes").unwrap_err();
         assert!(e.contains("slides=after|always"), "{e}");

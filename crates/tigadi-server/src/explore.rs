@@ -68,13 +68,15 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                 values = probe;
             }
             Err(e @ TablebaseError::MissingSubspace { .. }) => {
-                unknown = Some(match (rules.unsolved_kinds(), position.phase()) {
-                    (Some(why), _) => format!(
+                unknown = Some(match position.phase() {
+                    // Under Lasker's rule a tier with gotis in hand is a tier
+                    // like any other, not a phase of its own.
+                    Phase::Placing if rules.slides_in_hand => format!(
                         "no table for this tier: values unknown ({e}); solve the game into \
-                         the served directory with `tigadi --rules {} solve --dir DIR` ({why})",
+                         the served directory with `tigadi --rules {} solve --dir DIR`",
                         rules.name()
                     ),
-                    (None, Phase::Placing) => {
+                    Phase::Placing => {
                         format!(
                             "the placing phase is not solved here: values unknown ({e}); \
                              solve the whole game into the served directory with \
@@ -82,7 +84,7 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
                             rules.name()
                         )
                     }
-                    (None, Phase::Moving) => format!("values unknown: {e}"),
+                    Phase::Moving => format!("values unknown: {e}"),
                 });
             }
             Err(e) => return Err(e.into()),

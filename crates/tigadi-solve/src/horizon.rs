@@ -34,17 +34,19 @@
 //! against (tests/horizon_repair.rs) and for in-memory use
 //! ([`solve_up_to_horizon`]).
 
-use crate::evaluate::evaluate;
+use crate::evaluate::{evaluate, evaluate_in_hand};
 use crate::horizon_shortcut::cap_at_limit;
+use crate::in_hand::{solve_step_in_hand_capped, TierTable};
 use crate::plan::Pair;
 use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
 use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
-use crate::value::{Packed, Value};
+use crate::value::{Metric, Packed, Value};
 use rayon::prelude::*;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 pub use tigadi_values::{value_at_counter, Category};
+use tigadi_values::{Hands, Tier};
 
 /// Solves one pair under the 100-turn rule of `rules` (turn limit `rules.quiet`).
 /// `rule_targets` must hold the **DTC₁₀₀ tables** (this function's output) of the
@@ -96,6 +98,51 @@ pub fn evaluate_horizon(
 ) -> Value {
     value_at_counter(evaluate(rules, board, lookup), 0, rules.quiet)
         .expect("counter 0 is within every limit")
+}
+
+/// Solves a step of tiers with gotis in hand under Lasker's rule
+/// ([`crate::in_hand::step_tiers`]) under the 100-turn rule: `rule_tables` must
+/// hold the **DTC₁₀₀ tables** of its exit tiers ([`crate::in_hand::exit_tiers`]).
+/// Returns its tiers' DTC₁₀₀ values in `step`'s order.
+///
+/// Under Lasker's rule the counter counts the turns since the last capture or
+/// placement (docs/RULES.md §8), so such a position has a DTC₁₀₀ as a moving
+/// position has: the least `h` within which it is decided, where a capture or a
+/// placement decides it by its target's value at counter 0 (read under the rule
+/// from the target tier's table, counting 1) and a quiet slide leads on one turn
+/// later. These are [`crate::in_hand`]'s rounds with exits, in
+/// [`Metric::Dtz`](crate::Metric::Dtz) and capped at `rules.quiet`.
+pub fn solve_step_in_hand_horizon(
+    rules: &RuleSet,
+    step: &[Tier],
+    rule_tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_step_in_hand_capped(
+        rules,
+        Metric::Dtz,
+        step,
+        rule_tables,
+        observer,
+        Rounds::Adaptive,
+        rules.quiet,
+    )
+}
+
+/// The value under the rule at counter 0 (its DTC₁₀₀) of `board` of a tier with
+/// gotis in hand, `hands` in hand, under Lasker's rule, recomputed from its
+/// successors' DTC₁₀₀ values ([`evaluate_in_hand`] in
+/// [`Metric::Dtz`](crate::Metric::Dtz), then a draw if that takes more than
+/// `rules.quiet` turns). What [`solve_step_in_hand_horizon`]'s results satisfy
+/// everywhere, and `verify` checks.
+pub fn evaluate_in_hand_horizon(
+    rules: &RuleSet,
+    hands: Hands,
+    board: Board,
+    lookup: &impl Fn(Hands, Board) -> Value,
+) -> Value {
+    let v = evaluate_in_hand(rules, Metric::Dtz, hands, board, lookup);
+    value_at_counter(v, 0, rules.quiet).expect("counter 0 is within every limit")
 }
 
 /// The DTC₁₀₀ values of `pair` from its game-theoretic values, without the pass:

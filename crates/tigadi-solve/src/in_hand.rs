@@ -35,6 +35,13 @@
 //!
 //! So every value is the best over its moves of the successor's value one turn
 //! later (a capture counting 1), what `evaluate` from the successors gives.
+//!
+//! The values under the 100-turn rule ([`crate::horizon::solve_step_in_hand_horizon`])
+//! are the same rounds with two parameters changed: the exits read from the exit
+//! tiers' tables under the rule in [`Metric::Dtz`] (a placement restarts the
+//! counter as a capture does, so it counts 1 and leads to its target's value at
+//! counter 0), and the rounds capped at the turn limit (an exit or a position
+//! deeper than that is a draw).
 
 use crate::evaluate::{for_each_turn_in_hand, TurnInHand};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
@@ -48,7 +55,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
 use tigadi_rules::{Bits, Board, RuleSet};
-use tigadi_values::{successor_tiers, Tier};
+use tigadi_values::{successor_tiers, value_at_counter, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
 #[derive(Clone, Copy)]
@@ -200,6 +207,31 @@ pub fn solve_step_in_hand_with(
     observer: &dyn Observer,
     rounds: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
+    solve_step_in_hand_capped(
+        rules,
+        metric,
+        step,
+        tables,
+        observer,
+        rounds,
+        crate::MAX_DTC,
+    )
+}
+
+/// [`solve_step_in_hand_with`] that stops after round `limit`: a move whose
+/// value takes more than `limit` turns counts as a draw, and the positions not
+/// decided within `limit` turns are draws. With `limit` the turn limit,
+/// [`Metric::Dtz`] and the exit tiers' tables under the rule, this is the
+/// horizon pass of a step with gotis in hand ([`crate::horizon`]).
+pub(crate) fn solve_step_in_hand_capped(
+    rules: &RuleSet,
+    metric: Metric,
+    step: &[Tier],
+    tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+    rounds: Rounds,
+    limit: u16,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
     assert!(
         step.iter().all(|t| !t.is_moving()),
         "a step with gotis in hand"
@@ -249,6 +281,7 @@ pub fn solve_step_in_hand_with(
                     next_idx.as_ref(),
                     (&targets, &current),
                     &mut keys,
+                    limit,
                 );
                 let g = (start + slot) as usize;
                 open += (value == Packed::NONE) as u64;
@@ -276,15 +309,7 @@ pub fn solve_step_in_hand_with(
             first_level,
             exits: Some(&exits),
         };
-        run_rounds(
-            rules,
-            &space,
-            words,
-            start,
-            observer,
-            rounds,
-            crate::MAX_DTC,
-        )
+        run_rounds(rules, &space, words, start, observer, rounds, limit)
     } else {
         // Every move leaves the step: the initial pass decided everything.
         0
@@ -294,8 +319,10 @@ pub fn solve_step_in_hand_with(
 
 /// Step 1 of the module docs for `board` of `tier`: its initial value (or
 /// [`Packed::NONE`]), its counter and its exit. `inside` indexes the part its
-/// quiet slides lead to when that is in the step. `targets` are the exit
-/// tables and the entries [`Targets::prefetch`] found for `board`.
+/// quiet slides lead to when that is in the step; an exit deeper than `limit`
+/// is a draw. `targets` are the exit tables and the entries
+/// [`Targets::prefetch`] found for `board`.
+#[allow(clippy::too_many_arguments)]
 fn initial(
     rules: &RuleSet,
     metric: Metric,
@@ -304,6 +331,7 @@ fn initial(
     inside: Option<&SubspaceIndex>,
     (targets, found): (&Targets<'_>, &[Entry<'_>]),
     keys: &mut SlotSet,
+    limit: u16,
 ) -> (Packed, u8, Packed) {
     let slid = tier.flipped().hands;
     // The entries come in the order they are read; one that does not match
@@ -348,6 +376,9 @@ fn initial(
             exit = Some(v);
         }
     });
+    // Capping the best exit caps every exit: a win or loss past the limit
+    // becomes a draw, which keeps the order of the others.
+    let exit = exit.map(|v| value_at_counter(v, 0, limit).expect("counter 0"));
     let classes = keys.distinct().len();
     let exit_packed = exit.map_or(Packed::NONE, Packed::new);
     let value = match exit {

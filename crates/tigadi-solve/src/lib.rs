@@ -49,7 +49,8 @@ pub use evaluate::{
     evaluate, evaluate_in_hand, evaluate_with, for_each_turn_in_hand, Best, TurnInHand,
 };
 pub use horizon::{
-    evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game, solve_up_to_horizon,
+    evaluate_horizon, evaluate_in_hand_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
+    solve_step_in_hand_horizon, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
 pub use in_hand::{exit_tiers, solve_step_in_hand, solve_step_in_hand_with, step_tiers, TierTable};

@@ -101,10 +101,13 @@ pub struct ProbeReport {
     /// The game is already over in this position (material, blocked, or drawn by the
     /// turn limit): `value` says how, and there are no moves.
     pub over: Option<GameResult>,
-    /// A position of a tier with gotis in hand: values from that tier's tables,
-    /// and `rule` from its 100-turn table where there is one (no counter runs
-    /// while gotis are in hand, so its `rule_value` is its `dtc100`, whose depth
-    /// counts the placements).
+    /// A position of a tier with gotis in hand where no counter runs (every
+    /// rule set but those with Lasker's rule, where a player with gotis in hand
+    /// must place): values from that tier's tables, and `rule` from its 100-turn
+    /// table where there is one (its `rule_value` is its `dtc100`, whose depth
+    /// counts the placements). Under Lasker's rule a position with gotis in hand
+    /// has a counter (the turns since the last capture or placement) and is
+    /// answered at it as a moving position is.
     pub in_hand: bool,
 }
 
@@ -163,7 +166,7 @@ impl Tablebase {
             dtw: None,
             moves: Vec::new(),
             over: None,
-            in_hand: p.phase() == Phase::Placing,
+            in_hand: p.phase() == Phase::Placing && !rules.slides_in_hand,
         };
         if result.is_over() {
             report.value = match result {

@@ -359,6 +359,17 @@ impl TableKind {
         }
     }
 
+    /// [`TableKind::metric`] under `rules`: under Lasker's rule (`slides=always`)
+    /// a horizon table's depth counts to the next capture **or placement**
+    /// ([`Metric::Dtz`]: a placement restarts the 100-turn counter, docs/RULES.md
+    /// §8), which is the DTC in the tiers with empty hands.
+    pub fn metric_under(self, rules: &RuleSet) -> Metric {
+        match self {
+            TableKind::Horizon if rules.slides_in_hand => Metric::Dtz,
+            k => k.metric(),
+        }
+    }
+
     /// The rule set as a table of this kind records it: game-theoretic values
     /// ignore the turn limit, so theirs reads [`tigadi_rules::DEFAULT_QUIET`].
     pub fn recorded_rules(self, rules: &RuleSet) -> RuleSet {

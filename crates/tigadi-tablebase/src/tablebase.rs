@@ -395,7 +395,8 @@ impl Tablebase {
     ) -> Result<Vec<(Move, Value)>, TablebaseError> {
         self.tier(hands, board)?;
         let rules = self.rules();
-        let metric = F::KIND.metric();
+        // Under Lasker's rule a placement restarts the 100-turn counter.
+        let metric = F::KIND.metric_under(rules);
         let mut turns = Vec::new();
         let mut error = None;
         if hands.mover > 0 {
@@ -477,8 +478,9 @@ impl Tablebase {
     }
 
     /// The values under the 100-turn rule of `board` (of the moving phase,
-    /// `hands` empty, at 100-turn counter `counter`; or of a placing tier, where no
-    /// counter runs yet and `counter` is not used), with its
+    /// `hands` empty, or under Lasker's rule of any tier, at 100-turn counter
+    /// `counter`; or of a placing tier of another rule set, where no counter
+    /// runs yet and `counter` is not used), with its
     /// game-theoretic value, from the tables of both kinds. A counter above the
     /// rule set's turn limit is refused.
     pub fn probe_rule(
@@ -514,9 +516,10 @@ impl Tablebase {
         let rule = self.turns::<field::Dtc100>(hands, board)?;
         let mut turns = Vec::with_capacity(game.len());
         for ((turn, value), (_, through)) in game.into_iter().zip(rule) {
-            // In the moving phase, decided only if within the limit from counter 0
-            // (a placing table's DTC₁₀₀ counts the placements still to come).
-            let dtc100 = match hands.is_empty() {
+            // Where the counter runs, decided only if within the limit from
+            // counter 0 (a placing table's DTC₁₀₀ counts the placements still
+            // to come).
+            let dtc100 = match self.counter_runs(hands) {
                 true => at_counter_zero(through, self.rules().quiet),
                 false => through,
             };
@@ -549,24 +552,34 @@ impl Tablebase {
     }
 
     /// The function that turns a DTC₁₀₀ value into the value under the rule at
-    /// `counter` (in the moving phase, after refusing a counter above the turn
-    /// limit; in the placing phase the value itself).
+    /// `counter` (where the counter runs, after refusing a counter above the
+    /// turn limit; in a placing phase without Lasker's rule the value itself).
     fn at_counter(
         &self,
         hands: Hands,
         counter: u16,
     ) -> Result<impl Fn(Value) -> Value, TablebaseError> {
         let quiet = self.rules().quiet;
-        if hands.is_empty() && counter > quiet {
+        let runs = self.counter_runs(hands);
+        if runs && counter > quiet {
             return Err(TablebaseError::InvalidPosition(format!(
                 "quiet-turn counter {counter} is above the turn limit {quiet} of {}",
                 self.rules()
             )));
         }
-        Ok(move |v| match hands.is_empty() {
+        Ok(move |v| match runs {
             true => value_at_counter(v, counter, quiet).expect("counter checked"),
             false => v,
         })
+    }
+
+    /// Does the 100-turn counter run in positions with gotis in hand `hands`:
+    /// in the moving phase, and under Lasker's rule (`slides=always`, docs/RULES.md
+    /// §8: the turns since the last capture or placement) with gotis in hand
+    /// too? Elsewhere every turn with gotis in hand is a placement, so the
+    /// counter is 0 there.
+    fn counter_runs(&self, hands: Hands) -> bool {
+        hands.is_empty() || self.rules().slides_in_hand
     }
 }
 
@@ -575,7 +588,8 @@ pub fn hands_of(p: &Position) -> Hands {
     Hands::new(p.hand(p.side), p.hand(p.side.other()))
 }
 
-/// A moving-phase DTC₁₀₀ value counted from a turn before it, at counter 0.
+/// A DTC₁₀₀ value where the counter runs, counted from a turn before it, at
+/// counter 0.
 fn at_counter_zero(v: Value, quiet: u16) -> Value {
     value_at_counter(v, 0, quiet).expect("counter 0")
 }

@@ -73,9 +73,11 @@ pub fn for_each_placement_value_with(
     board.for_each_placement(rules, |p, s| {
         let v = match s {
             Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
-            Successor::Capture(next) => metric.before_turn(next_value(next, &mut lookup), true),
+            Successor::Capture(next) => {
+                metric.before_placement(next_value(next, &mut lookup), true)
+            }
             Successor::Quiet(next) | Successor::Pass(next) => {
-                metric.before_turn(next_value(next, &mut lookup), false)
+                metric.before_placement(next_value(next, &mut lookup), false)
             }
         };
         f(p, v)

@@ -138,6 +138,12 @@ pub enum Metric {
     Dtc,
     /// Depth to win: to the end of the game, across captures and phases.
     Dtw,
+    /// Depth to zeroing: to the next turn that restarts the 100-turn counter, a
+    /// capture or, under Lasker's rule (`slides=always`, docs/RULES.md §8), a
+    /// placement. The depth of the values under the rule (DTC₁₀₀) of Lasker's
+    /// tiers with gotis in hand; the same as [`Metric::Dtc`] wherever no
+    /// placement is a turn.
+    Dtz,
 }
 
 impl Metric {
@@ -146,7 +152,15 @@ impl Metric {
     /// the count for DTC and not for DTW.
     #[inline]
     pub fn before_turn(self, next: Value, capture: bool) -> Value {
-        next.before_turn(capture && self == Metric::Dtc)
+        next.before_turn(capture && self != Metric::Dtw)
+    }
+
+    /// The value before a placement into a position worth `next` to the other
+    /// player: [`Metric::before_turn`], except that every placement restarts
+    /// the count for [`Metric::Dtz`].
+    #[inline]
+    pub fn before_placement(self, next: Value, capture: bool) -> Value {
+        self.before_turn(next, capture || self == Metric::Dtz)
     }
 }
 
@@ -208,5 +222,30 @@ mod tests {
             Value::Win(1)
         );
         assert_eq!(Metric::Dtw.before_turn(Value::Draw, true), Value::Draw);
+    }
+
+    #[test]
+    fn dtz_restarts_at_placements_too() {
+        assert_eq!(Metric::Dtz.before_turn(Value::Win(3), true), Value::Loss(1));
+        assert_eq!(
+            Metric::Dtz.before_turn(Value::Win(3), false),
+            Value::Loss(4)
+        );
+        assert_eq!(
+            Metric::Dtz.before_placement(Value::Loss(5), false),
+            Value::Win(1)
+        );
+        assert_eq!(
+            Metric::Dtc.before_placement(Value::Loss(5), false),
+            Value::Win(6)
+        );
+        assert_eq!(
+            Metric::Dtw.before_placement(Value::Loss(5), true),
+            Value::Win(6)
+        );
+        assert_eq!(
+            Metric::Dtz.before_placement(Value::Draw, false),
+            Value::Draw
+        );
     }
 }

@@ -4,7 +4,10 @@
 //! - the depth to win ([`Metric::Dtw`], key `dtw`): "wins in N turns" / "loses in
 //!   N turns", counted to the end of the game;
 //! - the depth to capture ([`Metric::Dtc`], key `dtc`): "captures in N" / "opponent
-//!   captures in N", counted to the next capture only.
+//!   captures in N", counted to the next capture only;
+//! - the depth to zeroing ([`Metric::Dtz`], key `dtz`): "counter restarts in N",
+//!   counted to the next capture or placement (Lasker's rule, positions with gotis
+//!   in hand under the 100-turn rule).
 //!
 //! A depth to capture is never called "wins in": a capture need not end the game.
 
@@ -26,6 +29,8 @@ pub fn in_words(value: Value, metric: Metric) -> String {
         (Value::Loss(n), Metric::Dtw) => format!("loses in {}", turns(n)),
         (Value::Win(n), Metric::Dtc) => format!("win, captures in {n}"),
         (Value::Loss(n), Metric::Dtc) => format!("loss, opponent captures in {n}"),
+        (Value::Win(n), Metric::Dtz) => format!("win, counter restarts in {n}"),
+        (Value::Loss(n), Metric::Dtz) => format!("loss, counter restarts in {n}"),
     }
 }
 
@@ -45,11 +50,12 @@ pub fn both_in_words(dtc: Value, dtw: Option<Value>) -> String {
 }
 
 impl Metric {
-    /// The metric's JSON key and short name: `dtc` or `dtw`.
+    /// The metric's JSON key and short name: `dtc`, `dtw` or `dtz`.
     pub fn key(self) -> &'static str {
         match self {
             Metric::Dtc => "dtc",
             Metric::Dtw => "dtw",
+            Metric::Dtz => "dtz",
         }
     }
 }

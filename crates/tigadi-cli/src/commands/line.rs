@@ -35,7 +35,9 @@ pub fn run(rules: RuleSet, args: &LineArgs) -> CmdResult {
     outln!("{}", l.start);
     let why = match metric {
         Metric::Dtw => " (by the depth to win: both sides play to the end of the game)",
-        Metric::Dtc => " (by the depth to capture: both sides play to each next capture)",
+        Metric::Dtc | Metric::Dtz => {
+            " (by the depth to capture: both sides play to each next capture)"
+        }
     };
     outln!(
         "{} to move: {}{why}",

@@ -6,7 +6,7 @@ use crate::ProbeArgs;
 use serde_json::json;
 use std::io::Write;
 use tigadi_rules::notation::shown;
-use tigadi_rules::RuleSet;
+use tigadi_rules::{Phase, RuleSet};
 use tigadi_tablebase::{
     position_after_record, ProbeReport, ReportError, RuleValues, Tablebase, TablebaseError,
 };
@@ -162,12 +162,18 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
             r.category
         )),
         (Some(r), _) => s.push_str(&format!(
-            "under the 100-turn rule, {} turn{} since the last capture: {}; class {}\n",
+            "under the 100-turn rule, {} turn{} since the last capture{}: {}; class {}\n",
             report.position.quiet_turns,
             if report.position.quiet_turns == 1 {
                 ""
             } else {
                 "s"
+            },
+            // Lasker's rule, gotis in hand: a placement restarts the counter too.
+            if report.position.phase() == Phase::Placing {
+                " or placement"
+            } else {
+                ""
             },
             rule_words(r.rule_value),
             r.category

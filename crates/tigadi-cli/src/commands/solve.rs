@@ -113,8 +113,6 @@ fn set_encoding(
 }
 
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
-    // Lasker's rule: no 100-turn tables yet (`RuleSet::unsolved_kinds`).
-    let no_horizon = rules.unsolved_kinds();
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
     // The tiers with gotis in hand read every hands-empty tier the last
@@ -154,10 +152,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let observer = SolveProgress::new(&progress, &rules);
     let started = Instant::now();
     let mut kinds = vec![tb::TableKind::GameTheoretic];
-    let horizon = !args.no_horizon && no_horizon.is_none();
-    if let (Some(why), false) = (&no_horizon, args.no_horizon) {
-        progress.line(&format!("no 100-turn tables, as with --no-horizon: {why}"));
-    }
+    let horizon = !args.no_horizon;
     if horizon {
         kinds.push(tb::TableKind::Horizon);
     }
@@ -185,7 +180,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
                 progress.line(&format!(
                     "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
                     rules.quiet,
-                    tigadi_values::in_words(v, tigadi_values::Metric::Dtc)
+                    tigadi_values::in_words(v, tb::TableKind::Horizon.metric_under(&rules))
                 ));
             }
         }

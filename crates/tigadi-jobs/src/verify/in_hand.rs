@@ -2,11 +2,14 @@
 //! (`slides=always`): every position's value from its successors' values
 //! ([`evaluate_in_hand`]: its slides into the flipped tier, its captures and
 //! its placements, each looked up from scratch in the table of the tier it
-//! leads to), whether the tier has moves inside it or not.
+//! leads to), whether the tier has moves inside it or not. A horizon table's
+//! values are its DTC₁₀₀ ([`evaluate_in_hand_horizon`]: a placement restarts
+//! the counter as a capture does, and past the turn limit is a draw).
 
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::Board;
-use tigadi_solve::{evaluate_in_hand, Packed, Value};
+use tigadi_solve::{evaluate_in_hand, evaluate_in_hand_horizon, Packed, Value};
+use tigadi_tablebase::TableKind;
 use tigadi_values::{Hands, Tier};
 
 use super::step::{KindCheck, Run};
@@ -18,7 +21,7 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
     let rules = &run.rules;
     for c in checks {
         let tier = c.id.tier;
-        let metric = c.id.kind.metric();
+        let kind = c.id.kind;
         // Keyed by tier: a tier and its flipped partner may share board counts.
         let tables: Vec<(Tier, SubspaceIndex, &[Packed])> = c
             .values
@@ -53,7 +56,12 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
                         slot,
                         board: &|| b,
                         stored,
-                        recomputed: evaluate_in_hand(rules, metric, tier.hands, b, &lookup),
+                        recomputed: match kind {
+                            TableKind::Horizon => {
+                                evaluate_in_hand_horizon(rules, tier.hands, b, &lookup)
+                            }
+                            k => evaluate_in_hand(rules, k.metric(), tier.hands, b, &lookup),
+                        },
                         first_section_bad: first_bad.get(slot),
                     });
                 }

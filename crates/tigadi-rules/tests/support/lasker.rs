@@ -574,3 +574,110 @@ pub fn solve_classes(pieces: u8) -> HashMap<Class, Value> {
         .map(|(c, v)| (c, v.unwrap_or(Value::Draw)))
         .collect()
 }
+
+/// A class's values under the 100-turn rule with turn limit `quiet`
+/// (docs/RULES.md §6–§8): win, draw or loss for the player to move at every
+/// counter from 0 to `quiet`, `at[c]` at counter `c` (the turns played since
+/// the last capture or placement).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnderRule {
+    /// `Value::Win(0)`, `Value::Draw` or `Value::Loss(0)` (no depths) per counter.
+    pub at: Vec<Value>,
+}
+
+/// The whole game of Lasker morris of `pieces` a side under the 100-turn rule
+/// with turn limit `quiet`: every class a game reaches ([`Class`]) with its
+/// win, draw or loss at every counter ([`UnderRule`]). Written from
+/// docs/RULES.md alone, with nothing of the toolkit and no depths: the state is
+/// the class **and the counter**; a capture or a placement leads to its target
+/// at counter 0 (§8: the counter counts the turns since the last capture or
+/// placement), a slide to its target at the counter plus one; at counter
+/// `quiet` the game is drawn (the turn limit has been played) unless the player
+/// to move has no move (the turn that blocked it won, §7: decided within 0
+/// turns); a state without a move is lost (a side below three gotis in all, or
+/// the mover blocked). A state is won when a move leads to a state lost for the
+/// other player, lost when every move leads to one won for it, drawn
+/// otherwise: plain minimax, which ends because a capture lowers the gotis in
+/// all, a placement the gotis in hand, and a slide raises the counter, which
+/// stops at `quiet`.
+pub fn solve_classes_under_rule(pieces: u8, quiet: usize) -> HashMap<Class, UnderRule> {
+    // The classes and their moves: (target, resets the counter).
+    let start = Naive::start(pieces).class();
+    let mut id: HashMap<Class, usize> = HashMap::from([(start, 0)]);
+    let mut classes = vec![start];
+    let mut moves: Vec<Vec<(usize, bool)>> = vec![];
+    let mut i = 0;
+    while i < classes.len() {
+        let state = classes[i].to_naive();
+        let mut out = vec![];
+        for m in state.moves() {
+            let child = state.play(m).class();
+            let n = classes.len();
+            let k = *id.entry(child).or_insert_with(|| {
+                classes.push(child);
+                n
+            });
+            out.push((k, m.capture.is_some() || m.from.is_none()));
+        }
+        moves.push(out);
+        i += 1;
+    }
+    // Fewest gotis in all first, then fewest in hand: every capture or
+    // placement leads into an earlier group, every slide into its own.
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    let key = |c: &Class| (c.gotis(), c.hands[0] as u32 + c.hands[1] as u32);
+    order.sort_by_key(|&s| key(&classes[s]));
+    // value[s * (quiet + 1) + c]: 0 unknown, 1 win, 2 draw, 3 loss.
+    let width = quiet + 1;
+    let mut value = vec![0u8; classes.len() * width];
+    let mut g = 0;
+    while g < order.len() {
+        let k = key(&classes[order[g]]);
+        let end = g + order[g..]
+            .iter()
+            .take_while(|&&s| key(&classes[s]) == k)
+            .count();
+        for c in (0..=quiet).rev() {
+            for &s in &order[g..end] {
+                let v = if moves[s].is_empty() {
+                    3
+                } else if c == quiet {
+                    2
+                } else {
+                    let mut any_lost = false;
+                    let mut all_won = true;
+                    for &(t, reset) in &moves[s] {
+                        let tv = value[t * width + if reset { 0 } else { c + 1 }];
+                        assert_ne!(tv, 0, "a move's target is solved first");
+                        any_lost |= tv == 3;
+                        all_won &= tv == 1;
+                    }
+                    if any_lost {
+                        1
+                    } else if all_won {
+                        3
+                    } else {
+                        2
+                    }
+                };
+                value[s * width + c] = v;
+            }
+        }
+        g = end;
+    }
+    classes
+        .into_iter()
+        .enumerate()
+        .map(|(s, class)| {
+            let at = value[s * width..(s + 1) * width]
+                .iter()
+                .map(|v| match v {
+                    1 => Value::Win(0),
+                    2 => Value::Draw,
+                    _ => Value::Loss(0),
+                })
+                .collect();
+            (class, UnderRule { at })
+        })
+        .collect()
+}
