@@ -219,15 +219,14 @@ struct HorizonCounts {
     in_hand_counter_matters: usize,
 }
 
-/// Solves `rules_name` (a `lasker,pieces=N` rule set, with `quiet=L` or not)
-/// and compares every class's stored DTC₁₀₀ with the oracle's values under the
-/// rule at every counter from 0 to the limit.
-fn horizon_tables_match_the_oracle(rules_name: &str) -> HorizonCounts {
+/// Solves the whole game of `rules_name` with every default kind into a scratch
+/// directory named by it and `tag`; its rule set, directory and tables.
+fn solved_whole(
+    rules_name: &str,
+    tag: &str,
+) -> (tigadi_rules::RuleSet, std::path::PathBuf, Tablebase) {
     let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
-    let dir = scratch(&format!(
-        "{}-horizon-oracle",
-        rules.name().replace([',', '='], "-")
-    ));
+    let dir = scratch(&format!("{}-{tag}", rules.name().replace([',', '='], "-")));
     let r = run(&[
         "--rules",
         rules_name,
@@ -237,6 +236,14 @@ fn horizon_tables_match_the_oracle(rules_name: &str) -> HorizonCounts {
     ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let tables = Tablebase::open(&dir, &rules);
+    (rules, dir, tables)
+}
+
+/// Solves `rules_name` (a `lasker,pieces=N` rule set, with `quiet=L` or not)
+/// and compares every class's stored DTC₁₀₀ with the oracle's values under the
+/// rule at every counter from 0 to the limit.
+fn horizon_tables_match_the_oracle(rules_name: &str) -> HorizonCounts {
+    let (rules, _, tables) = solved_whole(rules_name, "horizon-oracle");
     let quiet = rules.quiet;
     let mut counts = HorizonCounts::default();
     for (c, under) in solve_classes_under_rule(rules.pieces, quiet as usize) {
@@ -299,20 +306,7 @@ fn lasker_3_horizon_tables_match_the_naive_oracle() {
 /// ([`solve_classes_under_rule`]: a capture or placement leads to counter 0, a
 /// slide to the counter plus one). Returns the positions compared.
 fn answers_under_the_rule_match_the_oracle(rules_name: &str, every: usize) -> usize {
-    let rules = tigadi_rules::RuleSet::parse(rules_name).unwrap();
-    let dir = scratch(&format!(
-        "{}-answer-oracle",
-        rules.name().replace([',', '='], "-")
-    ));
-    let r = run(&[
-        "--rules",
-        rules_name,
-        "solve",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
-    let tables = Tablebase::open(&dir, &rules);
+    let (rules, dir, tables) = solved_whole(rules_name, "answer-oracle");
     let quiet = rules.quiet as usize;
     let oracle = solve_classes_under_rule(rules.pieces, quiet);
     let mut classes: Vec<&Class> = oracle.keys().collect();
