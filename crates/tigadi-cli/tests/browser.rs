@@ -407,6 +407,9 @@ fn described(m: &Json) -> String {
             s += &format!(" · DTC₁₀₀ {d100}");
         }
     }
+    if let Some(z100) = m["dtz100"].as_u64() {
+        s += &format!(" · DTZ₁₀₀ {z100}");
+    }
     s
 }
 

@@ -206,6 +206,14 @@ fn every_door_judges_a_position_with_slides_in_hand() {
     let rules = ["--rules", "lasker,pieces=3"];
     let r = run(&[&rules[..], &["solve", "--dir", dir]].concat());
     assert_eq!(r.code, Some(0), "{r:?}");
+    // The start's depth under the rule would be a DTZ₁₀₀ of 1 whatever its
+    // value (the first turn is a placement): the outcome stands alone.
+    let said = format!("{}{}", r.stdout, r.stderr);
+    let start = said
+        .lines()
+        .find(|l| l.contains("under the 100-turn rule"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(start.ends_with(": win"), "{start}");
     let may_slide = "B../.../.../....../.../.../..S B 2 2";
     let probe = run(&[&rules[..], &["probe", "--dir", dir, may_slide]].concat());
     assert_eq!(probe.code, Some(0), "{probe:?}");
@@ -215,6 +223,28 @@ fn every_door_judges_a_position_with_slides_in_hand() {
     for turn in ["  g4 ", "  a7-d7 ", "  a7-e4 "] {
         assert!(out.contains(turn), "{turn}: {out}");
     }
+    // Under Lasker's rule the depth under the 100-turn rule counts to the next
+    // capture or placement: JSON keys it `dtz100`, never `dtc100`, and the
+    // words say "counter restarts in N", never "captures in N", for it.
+    let json = run(&[&rules[..], &["probe", "--json", "--dir", dir, may_slide]].concat());
+    assert_eq!(json.code, Some(0), "{json:?}");
+    let j: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let rows = std::iter::once(&j).chain(j["moves"].as_array().unwrap());
+    let mut depths = 0;
+    for row in rows {
+        assert!(row.get("dtc100").is_none() && row.get("dtz100").is_some(), "{row}");
+        depths += row["dtz100"].is_u64() as usize;
+    }
+    assert!(depths > 0, "{j}");
+    let probe = run(&[&rules[..], &["probe", "--rule-detail", "--dir", dir, may_slide]].concat());
+    assert_eq!(probe.code, Some(0), "{probe:?}");
+    let rule_lines: Vec<&str> = probe.stdout.lines().filter(|l| l.contains("under the 100-turn rule")).collect();
+    assert!(!rule_lines.is_empty(), "{}", probe.stdout);
+    for l in &rule_lines {
+        let under = l.rsplit("under the 100-turn rule").next().unwrap();
+        assert!(!under.contains("captures in"), "{l}");
+    }
+    assert!(rule_lines.iter().any(|l| l.contains("counter restarts in")), "{}", probe.stdout);
 
     let line = run(&[
         &rules[..],

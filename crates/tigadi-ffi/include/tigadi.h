@@ -255,7 +255,9 @@ typedef struct TigadiRuleValues {
   int32_t rule_value;
   /*
    DTC₁₀₀: the value under the rule at counter 0 with the turns within which
-   the win or loss is forced (0 for a draw).
+   the win or loss is forced (0 for a draw), counted to the next capture; under
+   Lasker's rule to the next capture or placement (DTZ₁₀₀, which `tigadi probe
+   --json` keys `dtz100`).
    */
   struct TigadiValue dtc100;
 } TigadiRuleValues;

@@ -176,7 +176,9 @@ pub struct TigadiRuleValues {
     /// fewer turns are left than `dtc100` needs).
     pub rule_value: i32,
     /// DTC₁₀₀: the value under the rule at counter 0 with the turns within which
-    /// the win or loss is forced (0 for a draw).
+    /// the win or loss is forced (0 for a draw), counted to the next capture; under
+    /// Lasker's rule to the next capture or placement (DTZ₁₀₀, which `tigadi probe
+    /// --json` keys `dtz100`).
     pub dtc100: TigadiValue,
 }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use tigadi_rules::notation::shown;
 use tigadi_rules::{check_move, diagram, parse_move, parse_reached_position, Phase, RuleSet, Side};
 use tigadi_tablebase::{result_json, standing, ProbeReport, ReportTurn, RuleValues};
-use tigadi_values::Value;
+use tigadi_values::{Metric, Value};
 
 create_exception!(
     tigadi,
@@ -245,8 +245,12 @@ fn rule_value(rule: Option<&RuleValues>) -> Option<String> {
     rule.map(|r| wdl_name(r.rule_value))
 }
 
-fn dtc100(rule: Option<&RuleValues>) -> Option<u16> {
-    rule.and_then(|r| r.dtc100.dtc())
+/// The depth under the rule where it counts by `want` (`dtc100`: to the next
+/// capture; `dtz100`: under Lasker's rule, to the next capture or placement):
+/// `metric` is the report's [`ProbeReport::rule_metric`], so that of the two
+/// properties exactly the one the JSON keys is ever set.
+fn depth_under_rule(rule: Option<&RuleValues>, metric: Metric, want: Metric) -> Option<u16> {
+    rule.filter(|_| metric == want).and_then(|r| r.dtc100.dtc())
 }
 
 /// A JSON value as the Python object `json.loads` would make of it.
@@ -282,6 +286,8 @@ fn json_to_py<'py>(py: Python<'py>, value: &Json) -> PyResult<Bound<'py, PyAny>>
 #[pyclass(frozen, module = "tigadi", name = "ProbeMove")]
 struct ProbeMove {
     turn: ReportTurn,
+    /// What the depth under the rule counts to ([`ProbeReport::rule_metric`]).
+    metric: Metric,
 }
 
 #[pymethods]
@@ -322,11 +328,20 @@ impl ProbeMove {
     }
 
     /// Turns within which the win or loss is forced under the 100-turn rule
-    /// (DTC₁₀₀, from counter 0); None for a draw under the rule or without the
-    /// horizon tables.
+    /// (DTC₁₀₀, from counter 0); None for a draw under the rule, without the
+    /// horizon tables, or under Lasker's rule (see `dtz100`).
     #[getter]
     fn dtc100(&self) -> Option<u16> {
-        dtc100(self.turn.rule.as_ref())
+        depth_under_rule(self.turn.rule.as_ref(), self.metric, Metric::Dtc)
+    }
+
+    /// Under Lasker's rule, turns within which the win or loss is forced under
+    /// the 100-turn rule counted to the next capture or placement (DTZ₁₀₀, from
+    /// counter 0); None for a draw under the rule, without the horizon tables,
+    /// or under other rule sets (see `dtc100`).
+    #[getter]
+    fn dtz100(&self) -> Option<u16> {
+        depth_under_rule(self.turn.rule.as_ref(), self.metric, Metric::Dtz)
     }
 
     /// Depth to win: turns to the end of the game under perfect play, counted
@@ -370,6 +385,15 @@ struct Probe {
 impl Probe {
     fn over(&self) -> bool {
         self.report.over.is_some()
+    }
+
+    /// The depth under the rule where it counts by `want` (None for a finished
+    /// game): see [`depth_under_rule`].
+    fn depth_under_rule(&self, want: Metric) -> Option<u16> {
+        match self.over() {
+            true => None,
+            false => depth_under_rule(self.report.rule.as_ref(), self.report.rule_metric, want),
+        }
     }
 }
 
@@ -427,13 +451,19 @@ impl Probe {
 
     /// DTC₁₀₀: turns within which the win or loss is forced under the 100-turn
     /// rule (from counter 0); None for a draw under the rule, without the horizon
-    /// tables, or for a finished game.
+    /// tables, for a finished game, or under Lasker's rule (see `dtz100`).
     #[getter]
     fn dtc100(&self) -> Option<u16> {
-        match self.over() {
-            true => None,
-            false => dtc100(self.report.rule.as_ref()),
-        }
+        self.depth_under_rule(Metric::Dtc)
+    }
+
+    /// Under Lasker's rule, DTZ₁₀₀: turns within which the win or loss is forced
+    /// under the 100-turn rule, counted to the next capture or placement (from
+    /// counter 0); None for a draw under the rule, without the horizon tables,
+    /// for a finished game, or under other rule sets (see `dtc100`).
+    #[getter]
+    fn dtz100(&self) -> Option<u16> {
+        self.depth_under_rule(Metric::Dtz)
     }
 
     /// Depth to win: turns to the end of the game under perfect play (the winner
@@ -466,7 +496,10 @@ impl Probe {
             self.report
                 .moves
                 .iter()
-                .map(|&turn| ProbeMove { turn })
+                .map(|&turn| ProbeMove {
+                    turn,
+                    metric: self.report.rule_metric,
+                })
                 .collect()
         })
     }

@@ -108,7 +108,17 @@ def morris8_tb(tmp_path_factory):
 @pytest.fixture(scope="session")
 def lasker3_tb(tmp_path_factory):
     """The whole game of `lasker,pieces=3` (Lasker's rule: a player with gotis in
-    hand may also slide), its game-theoretic tables."""
+    hand may also slide), its game-theoretic tables: without the 100-turn
+    tables, turns are ranked by their game values, which the successor checks
+    assume."""
     directory = tmp_path_factory.mktemp("tb-lasker3")
     run_cli("--rules", "lasker,pieces=3", "solve", "--no-horizon", "--dir", str(directory))
+    return directory
+
+
+@pytest.fixture(scope="session")
+def lasker3_rule_tb(tmp_path_factory):
+    """The whole game of `lasker,pieces=3` with its 100-turn tables."""
+    directory = tmp_path_factory.mktemp("tb-lasker3-rule")
+    run_cli("--rules", "lasker,pieces=3", "solve", "--dir", str(directory))
     return directory

@@ -142,6 +142,26 @@ def test_lasker_positions_with_slides_in_hand_agree_with_their_successors(lasker
     assert [a.to_dict() for a in tb.probe_many(texts)] == cli_probe_json(lasker3_tb, rules, texts)
 
 
+def test_lasker_depth_under_the_rule_is_a_dtz(lasker3_rule_tb):
+    """Under Lasker's rule the depth under the 100-turn rule counts to the next
+    capture or placement: it is `dtz100` (never `dtc100`), in `tigadi probe
+    --json`, in `to_dict` and in the attributes, of positions and their turns."""
+    rules = "lasker,pieces=3"
+    tb = tigadi.Tablebase(lasker3_rule_tb, rules=rules)
+    texts = placing_positions(rules, seed=53)
+    probes = tb.probe_many(texts)
+    cli = cli_probe_json(lasker3_rule_tb, rules, texts)
+    assert [a.to_dict() for a in probes] == cli
+    depths = 0
+    for probe, want in zip(probes, cli):
+        assert "dtc100" not in want and "dtz100" in want, want
+        for obj, row in [(probe, want)] + list(zip(probe.moves, want["moves"])):
+            assert obj.dtc100 is None
+            assert obj.dtz100 == row["dtz100"]
+            depths += obj.dtz100 is not None
+    assert depths > 0
+
+
 def test_dtw_agrees_with_the_successors(morris3_tb, tigadi_tb):
     """Depth to win (docs/RULES.md §7) on positions of random games of both
     phases: each move's dtw is 1 when it ends the game (by the rules, through

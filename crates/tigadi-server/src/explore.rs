@@ -3,12 +3,17 @@
 
 use crate::error::ApiError;
 use serde_json::{json, Value as Json};
-use tigadi_rules::{Game, Phase, Point, Side};
-use tigadi_tablebase::{result_json, Tablebase, TablebaseError};
+use tigadi_rules::{Game, Phase, Point, RuleSet, Side};
+use tigadi_tablebase::{result_json, TableKind, Tablebase, TablebaseError};
 
-/// The value fields of a probe answer, copied to the explorer's answer and to each
-/// of its moves (`null` where unknown; `dtw` also where no DTW tables exist).
-const VALUE_FIELDS: [&str; 6] = ["value", "dtc", "dtw", "category", "rule_value", "dtc100"];
+/// The value fields of a probe answer under `rules`, copied to the explorer's
+/// answer and to each of its moves (`null` where unknown; `dtw` also where no DTW
+/// tables exist): the depth under the 100-turn rule is `dtc100`, or `dtz100`
+/// under Lasker's rule (as the probe answer keys it).
+fn value_fields(rules: &RuleSet) -> [&'static str; 6] {
+    let depth = TableKind::Horizon.metric_under(rules).key_under_rule();
+    ["value", "dtc", "dtw", "category", "rule_value", depth]
+}
 
 /// The explorer's answer for `game`'s position (any phase) under `tb`'s rule set,
 /// with `game`'s result (a position started from, or the end of a record; the
@@ -20,8 +25,9 @@ const VALUE_FIELDS: [&str; 6] = ["value", "dtc", "dtw", "category", "rule_value"
 ///   `quiet_turns`, `quiet_limit`, `result` (as in `tigadi show --json`);
 /// - `known`: whether the tables give values here; `unknown` says why not
 ///   (no table for the position's tier), `null` otherwise;
-/// - `value`, `dtc`, `dtw`, `category`, `rule_value`, `dtc100`: as in the probe
-///   answer (`dtw`, the depth to win, `null` without DTW tables);
+/// - `value`, `dtc`, `dtw`, `category`, `rule_value`, `dtc100` (`dtz100` under
+///   Lasker's rule): as in the probe answer (`dtw`, the depth to win, `null`
+///   without DTW tables);
 /// - `moves`: every legal move, best first where values are known (the probe's
 ///   order and fields), in generation order otherwise, each with `next`, the
 ///   position string it leads to. None once the game is over (the repetition rule
@@ -97,14 +103,14 @@ pub fn explore(tb: &Tablebase, game: &Game) -> Result<Json, ApiError> {
             .map(|m| {
                 let mut entry =
                     json!({ "move": m.to_string(), "next": position.apply(m).to_string() });
-                for f in VALUE_FIELDS {
+                for f in value_fields(rules) {
                     entry[f] = Json::Null;
                 }
                 entry
             })
             .collect();
     }
-    for f in VALUE_FIELDS {
+    for f in value_fields(rules) {
         answer[f] = values.get(f).cloned().unwrap_or(Json::Null);
     }
     answer["known"] = json!(unknown.is_none() && !result.is_over());

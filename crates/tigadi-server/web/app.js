@@ -73,6 +73,9 @@ function describe(m) {
     s += ` · ${m.value === "loss" ? "opponent captures" : "captures"} in ${m.dtc}`;
   }
   if (m.dtc100 !== null && m.dtc100 !== undefined && (m.category === "cursed-win" || m.category === "blessed-loss" || m.dtc100 !== m.dtc)) s += ` · DTC₁₀₀ ${m.dtc100}`;
+  // Under Lasker's rule the depth under the rule counts to the next capture or
+  // placement (DTZ₁₀₀), another depth than the DTC: always shown.
+  if (m.dtz100 !== null && m.dtz100 !== undefined) s += ` · DTZ₁₀₀ ${m.dtz100}`;
   return s;
 }
 

@@ -4,7 +4,7 @@
 //! it themselves.
 
 use crate::error::TablebaseError;
-use crate::kind::field;
+use crate::kind::{field, TableKind};
 use crate::tablebase::{hands_of, RuleValues, Tablebase};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -14,7 +14,7 @@ use tigadi_rules::{
     parse_reached_position, parse_record, DrawReason, Game, GameResult, Move, Phase, Position,
     RuleSet,
 };
-use tigadi_values::Value;
+use tigadi_values::{Metric, Value};
 
 /// Values under the 100-turn rule or DTWs, `None` when the horizon or DTW table
 /// they come from is missing (a directory solved with `--no-horizon` or without
@@ -109,6 +109,11 @@ pub struct ProbeReport {
     /// has a counter (the turns since the last capture or placement) and is
     /// answered at it as a moving position is.
     pub in_hand: bool,
+    /// What the depths under the rule (`rule`'s `dtc100`, and each turn's) count
+    /// to: the next capture ([`Metric::Dtc`], JSON key `dtc100`), or under
+    /// Lasker's rule the next capture or placement ([`Metric::Dtz`], key
+    /// `dtz100`); [`TableKind::metric_under`] of the tablebase's rule set.
+    pub rule_metric: Metric,
 }
 
 impl Tablebase {
@@ -167,6 +172,7 @@ impl Tablebase {
             moves: Vec::new(),
             over: None,
             in_hand: p.phase() == Phase::Placing && !rules.slides_in_hand,
+            rule_metric: TableKind::Horizon.metric_under(&rules),
         };
         if result.is_over() {
             report.value = match result {
@@ -240,7 +246,8 @@ impl Tablebase {
 
 impl ProbeReport {
     /// The JSON object of `tigadi probe --json` (and of the server): `position`,
-    /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` and `moves`
+    /// `quiet_turns`, `value`, `dtc`, `category`, `rule_value`, `dtc100` (`dtz100`
+    /// under Lasker's rule: [`ProbeReport::rule_metric`]) and `moves`
     /// (each with `move` and the same value fields), plus `game_over` when the game
     /// is over, and `dtw` (the depth to win, `null` for a draw) where the DTW
     /// tables are there (absent otherwise, in the position and in its moves). Printing it gives the bytes that serialising the report directly
@@ -262,14 +269,12 @@ impl Serialize for ProbeReport {
         };
         m.serialize_entry("category", &rule.category)?;
         m.serialize_entry("dtc", &dtc)?;
-        m.serialize_entry("dtc100", &rule.dtc100)?;
-        if let Some(d) = self.dtw {
-            m.serialize_entry("dtw", &d.dtc())?;
-        }
+        rule.serialize_depth(&mut m, self.rule_metric, self.dtw)?;
         if let Some(r) = self.over {
             m.serialize_entry("game_over", &result_json(r))?;
         }
-        let moves: Vec<ReportTurnEntry> = self.moves.iter().map(ReportTurnEntry).collect();
+        let moves: Vec<ReportTurnEntry> =
+            self.moves.iter().map(|t| ReportTurnEntry(t, self.rule_metric)).collect();
         m.serialize_entry("moves", &moves)?;
         m.serialize_entry("position", &self.text)?;
         m.serialize_entry("quiet_turns", &self.position.quiet_turns)?;
@@ -306,8 +311,33 @@ impl RuleFields {
     }
 }
 
-/// One turn of [`ProbeReport::moves`] as JSON, keys in alphabetical order.
-struct ReportTurnEntry<'a>(&'a ReportTurn);
+impl RuleFields {
+    /// The depth under the rule, keyed by `metric` (`dtc100` or `dtz100`), and
+    /// `dtw` where known, in the keys' alphabetical order: `dtc100` comes before
+    /// `dtw`, `dtz100` after it.
+    fn serialize_depth<M: SerializeMap>(
+        &self,
+        m: &mut M,
+        metric: Metric,
+        dtw: Option<Value>,
+    ) -> Result<(), M::Error> {
+        let key = metric.key_under_rule();
+        if key < "dtw" {
+            m.serialize_entry(key, &self.dtc100)?;
+        }
+        if let Some(d) = dtw {
+            m.serialize_entry("dtw", &d.dtc())?;
+        }
+        if key > "dtw" {
+            m.serialize_entry(key, &self.dtc100)?;
+        }
+        Ok(())
+    }
+}
+
+/// One turn of [`ProbeReport::moves`] as JSON, keys in alphabetical order, its
+/// depth under the rule keyed by the report's metric.
+struct ReportTurnEntry<'a>(&'a ReportTurn, Metric);
 
 impl Serialize for ReportTurnEntry<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -316,10 +346,7 @@ impl Serialize for ReportTurnEntry<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("category", &rule.category)?;
         m.serialize_entry("dtc", &t.value.dtc())?;
-        m.serialize_entry("dtc100", &rule.dtc100)?;
-        if let Some(d) = t.dtw {
-            m.serialize_entry("dtw", &d.dtc())?;
-        }
+        rule.serialize_depth(&mut m, self.1, t.dtw)?;
         m.serialize_entry("move", &t.turn.to_string())?;
         m.serialize_entry("rule_value", &rule.rule_value)?;
         m.serialize_entry("value", wdl_name(t.value))?;
@@ -444,6 +471,7 @@ mod tests {
             moves: moves.clone(),
             over: None,
             in_hand: false,
+            rule_metric: Metric::Dtc,
         };
         let without = ProbeReport {
             rule: None,
@@ -461,7 +489,14 @@ mod tests {
         with_dtw.dtw = Some(Value::Win(41));
         with_dtw.moves[0].dtw = Some(Value::Win(41));
         with_dtw.moves[1].dtw = Some(Value::Draw);
-        for r in [&with_rule, &without, &over, &with_dtw] {
+        // Under Lasker's rule the depth under the rule is a DTZ₁₀₀, keyed
+        // `dtz100`, which sorts after `dtw`.
+        let lasker = |r: &ProbeReport| ProbeReport {
+            rule_metric: Metric::Dtz,
+            ..r.clone()
+        };
+        let (lasker_dtw, lasker_over) = (lasker(&with_dtw), lasker(&over));
+        for r in [&with_rule, &without, &over, &with_dtw, &lasker_dtw, &lasker_over] {
             let direct = serde_json::to_string(r).unwrap();
             assert_eq!(direct, r.to_json().to_string());
             let reparsed: Json = serde_json::from_str(&direct).unwrap();
@@ -483,5 +518,12 @@ mod tests {
         assert!(serde_json::to_string(&over)
             .unwrap()
             .contains(r#""dtc100":null,"game_over":{"reason":"quiet_turns","#));
+        let text = serde_json::to_string(&lasker_dtw).unwrap();
+        assert!(!text.contains("dtc100"), "{text}");
+        assert!(text.contains(r#""dtc":5,"dtw":41,"dtz100":null,"moves""#), "{text}");
+        assert!(text.contains(r#""dtw":41,"dtz100":null,"move":"a1-a4xd7""#), "{text}");
+        assert!(serde_json::to_string(&lasker_over)
+            .unwrap()
+            .contains(r#""dtz100":null,"game_over":{"reason":"quiet_turns","#));
     }
 }

@@ -23,4 +23,4 @@ pub use tier::{
     tiers_with_hands, Hands, Tier,
 };
 pub use value::{Metric, Packed, Value, Wdl, MAX_DTC};
-pub use words::{both_in_words, in_words};
+pub use words::{both_in_words, in_words, start_in_words};

@@ -34,6 +34,17 @@ pub fn in_words(value: Value, metric: Metric) -> String {
     }
 }
 
+/// The start's value under the 100-turn rule in words: as [`in_words`], except
+/// by [`Metric::Dtz`] (Lasker's rule), where the first turn from the empty board
+/// is a placement, which restarts the counter: its depth is always 1 and says
+/// nothing, so the outcome stands alone (`win`, `draw`, `loss`).
+pub fn start_in_words(value: Value, metric: Metric) -> String {
+    match metric {
+        Metric::Dtz => value.wdl().to_string(),
+        m => in_words(value, m),
+    }
+}
+
 /// A game-theoretic value in words with both depths, the depth to win first where
 /// it is known: `wins in 39 turns, captures in 7`, `loses in 40 turns, opponent
 /// captures in 6`; as [`in_words`] by DTC without `dtw`.
@@ -56,6 +67,17 @@ impl Metric {
             Metric::Dtc => "dtc",
             Metric::Dtw => "dtw",
             Metric::Dtz => "dtz",
+        }
+    }
+
+    /// The JSON key of a depth of this metric under the 100-turn rule: `dtc100`
+    /// (DTC₁₀₀) or, under Lasker's rule, `dtz100` (DTZ₁₀₀); `dtw100` names
+    /// nothing stored today.
+    pub fn key_under_rule(self) -> &'static str {
+        match self {
+            Metric::Dtc => "dtc100",
+            Metric::Dtw => "dtw100",
+            Metric::Dtz => "dtz100",
         }
     }
 }

@@ -158,7 +158,7 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
         // No counter runs while placing: the moving phase starts at 0.
         (Some(r), _) if report.in_hand => s.push_str(&format!(
             "under the 100-turn rule (its counter starts with the moving phase): {}; class {}\n",
-            rule_words(r.rule_value),
+            rule_words(r.rule_value, report.rule_metric),
             r.category
         )),
         (Some(r), _) => s.push_str(&format!(
@@ -175,7 +175,7 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
             } else {
                 ""
             },
-            rule_words(r.rule_value),
+            rule_words(r.rule_value, report.rule_metric),
             r.category
         )),
         (None, true) if report.rule.is_some() => {}
@@ -198,7 +198,7 @@ fn to_text(report: &ProbeReport, detail: bool) -> String {
         {
             s.push_str(&format!(
                 "; under the 100-turn rule: {}",
-                rule_words(r.rule_value)
+                rule_words(r.rule_value, report.rule_metric)
             ));
         }
         s.push('\n');
@@ -213,10 +213,13 @@ fn rule_changes(value: Value, r: &RuleValues) -> bool {
         || matches!(r.category, Category::CursedWin | Category::BlessedLoss)
 }
 
-/// A value under the rule in words (its depth is DTC₁₀₀, a depth to capture).
-fn rule_words(v: Value) -> String {
-    match v {
-        Value::Draw => "draw (no capture can be forced in time)".into(),
-        v => in_words(v, Metric::Dtc),
+/// A value under the rule in words, its depth counted by `metric`: DTC₁₀₀, a
+/// depth to capture, or under Lasker's rule DTZ₁₀₀, to the next capture or
+/// placement.
+fn rule_words(v: Value, metric: Metric) -> String {
+    match (v, metric) {
+        (Value::Draw, Metric::Dtz) => "draw (no win can be forced within the turn limit)".into(),
+        (Value::Draw, _) => "draw (no capture can be forced in time)".into(),
+        (v, m) => in_words(v, m),
     }
 }

@@ -180,7 +180,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
                 progress.line(&format!(
                     "empty board ({rules}) under the 100-turn rule, turn limit {}: {}",
                     rules.quiet,
-                    tigadi_values::in_words(v, tb::TableKind::Horizon.metric_under(&rules))
+                    tigadi_values::start_in_words(v, tb::TableKind::Horizon.metric_under(&rules))
                 ));
             }
         }

@@ -328,6 +328,7 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
         Err(e) => return Err(e.to_string()),
     };
     let position = Position::start(&rules).to_string();
+    let rule_metric = TableKind::Horizon.metric_under(&rules);
     if args.json {
         let mut row = json!({
             "rules": rules.name(),
@@ -337,10 +338,13 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             "dtc": value.dtc(),
             "category": rule.map(|r| r.category.to_string()),
             "rule_value": rule.map(|r| r.dtc100.wdl().to_string()),
-            "dtc100": rule.and_then(|r| r.dtc100.dtc()),
         });
-        if let (Some(row), Some(v)) = (row.as_object_mut(), dtw) {
-            row.insert("dtw".into(), v.dtc().into());
+        if let Some(row) = row.as_object_mut() {
+            // `dtc100`, or `dtz100` under Lasker's rule, as `probe --json` keys it.
+            row.insert(rule_metric.key_under_rule().into(), rule.and_then(|r| r.dtc100.dtc()).into());
+            if let Some(v) = dtw {
+                row.insert("dtw".into(), v.dtc().into());
+            }
         }
         println!("{row}");
     } else {
@@ -352,7 +356,7 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             println!(
                 "empty board under the 100-turn rule (quiet={}): {} ({})",
                 rules.quiet,
-                tigadi_values::in_words(r.dtc100, tigadi_values::Metric::Dtc),
+                tigadi_values::start_in_words(r.dtc100, rule_metric),
                 r.category
             );
         }

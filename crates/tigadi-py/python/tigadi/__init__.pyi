@@ -93,7 +93,14 @@ class ProbeMove:
     @property
     def dtc100(self) -> Optional[int]:
         """Turns within which the win or loss is forced under the 100-turn rule;
-        None for a draw under it or without the horizon tables."""
+        None for a draw under it, without the horizon tables, or under Lasker's
+        rule (see ``dtz100``)."""
+    @property
+    def dtz100(self) -> Optional[int]:
+        """Under Lasker's rule: turns within which the win or loss is forced under
+        the 100-turn rule, counted to the next capture or placement (DTZ₁₀₀);
+        None for a draw under it, without the horizon tables, or under other rule
+        sets (see ``dtc100``)."""
     @property
     def dtw(self) -> Optional[int]:
         """Depth to win: turns to the end of the game counted from the probed
@@ -127,7 +134,14 @@ class Probe:
     @property
     def dtc100(self) -> Optional[int]:
         """DTC under the 100-turn rule (from counter 0); None for a draw under it,
-        without the horizon tables, or for a finished game."""
+        without the horizon tables, for a finished game, or under Lasker's rule
+        (see ``dtz100``)."""
+    @property
+    def dtz100(self) -> Optional[int]:
+        """Under Lasker's rule: DTZ₁₀₀, the depth under the 100-turn rule counted
+        to the next capture or placement (from counter 0); None for a draw under
+        it, without the horizon tables, for a finished game, or under other rule
+        sets (see ``dtc100``)."""
     @property
     def dtw(self) -> Optional[int]:
         """Depth to win: turns to the end of the game under perfect play; None
