@@ -39,6 +39,8 @@ IGNORED = {"seconds"}  # wall-clock time: differs from run to run and machine to
 OPTIONAL = {"longest_dtw", "dtw",  # only with DTW tables: compared when committed
             # a placing layer's counts under the 100-turn rule: only with its horizon tables
             "cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss",
+            # the same under Lasker's rule, where the depth under the rule is a DTZ₁₀₀
+            "max_dtz100_win", "max_dtz100_loss",
             # a placing row's hands, [mover, opponent]: newer than the published files
             "hands"}
 

@@ -232,19 +232,50 @@ fn every_door_judges_a_position_with_slides_in_hand() {
     let rows = std::iter::once(&j).chain(j["moves"].as_array().unwrap());
     let mut depths = 0;
     for row in rows {
-        assert!(row.get("dtc100").is_none() && row.get("dtz100").is_some(), "{row}");
+        assert!(
+            row.get("dtc100").is_none() && row.get("dtz100").is_some(),
+            "{row}"
+        );
         depths += row["dtz100"].is_u64() as usize;
     }
     assert!(depths > 0, "{j}");
-    let probe = run(&[&rules[..], &["probe", "--rule-detail", "--dir", dir, may_slide]].concat());
+    let probe = run(&[
+        &rules[..],
+        &["probe", "--rule-detail", "--dir", dir, may_slide],
+    ]
+    .concat());
     assert_eq!(probe.code, Some(0), "{probe:?}");
-    let rule_lines: Vec<&str> = probe.stdout.lines().filter(|l| l.contains("under the 100-turn rule")).collect();
+    let rule_lines: Vec<&str> = probe
+        .stdout
+        .lines()
+        .filter(|l| l.contains("under the 100-turn rule"))
+        .collect();
     assert!(!rule_lines.is_empty(), "{}", probe.stdout);
     for l in &rule_lines {
         let under = l.rsplit("under the 100-turn rule").next().unwrap();
         assert!(!under.contains("captures in"), "{l}");
     }
-    assert!(rule_lines.iter().any(|l| l.contains("counter restarts in")), "{}", probe.stdout);
+    assert!(
+        rule_lines.iter().any(|l| l.contains("counter restarts in")),
+        "{}",
+        probe.stdout
+    );
+    // `stats` names the longest depths under the rule as DTZ₁₀₀ too.
+    let stats = run(&[&rules[..], &["stats", "--json", "--dir", dir]].concat());
+    assert_eq!(stats.code, Some(0), "{stats:?}");
+    let mut longest = 0;
+    for row in stats
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    {
+        assert!(
+            row.get("max_dtc100_win").is_none() && row.get("dtc100").is_none(),
+            "{row}"
+        );
+        longest += row["max_dtz100_win"].is_u64() as usize;
+    }
+    assert!(longest > 0, "{}", stats.stdout);
 
     let line = run(&[
         &rules[..],

@@ -273,8 +273,11 @@ impl Serialize for ProbeReport {
         if let Some(r) = self.over {
             m.serialize_entry("game_over", &result_json(r))?;
         }
-        let moves: Vec<ReportTurnEntry> =
-            self.moves.iter().map(|t| ReportTurnEntry(t, self.rule_metric)).collect();
+        let moves: Vec<ReportTurnEntry> = self
+            .moves
+            .iter()
+            .map(|t| ReportTurnEntry(t, self.rule_metric))
+            .collect();
         m.serialize_entry("moves", &moves)?;
         m.serialize_entry("position", &self.text)?;
         m.serialize_entry("quiet_turns", &self.position.quiet_turns)?;
@@ -496,7 +499,14 @@ mod tests {
             ..r.clone()
         };
         let (lasker_dtw, lasker_over) = (lasker(&with_dtw), lasker(&over));
-        for r in [&with_rule, &without, &over, &with_dtw, &lasker_dtw, &lasker_over] {
+        for r in [
+            &with_rule,
+            &without,
+            &over,
+            &with_dtw,
+            &lasker_dtw,
+            &lasker_over,
+        ] {
             let direct = serde_json::to_string(r).unwrap();
             assert_eq!(direct, r.to_json().to_string());
             let reparsed: Json = serde_json::from_str(&direct).unwrap();
@@ -520,8 +530,14 @@ mod tests {
             .contains(r#""dtc100":null,"game_over":{"reason":"quiet_turns","#));
         let text = serde_json::to_string(&lasker_dtw).unwrap();
         assert!(!text.contains("dtc100"), "{text}");
-        assert!(text.contains(r#""dtc":5,"dtw":41,"dtz100":null,"moves""#), "{text}");
-        assert!(text.contains(r#""dtw":41,"dtz100":null,"move":"a1-a4xd7""#), "{text}");
+        assert!(
+            text.contains(r#""dtc":5,"dtw":41,"dtz100":null,"moves""#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#""dtw":41,"dtz100":null,"move":"a1-a4xd7""#),
+            "{text}"
+        );
         assert!(serde_json::to_string(&lasker_over)
             .unwrap()
             .contains(r#""dtz100":null,"game_over":{"reason":"quiet_turns","#));

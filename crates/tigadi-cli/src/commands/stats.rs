@@ -11,9 +11,12 @@ use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_tablebase::{
     field, ClassCounts, Hands, TableId, TableKind, Tablebase, TablebaseDir, TablebaseError, Tier,
 };
+use tigadi_values::Metric;
 
 pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
     let tables = TablebaseDir::new(&args.dir.dir, &rules);
+    // What the depths under the rule count to: DTC₁₀₀, or DTZ₁₀₀ under Lasker's rule.
+    let rule_metric = TableKind::Horizon.metric_under(&rules);
     let subs = tables
         .moving_subspaces(TableKind::GameTheoretic)
         .map_err(|e| e.to_string())?;
@@ -38,8 +41,8 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
             "seconds",
             "cursed-win",
             "blessed-loss",
-            "dtc100+",
-            "dtc100-",
+            &format!("{}+", rule_metric.key_under_rule()),
+            &format!("{}-", rule_metric.key_under_rule()),
             "dtw"
         );
     }
@@ -59,7 +62,11 @@ pub fn run(rules: RuleSet, args: &DirJsonArgs) -> CmdResult {
                 json!({ "mover": s.mover, "opponent": s.opponent, "seconds": seconds }),
             );
             // `null` without horizon tables: moving rows always have these fields.
-            with_rule(&mut row, rule.map_or([None; 4], |v| v.map(Some)));
+            with_rule(
+                &mut row,
+                rule_metric,
+                rule.map_or([None; 4], |v| v.map(Some)),
+            );
             with_dtw(&mut row, dtw);
             outln!("{row}");
         } else {
@@ -141,6 +148,7 @@ fn with_dtw(row: &mut serde_json::Value, dtw: Option<u16>) {
 /// layer; `--json` rows keep its key `placed` beside `hands` ([mover, opponent]).
 fn print_hands_rows(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
     let rules = *tables.rules();
+    let rule_metric = TableKind::Horizon.metric_under(&rules);
     // Keyed by (placements, hands): the order of the game.
     type Key = (u32, Hands);
     let mut rows: std::collections::BTreeMap<Key, (usize, ClassCounts)> = Default::default();
@@ -184,8 +192,8 @@ fn print_hands_rows(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             "dtc-",
             "cursed-win",
             "blessed-loss",
-            "dtc100+",
-            "dtc100-",
+            &format!("{}+", rule_metric.key_under_rule()),
+            &format!("{}-", rule_metric.key_under_rule()),
             "dtw"
         );
     }
@@ -205,7 +213,7 @@ fn print_hands_rows(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
             );
             // Absent without horizon tables, as `longest_dtw` is.
             if let Some(fields) = rule {
-                with_rule(&mut row, fields.map(Some));
+                with_rule(&mut row, rule_metric, fields.map(Some));
             }
             with_dtw(&mut row, dtw);
             outln!("{row}");
@@ -245,13 +253,17 @@ fn rule_counts(tables: &TablebaseDir, id: TableId) -> Result<Option<ClassCounts>
 }
 
 /// The `--json` fields under the 100-turn rule, in the order [`under_rule`] gives
-/// their values.
-const RULE_FIELDS: [&str; 4] = [
-    "cursed_win",
-    "blessed_loss",
-    "max_dtc100_win",
-    "max_dtc100_loss",
-];
+/// their values: the longest depths named by `metric` (`max_dtc100_win`, or
+/// under Lasker's rule `max_dtz100_win`; [`TableKind::metric_under`]).
+fn rule_fields(metric: Metric) -> [String; 4] {
+    let depth = metric.key_under_rule();
+    [
+        "cursed_win".into(),
+        "blessed_loss".into(),
+        format!("max_{depth}_win"),
+        format!("max_{depth}_loss"),
+    ]
+}
 
 /// What a row shows under the 100-turn rule, from its counts ignoring the rule
 /// (`c`) and under it (`rule`, from the horizon tables' headers; `None` without
@@ -270,12 +282,12 @@ fn under_rule(c: &ClassCounts, rule: Option<ClassCounts>) -> Option<[u64; 4]> {
     })
 }
 
-/// Adds the [`RULE_FIELDS`] to a `--json` row with the values given (`null` for
-/// `None`).
-fn with_rule(row: &mut serde_json::Value, values: [Option<u64>; 4]) {
+/// Adds the [`rule_fields`] of `metric` to a `--json` row with the values given
+/// (`null` for `None`).
+fn with_rule(row: &mut serde_json::Value, metric: Metric, values: [Option<u64>; 4]) {
     if let Some(row) = row.as_object_mut() {
-        for (key, v) in RULE_FIELDS.into_iter().zip(values) {
-            row.insert(key.into(), v.into());
+        for (key, v) in rule_fields(metric).into_iter().zip(values) {
+            row.insert(key, v.into());
         }
     }
 }
@@ -341,7 +353,10 @@ fn print_empty_board(tables: &TablebaseDir, args: &DirJsonArgs) -> CmdResult {
         });
         if let Some(row) = row.as_object_mut() {
             // `dtc100`, or `dtz100` under Lasker's rule, as `probe --json` keys it.
-            row.insert(rule_metric.key_under_rule().into(), rule.and_then(|r| r.dtc100.dtc()).into());
+            row.insert(
+                rule_metric.key_under_rule().into(),
+                rule.and_then(|r| r.dtc100.dtc()).into(),
+            );
             if let Some(v) = dtw {
                 row.insert("dtw".into(), v.dtc().into());
             }
