@@ -16,8 +16,8 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    solve_step_in_hand_horizon, step_tiers, Metric, Packed, Pair, SolvedSubspace, SolvedTable,
-    TierTable, Value,
+    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, SolvedSubspace,
+    SolvedTable, TierTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -234,11 +234,12 @@ pub(crate) fn solve_game<O: JobObserver>(
 /// DTCs above the limit made draws, then only the positions whose value the
 /// rule may change recomputed; the same tables as the horizon pass's); a step
 /// with gotis in hand under Lasker's rule by its rounds again, over its exit
-/// tiers' horizon tables ([`solve_step_in_hand_horizon`]). Writing
+/// tiers' horizon tables, its game draws draws from the start
+/// ([`solve_step_in_hand_horizon_from_game`]). Writing
 /// a horizon table reads its game-theoretic table again, for the categories.
 /// Memory: the pair's values and its targets' two tables (2 bytes a slot
-/// each); a step with gotis in hand, the rounds' 6 bytes a slot and its exits'
-/// horizon tables.
+/// each); a step with gotis in hand, the rounds' 6 bytes a slot, its game
+/// tables' 2 and its exits' horizon tables.
 pub(crate) fn solve_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     tier: Tier,
@@ -254,8 +255,19 @@ pub(crate) fn solve_horizon<O: JobObserver>(
             .into_iter()
             .map(|t| Ok((t, tables.load(TableId::new(TableKind::Horizon, t))?)))
             .collect::<Result<_, TablebaseError>>()?;
-        let found = solve_step_in_hand_horizon(rules, &tiers, &tier_tables(&exits), observer)
-            .map_err(|e| JobError::Solve(tier, e))?;
+        let game: Vec<Vec<Packed>> = tiers
+            .iter()
+            .map(|&t| tables.load(TableId::new(TableKind::GameTheoretic, t)))
+            .collect::<Result<_, TablebaseError>>()?;
+        let game: Vec<&[Packed]> = game.iter().map(|v| &v[..]).collect();
+        let found = solve_step_in_hand_horizon_from_game(
+            rules,
+            &tiers,
+            &game,
+            &tier_tables(&exits),
+            observer,
+        )
+        .map_err(|e| JobError::Solve(tier, e))?;
         let rounds = found[0].rounds;
         let found = tiers.into_iter().zip(found).map(|(t, s)| (t, s.values));
         (found.collect(), rounds)

@@ -33,6 +33,14 @@
 //! position in every round. The pass stays as the reference it is checked
 //! against (tests/horizon_repair.rs) and for in-memory use
 //! ([`solve_up_to_horizon`]).
+//!
+//! A step with gotis in hand under Lasker's rule is not repaired so (its depths
+//! count to the next capture *or placement*, which the game tables do not
+//! hold): its rounds run again, but from its game values too
+//! ([`solve_step_in_hand_horizon_from_game`]), every game draw a draw from the
+//! start, its moves never generated; most positions with gotis in hand are
+//! game draws (tests/lasker_horizon_from_game.rs checks it against
+//! [`solve_step_in_hand_horizon`]).
 
 use crate::evaluate::{evaluate, evaluate_in_hand};
 use crate::horizon_shortcut::cap_at_limit;
@@ -123,10 +131,72 @@ pub fn solve_step_in_hand_horizon(
         Metric::Dtz,
         step,
         rule_tables,
+        None,
         observer,
         Rounds::Adaptive,
         rules.quiet,
     )
+}
+
+/// [`solve_step_in_hand_horizon`] from the step's game values too: the same
+/// tables, without the moves of the game's draws generated (issue 53).
+/// `game` holds the game tables of `step`'s tiers in its order (any value in
+/// padding), `rule_tables` the exit tiers' DTC₁₀₀ tables as before.
+///
+/// # Method
+///
+/// The rule only adds draws. A position decided under the rule at counter 0
+/// is decided within `N` turns by captures, placements and slides into exits
+/// decided under the rule; an exit's win under the rule is a win in the game
+/// and its loss a loss (by induction over the tiers, the writer refusing any
+/// other table), so the same play forces the same outcome in the game. Hence
+/// a game draw is a draw under the rule at every counter, and a game win (loss)
+/// is under the rule a win (loss) or a draw. So the game's draws are draws
+/// from the start: the initial pass neither generates their moves nor reads
+/// their exits, and the rounds, which never decide them, skip them as decided
+/// (in the pass they stay undecided, and a forward round generates their
+/// moves every time, to no effect). A draw seeded so is read by its
+/// predecessors as an undecided position is (neither a win nor a loss of the
+/// round before), which is what it is to them in the pass. The rest runs as
+/// the pass: the values are the same, and the rounds too (only the direction
+/// each round takes may differ, which changes no value); the reported rounds
+/// may be fewer where the deepest exit was a game draw's.
+///
+/// Checked after the rounds: every win or loss found is the game's outcome
+/// ([`SolveError::Inconsistent`] otherwise, `game` not being the step's game
+/// values or `rule_tables` not the rule's).
+pub fn solve_step_in_hand_horizon_from_game(
+    rules: &RuleSet,
+    step: &[Tier],
+    game: &[&[Packed]],
+    rule_tables: &[TierTable<'_>],
+    observer: &dyn Observer,
+) -> Result<Vec<SolvedSubspace>, SolveError> {
+    let found = solve_step_in_hand_capped(
+        rules,
+        Metric::Dtz,
+        step,
+        rule_tables,
+        Some(game),
+        observer,
+        Rounds::Adaptive,
+        rules.quiet,
+    )?;
+    for (s, g) in found.iter().zip(game) {
+        let agrees = s
+            .values
+            .par_iter()
+            .zip(g.par_iter())
+            .all(|(r, g)| match (r.get(), g.get()) {
+                (Some(r @ (Value::Win(_) | Value::Loss(_))), Some(g)) => r.wdl() == g.wdl(),
+                (Some(Value::Win(_) | Value::Loss(_)), None) => false,
+                _ => true,
+            });
+        if !agrees {
+            return Err(SolveError::Inconsistent(s.subspace));
+        }
+    }
+    Ok(found)
 }
 
 /// The value under the rule at counter 0 (its DTC₁₀₀) of `board` of a tier with

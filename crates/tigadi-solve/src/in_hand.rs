@@ -41,7 +41,9 @@
 //! tiers' tables under the rule in [`Metric::Dtz`] (a placement restarts the
 //! counter as a capture does, so it counts 1 and leads to its target's value at
 //! counter 0), and the rounds capped at the turn limit (an exit or a position
-//! deeper than that is a draw).
+//! deeper than that is a draw). `tigadi solve` runs them with the step's game
+//! draws decided as draws before the rounds, their moves never generated
+//! ([`crate::horizon::solve_step_in_hand_horizon_from_game`]).
 
 use crate::evaluate::{for_each_turn_in_hand, TurnInHand};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
@@ -212,6 +214,7 @@ pub fn solve_step_in_hand_with(
         metric,
         step,
         tables,
+        None,
         observer,
         rounds,
         crate::MAX_DTC,
@@ -223,11 +226,18 @@ pub fn solve_step_in_hand_with(
 /// decided within `limit` turns are draws. With `limit` the turn limit,
 /// [`Metric::Dtz`] and the exit tiers' tables under the rule, this is the
 /// horizon pass of a step with gotis in hand ([`crate::horizon`]).
+///
+/// `draws`, when given, holds per part of the step (in `step`'s order) a table
+/// whose draws are known to be draws of the result: those positions are draws
+/// from the start, without their moves generated (the horizon pass from the
+/// game values, [`crate::horizon::solve_step_in_hand_horizon_from_game`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_step_in_hand_capped(
     rules: &RuleSet,
     metric: Metric,
     step: &[Tier],
     tables: &[TierTable<'_>],
+    draws: Option<&[&[Packed]]>,
     observer: &dyn Observer,
     rounds: Rounds,
     limit: u16,
@@ -238,6 +248,18 @@ pub(crate) fn solve_step_in_hand_capped(
     );
     let targets = Targets::new(rules, step, tables)?;
     let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+    if let Some(draws) = draws {
+        assert_eq!(draws.len(), step.len(), "one table per tier of the step");
+        for (t, (idx, _)) in draws.iter().zip(&space.parts) {
+            if t.len() as u64 != idx.slots() {
+                return Err(SolveError::WrongSize(idx.subspace()));
+            }
+        }
+    }
+    // Is the position in slot `slot` of part `p` a draw known in advance? Only
+    // slots holding a position are asked (padding keeps its mark).
+    let known_draw =
+        |p: usize, slot: u64| draws.is_some_and(|d| d[p][slot as usize].get() == Some(Value::Draw));
     let n = space.total as usize;
     let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
     let words = crate::retrograde::atomic_u32(&mut words_raw);
@@ -264,6 +286,12 @@ pub(crate) fn solve_step_in_hand_capped(
                     let Some((slot, board)) = boards.next() else {
                         break;
                     };
+                    if known_draw(p, slot) {
+                        // Decided before the rounds and never by them: no
+                        // exit, no counter, never undecided.
+                        words[(start + slot) as usize].store(word(Packed::DRAW, 0), Relaxed);
+                        continue;
+                    }
                     counts.push_back(targets.prefetch(rules, step[p], board, leaves, &mut ahead));
                     queue.push_back((slot, board));
                 }

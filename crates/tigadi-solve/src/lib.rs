@@ -50,7 +50,7 @@ pub use evaluate::{
 };
 pub use horizon::{
     evaluate_horizon, evaluate_in_hand_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
-    solve_step_in_hand_horizon, solve_up_to_horizon,
+    solve_step_in_hand_horizon, solve_step_in_hand_horizon_from_game, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
 pub use in_hand::{exit_tiers, solve_step_in_hand, solve_step_in_hand_with, step_tiers, TierTable};

@@ -13,62 +13,27 @@
 //!   rules crate's `Position` (a capture counts 1, a side left below three in all
 //!   loses at once, no move loses at 0).
 
+mod common;
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
 mod lasker;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_solve::Quiet;
-use tigadi_solve::{
-    exit_tiers, solve_pair, solve_step_in_hand_with, step_tiers, Metric, Packed, Pair, Rounds,
-    SolvedTable, TierTable, Value,
-};
-use tigadi_values::{tier_steps, Hands, Tier};
+use tigadi_solve::{solve_pair, solve_step_in_hand_with, Metric, Packed, Rounds, Value};
+use tigadi_values::{Hands, Tier};
 
 /// Every tier of the game under `rules`, solved in dependency order, the rounds
 /// of the steps with gotis in hand run as `rounds` says.
 fn solve_all(rules: &RuleSet, rounds: Rounds) -> HashMap<Tier, Vec<Packed>> {
-    let mut tables: HashMap<Tier, Vec<Packed>> = HashMap::new();
-    for step in tier_steps(rules) {
-        let head = step[0];
-        let (tiers, solved) = if head.is_moving() {
-            let pair = Pair::of(head.subspace);
-            let targets: Vec<SolvedTable> = pair
-                .capture_targets()
-                .into_iter()
-                .map(|s| SolvedTable {
-                    subspace: s,
-                    values: &tables[&Tier::moving(s)],
-                })
-                .collect();
-            let solved = solve_pair(rules, pair, &targets, &Quiet).unwrap();
-            let tiers: Vec<Tier> = pair.subspaces().into_iter().map(Tier::moving).collect();
-            (tiers, solved)
-        } else {
-            let tiers = step_tiers(rules, head);
-            assert_eq!(
-                tiers.iter().collect::<BTreeSet<_>>(),
-                step.iter().collect::<BTreeSet<_>>()
-            );
-            let exits: Vec<TierTable> = exit_tiers(rules, &tiers)
-                .into_iter()
-                .map(|t| TierTable {
-                    tier: t,
-                    values: &tables[&t],
-                })
-                .collect();
-            let solved =
-                solve_step_in_hand_with(rules, Metric::Dtc, &tiers, &exits, &Quiet, rounds)
-                    .unwrap();
-            (tiers, solved)
-        };
-        for (t, s) in tiers.into_iter().zip(solved) {
-            assert_eq!(t.subspace, s.subspace);
-            tables.insert(t, s.values);
-        }
-    }
-    tables
+    common::solve_tiers(
+        rules,
+        |pair, targets| solve_pair(rules, pair, targets, &Quiet).unwrap(),
+        |tiers, exits| {
+            solve_step_in_hand_with(rules, Metric::Dtc, tiers, exits, &Quiet, rounds).unwrap()
+        },
+    )
 }
 
 /// The tier and board of `p` seen from its player to move.

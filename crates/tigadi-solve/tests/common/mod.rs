@@ -1,10 +1,65 @@
 //! Test support: solve every pair up to a goti count in memory.
 #![allow(dead_code)] // each test binary uses part of it
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::{solve_up_to, Packed, Quiet, Value};
+use tigadi_solve::{
+    exit_tiers, solve_up_to, step_tiers, Packed, Pair, Quiet, SolvedSubspace, SolvedTable,
+    TierTable, Value,
+};
+use tigadi_values::{tier_steps, Tier};
+
+/// Every tier of the game under `rules` solved in memory in dependency order
+/// ([`tier_steps`]), each step from the results of the steps before it: a
+/// moving pair by `pair` (given its capture targets' tables), a step with gotis
+/// in hand by `in_hand` (given its tiers, [`step_tiers`], and its exit tiers'
+/// tables, [`exit_tiers`]). Which kind of table this makes is the two
+/// functions' choice.
+pub fn solve_tiers(
+    rules: &RuleSet,
+    pair: impl Fn(Pair, &[SolvedTable<'_>]) -> Vec<SolvedSubspace>,
+    in_hand: impl Fn(&[Tier], &[TierTable<'_>]) -> Vec<SolvedSubspace>,
+) -> HashMap<Tier, Vec<Packed>> {
+    let mut tables: HashMap<Tier, Vec<Packed>> = HashMap::new();
+    for step in tier_steps(rules) {
+        let head = step[0];
+        let (tiers, solved) = if head.is_moving() {
+            let p = Pair::of(head.subspace);
+            let targets: Vec<SolvedTable> = p
+                .capture_targets()
+                .into_iter()
+                .map(|s| SolvedTable {
+                    subspace: s,
+                    values: &tables[&Tier::moving(s)],
+                })
+                .collect();
+            let solved = pair(p, &targets);
+            let tiers: Vec<Tier> = p.subspaces().into_iter().map(Tier::moving).collect();
+            (tiers, solved)
+        } else {
+            let tiers = step_tiers(rules, head);
+            assert_eq!(
+                tiers.iter().collect::<BTreeSet<_>>(),
+                step.iter().collect::<BTreeSet<_>>()
+            );
+            let exits: Vec<TierTable> = exit_tiers(rules, &tiers)
+                .into_iter()
+                .map(|t| TierTable {
+                    tier: t,
+                    values: &tables[&t],
+                })
+                .collect();
+            let solved = in_hand(&tiers, &exits);
+            (tiers, solved)
+        };
+        for (t, s) in tiers.into_iter().zip(solved) {
+            assert_eq!(t.subspace, s.subspace);
+            tables.insert(t, s.values);
+        }
+    }
+    tables
+}
 
 /// Solved subspaces held in memory.
 pub struct Solved {
