@@ -16,7 +16,7 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, SolvedSubspace,
+    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, Rounds, SolvedSubspace,
     SolvedTable, TierTable, Value,
 };
 use tigadi_tablebase::{
@@ -266,6 +266,7 @@ pub(crate) fn solve_horizon<O: JobObserver>(
             &game,
             &tier_tables(&exits),
             observer,
+            Rounds::Adaptive,
         )
         .map_err(|e| JobError::Solve(tier, e))?;
         let rounds = found[0].rounds;

@@ -165,12 +165,16 @@ pub fn solve_step_in_hand_horizon(
 /// Checked after the rounds: every win or loss found is the game's outcome
 /// ([`SolveError::Inconsistent`] otherwise, `game` not being the step's game
 /// values or `rule_tables` not the rule's).
+///
+/// `rounds` chooses how the rounds run ([`Rounds::Adaptive`] for the job; the
+/// others for tests): all give the same values.
 pub fn solve_step_in_hand_horizon_from_game(
     rules: &RuleSet,
     step: &[Tier],
     game: &[&[Packed]],
     rule_tables: &[TierTable<'_>],
     observer: &dyn Observer,
+    rounds: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
     let found = solve_step_in_hand_capped(
         rules,
@@ -179,7 +183,7 @@ pub fn solve_step_in_hand_horizon_from_game(
         rule_tables,
         Some(game),
         observer,
-        Rounds::Adaptive,
+        rounds,
         rules.quiet,
     )?;
     for (s, g) in found.iter().zip(game) {

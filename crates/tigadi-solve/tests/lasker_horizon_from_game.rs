@@ -57,7 +57,10 @@ struct Seen {
     decided: u64,
 }
 
-fn compare(rules: &str) -> Seen {
+/// [`Seen`] of `rules`, the steps in hand found from the game values with
+/// their rounds run as `rounds` says, after asserting that they equal the
+/// plain capped rounds (run each the cheaper way) in every slot.
+fn compare(rules: &str, rounds: Rounds) -> Seen {
     let rules = RuleSet::parse(rules).unwrap();
     let game = game_tables(&rules);
     let plain = horizon_tables(&rules, |tiers, exits| {
@@ -65,7 +68,7 @@ fn compare(rules: &str) -> Seen {
     });
     let ours = horizon_tables(&rules, |tiers, exits| {
         let own: Vec<&[Packed]> = tiers.iter().map(|t| &game[t][..]).collect();
-        solve_step_in_hand_horizon_from_game(&rules, tiers, &own, exits, &Quiet).unwrap()
+        solve_step_in_hand_horizon_from_game(&rules, tiers, &own, exits, &Quiet, rounds).unwrap()
     });
     let mut seen = Seen::default();
     assert_eq!(plain.len(), ours.len());
@@ -95,13 +98,31 @@ fn lasker_3_and_4_at_small_turn_limits_equal_the_plain_rounds() {
         "lasker,pieces=3",
         "lasker,pieces=4,quiet=7",
     ] {
-        let seen = compare(rules);
+        let seen = compare(rules, Rounds::Adaptive);
         assert!(seen.seeded > 0, "{rules} {seen:?}: no draw seeded");
         assert!(seen.decided > 0, "{rules} {seen:?}: nothing decided");
         if rules.contains("quiet") {
             assert!(
                 seen.drawn_by_rule > 0,
                 "{rules} {seen:?}: the rule drew nothing"
+            );
+        }
+    }
+}
+
+/// The capped rounds in hand, the game's draws seeded, give the same values
+/// whichever way they run: all forwards (only undecided positions look at
+/// their successors, a seeded draw never one of them) or all backwards (a
+/// seeded draw's word skipped as decided, its predecessors' counters keeping
+/// it as an undecided successor).
+#[test]
+fn lasker_3_capped_rounds_agree_forwards_and_backwards() {
+    for rules in ["lasker,pieces=3,quiet=4", "lasker,pieces=3"] {
+        for rounds in [Rounds::Forward, Rounds::Backward] {
+            let seen = compare(rules, rounds);
+            assert!(
+                seen.seeded > 0 && seen.decided > 0,
+                "{rules} {rounds:?} {seen:?}"
             );
         }
     }
@@ -130,7 +151,15 @@ fn a_wrong_game_table_is_refused() {
             })
             .collect();
         let own: Vec<&[Packed]> = flipped.iter().map(|v| &v[..]).collect();
-        if solve_step_in_hand_horizon_from_game(&rules, tiers, &own, exits, &Quiet).is_err() {
+        let found = solve_step_in_hand_horizon_from_game(
+            &rules,
+            tiers,
+            &own,
+            exits,
+            &Quiet,
+            Rounds::Adaptive,
+        );
+        if found.is_err() {
             refused.set(refused.get() + 1);
         }
         solve_step_in_hand_horizon(&rules, tiers, exits, &Quiet).unwrap()
