@@ -4,7 +4,7 @@
 
 use tigadi_index::MIN_GOTIS;
 use tigadi_rules::{Board, RuleSet, Successor};
-use tigadi_values::placement::for_each_placement_value_with;
+use tigadi_values::placement::{for_each_placement_target, PlacementTarget};
 use tigadi_values::{Hands, Metric, Value};
 
 /// The value of `board` for the player to move, recomputed from the values of its
@@ -85,10 +85,10 @@ pub enum TurnInHand {
 /// with Lasker's rule (`slides_in_hand`): the slides (flying when the gotis on
 /// the board and in hand are three), the pass of a blocked player with nothing
 /// in hand where blocked players pass, and the placements with each capture
-/// choice ([`for_each_placement_value_with`]). `lookup(hands, next)` gives the
+/// choice ([`for_each_placement_target`]). `lookup(hands, next)` gives the
 /// value, in `metric`, of `next` for its player to move holding `hands`. The
-/// one list of such a position's turns: the solver ([`crate::in_hand`]) and
-/// `verify` ([`evaluate_in_hand`]) share it.
+/// one list of such a position's turns ([`for_each_turn_target`] with the
+/// values read at once): `verify` ([`evaluate_in_hand`]) reads it so.
 pub fn for_each_turn_in_hand(
     rules: &RuleSet,
     metric: Metric,
@@ -96,6 +96,78 @@ pub fn for_each_turn_in_hand(
     board: Board,
     lookup: &impl Fn(Hands, Board) -> Value,
     mut f: impl FnMut(TurnInHand),
+) {
+    for_each_turn_target(rules, hands, board, |t| {
+        f(match t {
+            TurnTarget::Quiet(next) => TurnInHand::Quiet(next),
+            TurnTarget::Valued(v) => TurnInHand::Valued(v),
+            TurnTarget::Exit { hands, board, step } => {
+                TurnInHand::Valued(step.value(metric, lookup(hands, board)))
+            }
+        })
+    });
+}
+
+/// A turn of a position with gotis in hand under Lasker's rule before any
+/// value is read, as [`for_each_turn_target`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnTarget {
+    /// A quiet slide, or the pass of a blocked player with an empty hand where
+    /// blocked players pass: as [`TurnInHand::Quiet`].
+    Quiet(Board),
+    /// A turn whose value needs no lookup: `Win(1)` for a capture that leaves
+    /// the other player two gotis in all, a draw for the last placement that
+    /// fills the board.
+    Valued(Value),
+    /// A capture by a slide, or a placement: `board` for its player to move
+    /// holding `hands`, the turn worth [`Step::value`] of its value.
+    Exit {
+        /// The hands of the position reached, its player to move's first.
+        hands: Hands,
+        /// The position reached.
+        board: Board,
+        /// How the turn's value follows from the position's.
+        step: Step,
+    },
+}
+
+/// How a turn's value, for the player who makes it, follows from the value of
+/// the position it leads to (for the other player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A slide, capturing or not ([`Metric::before_turn`]).
+    Slide {
+        /// Did the slide capture?
+        capture: bool,
+    },
+    /// A placement, capturing or not ([`Metric::before_placement`]).
+    Placement {
+        /// Did the placement capture?
+        capture: bool,
+    },
+}
+
+impl Step {
+    /// The turn's value in `metric`, `next` the value (in the same metric) of
+    /// the position it leads to.
+    #[inline]
+    pub fn value(self, metric: Metric, next: Value) -> Value {
+        match self {
+            Step::Slide { capture } => metric.before_turn(next, capture),
+            Step::Placement { capture } => metric.before_placement(next, capture),
+        }
+    }
+}
+
+/// The turns of [`for_each_turn_in_hand`], in the same order, with where they
+/// lead instead of their values: for callers that read the values later than
+/// the turns are generated (the solver's initial pass, [`crate::in_hand`],
+/// prefetches them).
+pub fn for_each_turn_target(
+    rules: &RuleSet,
+    hands: Hands,
+    board: Board,
+    mut f: impl FnMut(TurnTarget),
 ) {
     let slid = Hands::new(hands.opponent, hands.mover);
     let mut slides = false;
@@ -105,27 +177,34 @@ pub fn for_each_turn_in_hand(
             Successor::Capture(next)
                 if next.mover.count_ones() + (hands.opponent as u32) < MIN_GOTIS as u32 =>
             {
-                TurnInHand::Valued(Value::Win(1))
+                TurnTarget::Valued(Value::Win(1))
             }
-            Successor::Capture(next) => {
-                TurnInHand::Valued(metric.before_turn(lookup(slid, next), true))
-            }
-            Successor::Quiet(next) | Successor::Pass(next) => TurnInHand::Quiet(next),
+            Successor::Capture(next) => TurnTarget::Exit {
+                hands: slid,
+                board: next,
+                step: Step::Slide { capture: true },
+            },
+            Successor::Quiet(next) | Successor::Pass(next) => TurnTarget::Quiet(next),
         })
     });
     if !slides && hands.mover == 0 && !rules.blocked_loses {
-        f(TurnInHand::Quiet(board.flipped()));
+        f(TurnTarget::Quiet(board.flipped()));
     }
     if hands.mover > 0 {
         let after = hands.after_placement();
-        for_each_placement_value_with(
-            rules,
-            metric,
-            hands,
-            board,
-            |next| lookup(after, next),
-            |_, v| f(TurnInHand::Valued(v)),
-        );
+        for_each_placement_target(rules, hands, board, |_, t| {
+            f(match t {
+                PlacementTarget::Next { board, capture } => TurnTarget::Exit {
+                    hands: after,
+                    board,
+                    step: Step::Placement { capture },
+                },
+                // Won or a full board: valued without a lookup, in any metric.
+                t => TurnTarget::Valued(t.value(Metric::Dtc, |_| {
+                    unreachable!("only a placement's next position is looked up")
+                })),
+            })
+        });
     }
 }
 

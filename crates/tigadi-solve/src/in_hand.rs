@@ -45,17 +45,16 @@
 //! draws decided as draws before the rounds, their moves never generated
 //! ([`crate::horizon::solve_step_in_hand_horizon_from_game`]).
 
-use crate::evaluate::{for_each_turn_in_hand, TurnInHand};
+use crate::evaluate::{for_each_turn_target, Step, TurnTarget};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
 use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
-use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
+use tigadi_index::{MoverClass, Near, Subspace, SubspaceIndex};
 use tigadi_rules::{Bits, Board, RuleSet};
 use tigadi_values::{successor_tiers, value_at_counter, Tier};
 
@@ -113,70 +112,147 @@ impl<'a> Targets<'a> {
     }
 
     /// Where the value of `board` (its player to move holding `hands`) lies in
-    /// its tier's table. `class` caches the last target's mover class: the
-    /// quiet placements of one board all lead to boards whose mover set is the
-    /// placer's opponent set, so their classes are found once.
+    /// its tier's table. `last` keeps what the last target's slot was found
+    /// from ([`LastTarget`]): the quiet placements of one board all lead to
+    /// boards of one tier whose mover set is the placer's opponent set and
+    /// whose opponent sets differ in two points, so their tier and mover class
+    /// are found once, and their slots by toggling two points of the first
+    /// one's precomputed form ([`tigadi_index::Near`]) where the mover set
+    /// has no symmetry.
     fn entry(
         &self,
         hands: tigadi_values::Hands,
         board: Board,
-        class: &Cell<Option<(usize, Bits, MoverClass)>>,
+        last: &mut Option<LastTarget>,
     ) -> &'a Packed {
         let tier = Tier::new(hands, Subspace::of(board));
-        let at = self
-            .0
-            .iter()
-            .position(|(t, _, _)| *t == tier)
-            .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
+        let at = match *last {
+            Some(l) if self.0[l.at].0 == tier => l.at,
+            _ => self
+                .0
+                .iter()
+                .position(|(t, _, _)| *t == tier)
+                .unwrap_or_else(|| panic!("{tier} is an exit tier of the step")),
+        };
         let (_, idx, values) = &self.0[at];
-        let mover = match class.get() {
-            Some((t, bits, c)) if t == at && bits == board.mover => c,
+        let slot = match *last {
+            Some(l) if l.at == at && l.mover == board.mover => {
+                let toggled = l.opponent ^ board.opponent;
+                match l.near {
+                    Some(near) if toggled.count_ones() == 2 => near.toggled(
+                        toggled.trailing_zeros() as usize,
+                        (Bits::BITS - 1 - toggled.leading_zeros()) as usize,
+                    ),
+                    _ => idx.index_with(l.class, board.opponent),
+                }
+            }
             _ => {
-                let c = idx.mover_class(board.mover);
-                class.set(Some((at, board.mover, c)));
-                c
+                let class = idx.mover_class(board.mover);
+                let near = class.near(board.opponent);
+                *last = Some(LastTarget {
+                    at,
+                    mover: board.mover,
+                    class,
+                    opponent: board.opponent,
+                    near,
+                });
+                near.map_or_else(|| idx.index_with(class, board.opponent), |n| n.slot())
             }
         };
-        &values[idx.index_with(mover, board.opponent) as usize]
+        &values[slot as usize]
     }
 
-    /// Appends to `ahead` the entries that [`initial`] reads for `board` of
-    /// `tier`, in the order it reads them ([`for_each_turn_in_hand`], and the
-    /// quiet slides that leave the step when `leaves`), and asks for them so
-    /// that they are in the cache when it reads them [`AHEAD`] boards later:
-    /// those reads, one per empty point, each a cache miss in a large table,
-    /// are most of the initial pass's time. Returns how many it appended.
-    fn prefetch(
+    /// The turns of `board` of `tier` ([`for_each_turn_target`]), generated
+    /// once and gathered for [`initial`] to take [`AHEAD`] boards later: the
+    /// number of distinct classes its quiet turns inside the step lead to
+    /// (`inside` indexes the part they lead to when that is in the step;
+    /// `keys` is scratch), the best value of its turns valued without a
+    /// lookup, and, appended to `ahead` in the order of the turns, the place
+    /// of every other turn's target value in its exit table (the quiet
+    /// slides' too when they leave the step) with how the turn's value
+    /// follows from it. Those places are prefetched: their reads, one per
+    /// empty point, each a cache miss in a large table, are most of the
+    /// initial pass's time.
+    fn gather(
         &self,
         rules: &RuleSet,
         tier: Tier,
         board: Board,
-        leaves: bool,
+        inside: Option<&SubspaceIndex>,
+        keys: &mut SlotSet,
         ahead: &mut VecDeque<Entry<'a>>,
-    ) -> usize {
+    ) -> Gathered {
         let before = ahead.len();
-        let ahead = RefCell::new(ahead);
-        let class = Cell::new(None);
-        let lookup = |hands, next| {
-            let e = self.entry(hands, next, &class);
-            crate::memory::prefetch(e);
-            ahead.borrow_mut().push_back((hands, next, e));
-            Value::Draw
-        };
         let slid = tier.flipped().hands;
-        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &lookup, |t| {
-            if let (TurnInHand::Quiet(next), true) = (t, leaves) {
-                lookup(slid, next);
+        let mut last = None;
+        let mut exit = |hands, next, step| {
+            let e = self.entry(hands, next, &mut last);
+            crate::memory::prefetch(e);
+            ahead.push_back((e, step));
+        };
+        // Every quiet turn (a slide, or the pass of a blocked player) leads
+        // to a board whose mover set is this board's opponent set, so only
+        // the count of their classes is needed, not their slots: when no
+        // symmetry but the identity fixes that set, distinct slides lead to
+        // distinct classes and are counted; otherwise each class is told by
+        // its opponent key (as `RunMoves::quiet_classes` counts them).
+        let mut quiet_class: Option<MoverClass> = None;
+        let mut distinct = 0usize;
+        keys.clear();
+        let mut valued: Option<Value> = None;
+        for_each_turn_target(rules, tier.hands, board, |t| match (t, inside) {
+            (TurnTarget::Quiet(next), Some(idx)) => {
+                debug_assert_eq!(next.mover, board.opponent, "a quiet turn's mover set");
+                let c = *quiet_class.get_or_insert_with(|| idx.mover_class(board.opponent));
+                if c.is_symmetric() {
+                    keys.push(c.opponent_key(next.opponent) as u64);
+                } else {
+                    distinct += 1;
+                }
+            }
+            (TurnTarget::Quiet(next), None) => exit(slid, next, Step::Slide { capture: false }),
+            (TurnTarget::Exit { hands, board, step }, _) => exit(hands, board, step),
+            (TurnTarget::Valued(v), _) => {
+                if valued.is_none_or(|b| v.better_than(b)) {
+                    valued = Some(v);
+                }
             }
         });
-        let after = ahead.borrow().len();
-        after - before
+        Gathered {
+            exits: ahead.len() - before,
+            classes: distinct + keys.distinct().len(),
+            valued,
+        }
     }
 }
 
-/// A value [`Targets::prefetch`] found: the hands and board it is of, and its
-/// place in its table.
-type Entry<'a> = (tigadi_values::Hands, Board, &'a Packed);
+/// What [`Targets::entry`] found the last target's slot from.
+#[derive(Clone, Copy)]
+struct LastTarget {
+    /// Its tier's place among the exit tiers.
+    at: usize,
+    /// Its mover set, and that set's class in its tier's index.
+    mover: Bits,
+    class: MoverClass,
+    /// Its opponent set, and the precomputed form of its slot (`None` when
+    /// the mover set has a symmetry).
+    opponent: Bits,
+    near: Option<Near>,
+}
+
+/// The place of a turn's target value in its exit table, and how the turn's
+/// value follows from it: what [`Targets::gather`] appends.
+type Entry<'a> = (&'a Packed, Step);
+
+/// What [`Targets::gather`] found of one board's turns besides its entries.
+struct Gathered {
+    /// How many entries it appended.
+    exits: usize,
+    /// The distinct classes its quiet turns inside the step lead to.
+    classes: usize,
+    /// The best value of its turns valued without a lookup.
+    valued: Option<Value>,
+}
 
 /// How many boards ahead of [`initial`] the entries are found and prefetched.
 const AHEAD: usize = 2;
@@ -276,8 +352,7 @@ pub(crate) fn solve_step_in_hand_capped(
         let run = idx.run_length();
         let mut keys = SlotSet::new();
         let (mut open, mut at_one) = (0u64, 0u64);
-        let (mut ahead, mut counts, mut current) = (VecDeque::new(), VecDeque::new(), Vec::new());
-        let leaves = next_idx.is_none();
+        let (mut ahead, mut gathered, mut current) = (VecDeque::new(), VecDeque::new(), Vec::new());
         for r in runs {
             let mut boards = idx.boards(r * run..(r + 1) * run);
             let mut queue = VecDeque::with_capacity(AHEAD + 1);
@@ -292,25 +367,23 @@ pub(crate) fn solve_step_in_hand_capped(
                         words[(start + slot) as usize].store(word(Packed::DRAW, 0), Relaxed);
                         continue;
                     }
-                    counts.push_back(targets.prefetch(rules, step[p], board, leaves, &mut ahead));
-                    queue.push_back((slot, board));
+                    gathered.push_back(targets.gather(
+                        rules,
+                        step[p],
+                        board,
+                        next_idx.as_ref(),
+                        &mut keys,
+                        &mut ahead,
+                    ));
+                    queue.push_back(slot);
                 }
-                let Some((slot, board)) = queue.pop_front() else {
+                let Some(slot) = queue.pop_front() else {
                     break;
                 };
-                let n = counts.pop_front().expect("a count per board");
+                let turns = gathered.pop_front().expect("gathered per board");
                 current.clear();
-                current.extend(ahead.drain(..n));
-                let (value, count, exit) = initial(
-                    rules,
-                    metric,
-                    step[p],
-                    board,
-                    next_idx.as_ref(),
-                    (&targets, &current),
-                    &mut keys,
-                    limit,
-                );
+                current.extend(ahead.drain(..turns.exits));
+                let (value, count, exit) = initial(metric, &turns, &current, limit);
                 let g = (start + slot) as usize;
                 open += (value == Packed::NONE) as u64;
                 at_one += level_one.contains(&value) as u64;
@@ -345,69 +418,30 @@ pub(crate) fn solve_step_in_hand_capped(
     Ok(space.solved(words_raw, level))
 }
 
-/// Step 1 of the module docs for `board` of `tier`: its initial value (or
-/// [`Packed::NONE`]), its counter and its exit. `inside` indexes the part its
-/// quiet slides lead to when that is in the step; an exit deeper than `limit`
-/// is a draw. `targets` are the exit tables and the entries
-/// [`Targets::prefetch`] found for `board`.
-#[allow(clippy::too_many_arguments)]
+/// Step 1 of the module docs for one board: its initial value (or
+/// [`Packed::NONE`]), its counter and its exit, from what
+/// [`Targets::gather`] found of its turns (`turns`, and `exits` the entries it
+/// appended, now in the cache). An exit deeper than `limit` is a draw.
 fn initial(
-    rules: &RuleSet,
     metric: Metric,
-    tier: Tier,
-    board: Board,
-    inside: Option<&SubspaceIndex>,
-    (targets, found): (&Targets<'_>, &[Entry<'_>]),
-    keys: &mut SlotSet,
+    turns: &Gathered,
+    exits: &[Entry<'_>],
     limit: u16,
 ) -> (Packed, u8, Packed) {
-    let slid = tier.flipped().hands;
-    // The entries come in the order they are read; one that does not match
-    // (none does, but the values must not depend on it) is found again.
-    let next_found = Cell::new(0);
-    let lookup = |hands, next| {
-        let i = next_found.get();
-        let entry = match found.get(i) {
-            Some(&(h, b, e)) if h == hands && b == next => {
-                next_found.set(i + 1);
-                e
-            }
-            _ => targets.entry(hands, next, &Cell::new(None)),
-        };
-        entry
+    let mut exit = turns.valued;
+    for &(entry, step) in exits {
+        let next = entry
             .get()
-            .expect("a solved table has a value at every position")
-    };
-    let mut exit: Option<Value> = None;
-    keys.clear();
-    // Every quiet slide leads to a board whose mover set is this board's
-    // opponent set: one mover class for all of them (found again for any
-    // other mover set, so the values do not depend on it).
-    let mut class: Option<(Bits, MoverClass)> = None;
-    for_each_turn_in_hand(rules, metric, tier.hands, board, &lookup, |t| {
-        let v = match (t, inside) {
-            (TurnInHand::Quiet(next), Some(idx)) => {
-                let c = match class {
-                    Some((bits, c)) if bits == next.mover => c,
-                    _ => {
-                        let c = idx.mover_class(next.mover);
-                        class = Some((next.mover, c));
-                        c
-                    }
-                };
-                return keys.push(idx.index_with(c, next.opponent));
-            }
-            (TurnInHand::Quiet(next), None) => metric.before_turn(lookup(slid, next), false),
-            (TurnInHand::Valued(v), _) => v,
-        };
+            .expect("a solved table has a value at every position");
+        let v = step.value(metric, next);
         if exit.is_none_or(|b| v.better_than(b)) {
             exit = Some(v);
         }
-    });
+    }
     // Capping the best exit caps every exit: a win or loss past the limit
     // becomes a draw, which keeps the order of the others.
     let exit = exit.map(|v| value_at_counter(v, 0, limit).expect("counter 0"));
-    let classes = keys.distinct().len();
+    let classes = turns.classes;
     let exit_packed = exit.map_or(Packed::NONE, Packed::new);
     let value = match exit {
         None if classes == 0 => Packed::new(Value::Loss(0)),

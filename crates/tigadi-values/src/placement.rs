@@ -69,25 +69,79 @@ pub fn for_each_placement_value_with(
     mut lookup: impl FnMut(Board) -> Value,
     mut f: impl FnMut(Placement, Value),
 ) {
-    let opponent_hand = hands.opponent;
-    board.for_each_placement(rules, |p, s| {
-        let v = match s {
-            Successor::Capture(next) if next.placing_game_over(opponent_hand) => Value::Win(1),
-            Successor::Capture(next) => {
-                metric.before_placement(next_value(next, &mut lookup), true)
-            }
-            Successor::Quiet(next) | Successor::Pass(next) => {
-                metric.before_placement(next_value(next, &mut lookup), false)
-            }
-        };
-        f(p, v)
+    for_each_placement_target(rules, hands, board, |p, t| {
+        f(p, t.value(metric, &mut lookup))
     });
 }
 
-fn next_value(next: Board, lookup: &mut impl FnMut(Board) -> Value) -> Value {
-    if next.is_full() {
-        Value::Draw
-    } else {
-        lookup(next)
+/// Where a placement leads, before any value is read: what
+/// [`for_each_placement_target`] gives, and [`PlacementTarget::value`] turns
+/// into the placement's value. For callers that read the targets' values
+/// later than they are generated (the Lasker solver prefetches them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlacementTarget {
+    /// A capture that leaves the other player two gotis in all (board and
+    /// hand): won at once, depth 1.
+    Won,
+    /// The last placement filled the board: a draw (docs/RULES.md §8), not
+    /// looked up.
+    Full,
+    /// The position `board`, for the other player to move with the hands
+    /// [`Hands::after_placement`] (or, after the last placement, a
+    /// moving-phase position at counter 0), reached with or without a capture.
+    Next {
+        /// The position reached.
+        board: Board,
+        /// Did the placement capture?
+        capture: bool,
+    },
+}
+
+impl PlacementTarget {
+    /// The placement's value for the player who placed, in `metric`:
+    /// `lookup(next)` is the value of the position reached for its player to
+    /// move, in the same metric (called only for [`PlacementTarget::Next`]).
+    #[inline]
+    pub fn value(self, metric: Metric, lookup: impl FnOnce(Board) -> Value) -> Value {
+        match self {
+            PlacementTarget::Won => Value::Win(1),
+            PlacementTarget::Full => Value::Draw,
+            PlacementTarget::Next { board, capture } => {
+                metric.before_placement(lookup(board), capture)
+            }
+        }
     }
+}
+
+/// Calls `f` with every placement (and capture choice) of the placing
+/// position `board` with `hands` in hand and where it leads, in
+/// move-generation order: the targets whose values
+/// [`for_each_placement_value_with`] reads.
+pub fn for_each_placement_target(
+    rules: &RuleSet,
+    hands: Hands,
+    board: Board,
+    mut f: impl FnMut(Placement, PlacementTarget),
+) {
+    let opponent_hand = hands.opponent;
+    board.for_each_placement(rules, |p, s| {
+        let (next, capture) = match s {
+            Successor::Capture(next) if next.placing_game_over(opponent_hand) => {
+                return f(p, PlacementTarget::Won);
+            }
+            Successor::Capture(next) => (next, true),
+            Successor::Quiet(next) | Successor::Pass(next) => (next, false),
+        };
+        f(
+            p,
+            if next.is_full() {
+                PlacementTarget::Full
+            } else {
+                PlacementTarget::Next {
+                    board: next,
+                    capture,
+                }
+            },
+        )
+    });
 }
