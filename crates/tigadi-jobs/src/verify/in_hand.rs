@@ -10,7 +10,7 @@
 //! the index of every tier they read, so each successor is indexed once for
 //! all of them, a few boards ahead of its evaluation, and its entry in every
 //! kind's table prefetched (those reads, each a cache miss in a large table,
-//! and the indexing were most of the check's time). One slot in [`SAMPLE`] is
+//! and the indexing were most of the check's time). One slot in [`SAMPLE`](super::sweep::SAMPLE) is
 //! also recomputed with every successor indexed from scratch
 //! ([`SubspaceIndex::index`]), a check of the indexing ahead.
 
@@ -27,7 +27,7 @@ use tigadi_values::{Hands, Metric, Tier};
 
 use super::report::SubspaceReport;
 use super::step::{FirstBad, KindCheck, Run};
-use super::sweep::{slot_chunks, sweep, Outcome, SAMPLE};
+use super::sweep::{slot_chunks, sweep, Outcome};
 
 /// How many boards ahead of its evaluation a board's successors are indexed
 /// and their entries prefetched: enough for the reads to arrive, few enough
@@ -199,22 +199,15 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
                     }
                     _ => from_scratch(hands, next),
                 };
-                let stored = k.value(0, slot);
-                let mut recomputed = k.recompute(rules, tier, board, &lookup);
-                if slot.is_multiple_of(SAMPLE) {
-                    let slow = k.recompute(rules, tier, board, &from_scratch);
-                    if slow != stored {
-                        recomputed = slow;
-                    }
-                }
-                tally.record(Outcome {
+                let outcome = Outcome {
                     table: j,
                     slot,
                     board: &|| board,
-                    stored,
-                    recomputed,
+                    stored: k.value(0, slot),
+                    recomputed: k.recompute(rules, tier, board, &lookup),
                     first_section_bad: k.first_bad.get(slot),
-                });
+                };
+                tally.record_sampled(outcome, || k.recompute(rules, tier, board, &from_scratch));
             }
         }
     });
