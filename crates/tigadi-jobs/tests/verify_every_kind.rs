@@ -46,10 +46,36 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// How a test alters a win of depth `d`, and the kinds of table it alters.
+type Change = (fn(u16) -> Value, &'static [TableKind]);
+
+/// [`longer`] in every kind.
+const LONGER: Change = (longer, &TableKind::ALL);
+
+/// [`flipped`] in the game tables: the writer of the others refuses a value
+/// that contradicts the game value.
+const FLIPPED: Change = (flipped, &[TableKind::GameTheoretic]);
+
+/// One turn longer: a win still, within the limit, so the first section
+/// agrees and only the depth is wrong.
+fn longer(d: u16) -> Value {
+    Value::Win(d + 1)
+}
+
+/// Flipped into a loss of the same depth (both sections rewritten with it).
+fn flipped(d: u16) -> Value {
+    Value::Loss(d)
+}
+
 /// Rewrites table `id` with the first win of depth 2 to 6 one turn longer (a
 /// win still, within the limit: the first section agrees), lists it in
 /// `SHA256SUMS`, and returns the slot and the value written.
 fn alter_one_win(store: &TablebaseDir, id: TableId) -> (u64, Value) {
+    alter_one_win_with(store, id, longer)
+}
+
+/// [`alter_one_win`] with the win changed by `change`.
+fn alter_one_win_with(store: &TablebaseDir, id: TableId, change: fn(u16) -> Value) -> (u64, Value) {
     let mut values = store.load(id).unwrap();
     tigadi_tablebase::mark_padding(id.tier.subspace, &mut values);
     let slot = (0..values.len())
@@ -58,7 +84,7 @@ fn alter_one_win(store: &TablebaseDir, id: TableId) -> (u64, Value) {
     let Some(Value::Win(d)) = values[slot].get() else {
         unreachable!()
     };
-    let altered = Value::Win(d + 1);
+    let altered = change(d);
     values[slot] = Packed::new(altered);
     let base = id.kind.derived_from().map(|k| {
         let mut v = store.load(id.with_kind(k)).unwrap();
@@ -76,6 +102,7 @@ fn one_altered_value_is_caught_in_every_kind_and_shape_of_tier() {
     let rules = rules();
     altered_values_are_caught(
         &rules,
+        &[LONGER],
         &[
             Tier::moving(Subspace::new(3, 3)),
             // The last placement (into the moving phase) and the one before it.
@@ -86,12 +113,15 @@ fn one_altered_value_is_caught_in_every_kind_and_shape_of_tier() {
 }
 
 /// Under Lasker's rule (issue 53): tiers with gotis in hand and slides, whose
-/// 100-turn tables count to the next capture or placement.
+/// 100-turn tables count to the next capture or placement; a win made longer
+/// and a win flipped into a loss (`verify` checks every kind of such a tier
+/// in one sweep, so each kind's report must hold its own table's mismatch).
 #[test]
 fn one_altered_value_is_caught_in_every_kind_of_lasker_tier_in_hand() {
     let rules = RuleSet::parse("lasker,pieces=3,quiet=8").unwrap();
     altered_values_are_caught(
         &rules,
+        &[LONGER, FLIPPED],
         &[
             // Solved with its flipped partner 2v3 with 1+0 in hand.
             Tier::new(Hands::new(0, 1), Subspace::new(3, 2)),
@@ -102,47 +132,55 @@ fn one_altered_value_is_caught_in_every_kind_of_lasker_tier_in_hand() {
 }
 
 /// Solves the whole game of `rules`, checks that `verify` passes it, then, in
-/// a copy for each table of every kind of `tiers`, alters one win and checks
-/// that `verify` reports it.
-fn altered_values_are_caught(rules: &RuleSet, tiers: &[Tier]) {
+/// a copy for each table of every kind of `tiers` and each of `changes`,
+/// alters one win and checks that `verify` reports it.
+fn altered_values_are_caught(rules: &RuleSet, changes: &[Change], tiers: &[Tier]) {
     let rules = *rules;
     let solved = tempfile::tempdir().unwrap();
     solve_all(solved.path(), &rules);
     let report = verify(solved.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:#?}");
-    for &tier in tiers {
-        for kind in TableKind::ALL {
-            let id = TableId::new(kind, tier);
-            let dir = tempfile::tempdir().unwrap();
-            copy_dir(solved.path(), dir.path());
-            let store = TablebaseDir::new(dir.path(), &rules);
-            let (slot, altered) = alter_one_win(&store, id);
-            let report = verify(dir.path(), &rules, &no_progress).unwrap();
-            assert!(!report.is_ok(), "{id:?} altered, verify passed");
-            let own = report
-                .subspaces
-                .iter()
-                .find(|r| r.id() == id)
-                .unwrap_or_else(|| panic!("{id:?} not reported"));
-            assert!(own.error.is_none(), "{own:?}");
-            assert!(own.mismatches >= 1, "{own:?}");
-            assert!(own.culprits.is_empty(), "{own:?}");
-            let m = own
-                .examples
-                .iter()
-                .find(|m| m.slot == slot && !m.wdl_section)
-                .unwrap_or_else(|| panic!("slot {slot} of {id:?} not among {own:?}"));
-            assert_eq!(m.stored, altered);
-            assert_ne!(m.recomputed, altered);
-            // Every other table that fails read the altered one, and says so.
-            let name = id.file_name(&rules);
-            for r in report
-                .subspaces
-                .iter()
-                .filter(|r| !r.is_ok() && r.id() != id)
-            {
-                assert!(r.culprits.contains(&name), "{id:?}: {r:?}");
-            }
+    let cases = tiers
+        .iter()
+        .flat_map(|&t| TableKind::ALL.map(|k| TableId::new(k, t)))
+        .flat_map(|id| changes.iter().map(move |&c| (id, c)))
+        .filter(|(id, (_, kinds))| kinds.contains(&id.kind));
+    for (id, (change, _)) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(solved.path(), dir.path());
+        let store = TablebaseDir::new(dir.path(), &rules);
+        let (slot, altered) = alter_one_win_with(&store, id, change);
+        let report = verify(dir.path(), &rules, &no_progress).unwrap();
+        assert!(!report.is_ok(), "{id:?} altered, verify passed");
+        let own = report
+            .subspaces
+            .iter()
+            .find(|r| r.id() == id)
+            .unwrap_or_else(|| panic!("{id:?} not reported"));
+        assert!(own.error.is_none(), "{own:?}");
+        assert!(own.mismatches >= 1, "{own:?}");
+        // The one table it may name is its flipped partner's: a tier and its
+        // partner in hand read each other, and the partner, checked first,
+        // fails too when the change reaches its values.
+        let partner = TableId::new(id.kind, id.tier.flipped());
+        let partner_name = partner.file_name(&rules);
+        assert!(own.culprits.iter().all(|c| *c == partner_name), "{own:?}");
+        let name = id.file_name(&rules);
+        let m = own
+            .examples
+            .iter()
+            .find(|m| m.slot == slot && !m.wdl_section)
+            .unwrap_or_else(|| panic!("slot {slot} of {id:?} not among {own:?}"));
+        assert_eq!(m.stored, altered);
+        assert_ne!(m.recomputed, altered);
+        // Every other table that fails read the altered one, and says so
+        // (but the partner: it was checked before the altered table failed).
+        for r in report
+            .subspaces
+            .iter()
+            .filter(|r| !r.is_ok() && r.id() != id && r.id() != partner)
+        {
+            assert!(r.culprits.contains(&name), "{id:?}: {r:?}");
         }
     }
 }

@@ -16,7 +16,7 @@ use tigadi_values::Tier;
 use super::passes::{horizon_follows_from_game, SuccessorKeys};
 use super::report::SubspaceReport;
 use super::step::{FirstBad, KindCheck, Run, TierValues};
-use super::sweep::{slot_chunks, stored_value, sweep, Indexed, Outcome, Tally, CHUNK, SAMPLE};
+use super::sweep::{slot_chunks, stored_value, sweep, Indexed, Outcome, Tally, CHUNK};
 use super::VerifyObserver;
 
 /// The most kinds of table of one tier ([`TableKind::ALL`]).
@@ -173,7 +173,7 @@ struct Pending {
 /// mover set. Each position's successors are generated and indexed once for
 /// all the kinds, and looked up in each; the best successor is the largest of
 /// their choice keys ([`SuccessorKeys`], one table read a successor, as in the
-/// placing pass). One slot in [`SAMPLE`] is also recomputed with
+/// placing pass). One slot in [`SAMPLE`](super::sweep::SAMPLE) is also recomputed with
 /// [`evaluate_with`] and plain indexing, in every table; a mismatch of either
 /// way is reported.
 struct TierSweep<'a> {
@@ -312,7 +312,7 @@ impl<'a> TierSweep<'a> {
                 let v = evaluate_with(self.rules, kind.kind.metric(), board, lookup);
                 kind.kind.recomputed(self.rules, v)
             };
-            let mut recomputed: Value = if keys.missing & 1 << j != 0 {
+            let recomputed: Value = if keys.missing & 1 << j != 0 {
                 // A successor's value has no key (a depth out of range):
                 // recomputed from scratch, which reports it.
                 from_scratch()
@@ -320,20 +320,15 @@ impl<'a> TierSweep<'a> {
                 kind.kind
                     .recomputed(self.rules, SuccessorKeys::value(keys.best[j]))
             };
-            if slot.is_multiple_of(SAMPLE) {
-                let slow = from_scratch();
-                if slow != stored {
-                    recomputed = slow;
-                }
-            }
-            tally.record(Outcome {
+            let outcome = Outcome {
                 table: j,
                 slot,
                 board: &|| board,
                 stored,
                 recomputed,
                 first_section_bad: kind.first_bad.get(slot),
-            });
+            };
+            tally.record_sampled(outcome, &from_scratch);
         }
     }
 }

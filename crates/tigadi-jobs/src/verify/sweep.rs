@@ -71,6 +71,20 @@ impl Tally<'_> {
             }
         }
     }
+
+    /// [`record`](Self::record) of a position recomputed the fast way; in one
+    /// slot in [`SAMPLE`] it is also recomputed by `from_scratch`, whose value
+    /// is recorded instead where it disagrees with the stored one.
+    #[inline]
+    pub fn record_sampled(&mut self, mut o: Outcome, from_scratch: impl FnOnce() -> Value) {
+        if o.slot.is_multiple_of(SAMPLE) {
+            let slow = from_scratch();
+            if slow != o.stored {
+                o.recomputed = slow;
+            }
+        }
+        self.record(o)
+    }
 }
 
 /// Checks `tasks` (ranges of slots) in parallel: `check(range, tally)` checks
