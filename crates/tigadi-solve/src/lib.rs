@@ -46,7 +46,8 @@ pub mod tables;
 
 pub use dtw::{solve_pair_dtw, solve_up_to_dtw};
 pub use evaluate::{
-    evaluate, evaluate_in_hand, evaluate_with, for_each_turn_in_hand, Best, TurnInHand,
+    evaluate, evaluate_in_hand, evaluate_with, for_each_turn_in_hand, for_each_turn_target, Best,
+    TurnInHand, TurnTarget,
 };
 pub use horizon::{
     evaluate_horizon, evaluate_in_hand_horizon, solve_pair_horizon, solve_pair_horizon_from_game,

@@ -14,16 +14,16 @@
 //! also recomputed with every successor indexed from scratch
 //! ([`SubspaceIndex::index`]), a check of the indexing ahead.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::VecDeque;
 use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
 use tigadi_rules::{Bits, Board, RuleSet};
 use tigadi_solve::memory::prefetch;
 use tigadi_solve::{
-    evaluate_in_hand, evaluate_in_hand_horizon, for_each_turn_in_hand, Packed, TurnInHand, Value,
+    evaluate_in_hand, evaluate_in_hand_horizon, for_each_turn_target, Packed, TurnTarget, Value,
 };
 use tigadi_tablebase::TableKind;
-use tigadi_values::{Hands, Metric, Tier};
+use tigadi_values::{Hands, Tier};
 
 use super::report::SubspaceReport;
 use super::step::{FirstBad, KindCheck, Run};
@@ -84,22 +84,20 @@ impl Tiers {
         ahead: &mut VecDeque<Entry>,
     ) -> usize {
         let before = ahead.len();
-        let ahead = RefCell::new(ahead);
         let class = Cell::new(None);
-        let record = |hands: Hands, next: Board| {
+        let mut record = |hands: Hands, next: Board| {
             let (at, slot) = self.entry(hands, next, &class);
-            ahead.borrow_mut().push_back((hands, next, at, slot));
-            // Which successors a board has does not depend on their values.
-            Value::Draw
+            ahead.push_back((hands, next, at, slot));
         };
+        // The turns in the order `evaluate_in_hand` reads their values: the
+        // exits where they come, the quiet slides into the flipped tier.
         let slid = tier.flipped().hands;
-        for_each_turn_in_hand(rules, Metric::Dtc, tier.hands, board, &record, |t| {
-            if let TurnInHand::Quiet(next) = t {
-                record(slid, next);
-            }
+        for_each_turn_target(rules, tier.hands, board, |t| match t {
+            TurnTarget::Quiet(next) => record(slid, next),
+            TurnTarget::Exit { hands, board, .. } => record(hands, board),
+            TurnTarget::Valued(_) => {}
         });
-        let after = ahead.borrow().len();
-        after - before
+        ahead.len() - before
     }
 }
 

@@ -328,7 +328,7 @@ impl<'a> TierSweep<'a> {
                 recomputed,
                 first_section_bad: kind.first_bad.get(slot),
             };
-            tally.record_sampled(outcome, &from_scratch);
+            tally.record_sampled(outcome, from_scratch);
         }
     }
 }
