@@ -169,6 +169,35 @@ pub fn for_each_turn_target(
     board: Board,
     mut f: impl FnMut(TurnTarget),
 ) {
+    for_each_slide_target(rules, hands, board, &mut f);
+    if hands.mover > 0 {
+        let after = hands.after_placement();
+        for_each_placement_target(rules, hands, board, |_, t| {
+            f(match t {
+                PlacementTarget::Next { board, capture } => TurnTarget::Exit {
+                    hands: after,
+                    board,
+                    step: Step::Placement { capture },
+                },
+                // Won or a full board: valued without a lookup, in any metric.
+                t => TurnTarget::Valued(t.value(Metric::Dtc, |_| {
+                    unreachable!("only a placement's next position is looked up")
+                })),
+            })
+        });
+    }
+}
+
+/// The turns of [`for_each_turn_target`] that are not placements (slides, and
+/// the pass of a blocked player), in the same order: what the solver's initial
+/// pass generates board by board, its placements' best coming from one pass
+/// grouped by opponent set ([`crate::in_hand`]).
+pub fn for_each_slide_target(
+    rules: &RuleSet,
+    hands: Hands,
+    board: Board,
+    mut f: impl FnMut(TurnTarget),
+) {
     let slid = Hands::new(hands.opponent, hands.mover);
     let mut slides = false;
     board.for_each_slide_holding(rules, hands.mover, |_, s| {
@@ -189,22 +218,6 @@ pub fn for_each_turn_target(
     });
     if !slides && hands.mover == 0 && !rules.blocked_loses {
         f(TurnTarget::Quiet(board.flipped()));
-    }
-    if hands.mover > 0 {
-        let after = hands.after_placement();
-        for_each_placement_target(rules, hands, board, |_, t| {
-            f(match t {
-                PlacementTarget::Next { board, capture } => TurnTarget::Exit {
-                    hands: after,
-                    board,
-                    step: Step::Placement { capture },
-                },
-                // Won or a full board: valued without a lookup, in any metric.
-                t => TurnTarget::Valued(t.value(Metric::Dtc, |_| {
-                    unreachable!("only a placement's next position is looked up")
-                })),
-            })
-        });
     }
 }
 

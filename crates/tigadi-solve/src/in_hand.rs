@@ -15,7 +15,11 @@
 //! 1. **Initialise**: per position, the best value among its moves that leave
 //!    the step (its *exit*, read from the solved tables of the tiers they lead
 //!    to) and the number of its distinct quiet successor classes inside the
-//!    step. A position without a move is `Loss(0)`; one whose exit is `Win(1)`
+//!    step. The placements' part of the exits comes first, from one pass over
+//!    the boards grouped by the opponent's set, in which a board's placements
+//!    all read one run of their tables ([`crate::leaving`]'s
+//!    `best_placements`, as for the tiers without moves inside); the slides'
+//!    part board by board. A position without a move is `Loss(0)`; one whose exit is `Win(1)`
 //!    is decided; one without moves inside the step is its exit (at once: the
 //!    forward rounds read a level only after it is complete, so an early value
 //!    is read in the round it belongs to). Otherwise the counter is its inside
@@ -45,7 +49,8 @@
 //! draws decided as draws before the rounds, their moves never generated
 //! ([`crate::horizon::solve_step_in_hand_horizon_from_game`]).
 
-use crate::evaluate::{for_each_turn_target, Step, TurnTarget};
+use crate::evaluate::{for_each_slide_target, Step, TurnTarget};
+use crate::leaving::{best_placements, PlacementTables, SuccessorKeys};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
 use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
@@ -111,14 +116,34 @@ impl<'a> Targets<'a> {
         Ok(Targets(out))
     }
 
+    /// The table of `tier`, with its index, when it is an exit tier.
+    fn table(&self, tier: Tier) -> Option<(SubspaceIndex, &'a [Packed])> {
+        self.0
+            .iter()
+            .find(|(t, _, _)| *t == tier)
+            .map(|&(_, idx, values)| (idx, values))
+    }
+
+    /// The tables the placements of `tier` lead to ([`best_placements`]).
+    fn placements(&self, tier: Tier) -> PlacementTables<'a> {
+        let (after, sub) = (tier.hands.after_placement(), tier.subspace);
+        PlacementTables {
+            quiet: self.table(Tier::new(after, Subspace::new(sub.opponent, sub.mover + 1))),
+            capture: sub
+                .opponent
+                .checked_sub(1)
+                .and_then(|o| self.table(Tier::new(after, Subspace::new(o, sub.mover + 1)))),
+        }
+    }
+
     /// Where the value of `board` (its player to move holding `hands`) lies in
     /// its tier's table. `last` keeps what the last target's slot was found
-    /// from ([`LastTarget`]): the quiet placements of one board all lead to
-    /// boards of one tier whose mover set is the placer's opponent set and
-    /// whose opponent sets differ in two points, so their tier and mover class
-    /// are found once, and their slots by toggling two points of the first
-    /// one's precomputed form ([`tigadi_index::Near`]) where the mover set
-    /// has no symmetry.
+    /// from ([`LastTarget`]): a board's successive exits often lead to one
+    /// tier and one mover set (its slides that capture one goti, or its quiet
+    /// slides when they leave the step), with opponent sets that differ in two
+    /// points; then their tier and mover class are found once, and their slots
+    /// by toggling two points of the first one's precomputed form
+    /// ([`tigadi_index::Near`]) where the mover set has no symmetry.
     fn entry(
         &self,
         hands: tigadi_values::Hands,
@@ -162,7 +187,8 @@ impl<'a> Targets<'a> {
         &values[slot as usize]
     }
 
-    /// The turns of `board` of `tier` ([`for_each_turn_target`]), generated
+    /// The slides of `board` of `tier` ([`for_each_slide_target`]; its
+    /// placements' best is [`best_placements`]'), generated
     /// once and gathered for [`initial`] to take [`AHEAD`] boards later: the
     /// number of distinct classes its quiet turns inside the step lead to
     /// (`inside` indexes the part they lead to when that is in the step;
@@ -170,9 +196,8 @@ impl<'a> Targets<'a> {
     /// lookup, and, appended to `ahead` in the order of the turns, the place
     /// of every other turn's target value in its exit table (the quiet
     /// slides' too when they leave the step) with how the turn's value
-    /// follows from it. Those places are prefetched: their reads, one per
-    /// empty point, each a cache miss in a large table, are most of the
-    /// initial pass's time.
+    /// follows from it. Those places are prefetched: each read is a cache
+    /// miss in a large table.
     fn gather(
         &self,
         rules: &RuleSet,
@@ -200,7 +225,7 @@ impl<'a> Targets<'a> {
         let mut distinct = 0usize;
         keys.clear();
         let mut valued: Option<Value> = None;
-        for_each_turn_target(rules, tier.hands, board, |t| match (t, inside) {
+        for_each_slide_target(rules, tier.hands, board, |t| match (t, inside) {
             (TurnTarget::Quiet(next), Some(idx)) => {
                 debug_assert_eq!(next.mover, board.opponent, "a quiet turn's mover set");
                 let c = *quiet_class.get_or_insert_with(|| idx.mover_class(board.opponent));
@@ -344,6 +369,25 @@ pub(crate) fn solve_step_in_hand_capped(
     // tier, which is then in the step); otherwise they leave it, if any.
     let inside = |p: usize| step[p].has_moves_inside(rules);
 
+    // Every placement leaves the step: the best of each board's, as a choice
+    // key, from one pass grouped by opponent set (where a board's placements
+    // read one run of their tables, not one cache miss each), kept in the
+    // board's exit until the initial pass adds its slides.
+    let placing: Vec<bool> = step.iter().map(|t| t.hands.mover > 0).collect();
+    let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
+    observer.phase(
+        "placements",
+        placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
+    );
+    for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
+        let (idx, start) = space.parts[p];
+        let tables = targets.placements(*tier);
+        let visited = best_placements(rules, metric, *tier, tables, observer, |slot, key| {
+            exit_values[(start + slot) as usize].store(key, Relaxed)
+        });
+        observer.advance(idx.slots() - visited);
+    }
+
     observer.phase("init", n as u64);
     let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];
     let (undecided, first_level, _) = space.sweep_runs(observer, |p, runs| {
@@ -364,7 +408,9 @@ pub(crate) fn solve_step_in_hand_capped(
                     if known_draw(p, slot) {
                         // Decided before the rounds and never by them: no
                         // exit, no counter, never undecided.
-                        words[(start + slot) as usize].store(word(Packed::DRAW, 0), Relaxed);
+                        let g = (start + slot) as usize;
+                        words[g].store(word(Packed::DRAW, 0), Relaxed);
+                        exit_values[g].store(Packed::NONE.0, Relaxed);
                         continue;
                     }
                     gathered.push_back(targets.gather(
@@ -383,8 +429,13 @@ pub(crate) fn solve_step_in_hand_capped(
                 let turns = gathered.pop_front().expect("gathered per board");
                 current.clear();
                 current.extend(ahead.drain(..turns.exits));
-                let (value, count, exit) = initial(metric, &turns, &current, limit);
                 let g = (start + slot) as usize;
+                let placed = placing[p].then(|| {
+                    let key = exit_values[g].load(Relaxed);
+                    debug_assert_ne!(key, 0, "a board with gotis in hand has an empty point");
+                    SuccessorKeys::value(key)
+                });
+                let (value, count, exit) = initial(metric, &turns, placed, &current, limit);
                 open += (value == Packed::NONE) as u64;
                 at_one += level_one.contains(&value) as u64;
                 words[g].store(word(value, count), Relaxed);
@@ -420,15 +471,22 @@ pub(crate) fn solve_step_in_hand_capped(
 
 /// Step 1 of the module docs for one board: its initial value (or
 /// [`Packed::NONE`]), its counter and its exit, from what
-/// [`Targets::gather`] found of its turns (`turns`, and `exits` the entries it
-/// appended, now in the cache). An exit deeper than `limit` is a draw.
+/// [`Targets::gather`] found of its slides (`turns`, and `exits` the entries it
+/// appended, now in the cache) and its best placement (`placed`, when its
+/// player holds a goti). An exit deeper than `limit` is a draw.
 fn initial(
     metric: Metric,
     turns: &Gathered,
+    placed: Option<Value>,
     exits: &[Entry<'_>],
     limit: u16,
 ) -> (Packed, u8, Packed) {
     let mut exit = turns.valued;
+    if let Some(v) = placed {
+        if exit.is_none_or(|b| v.better_than(b)) {
+            exit = Some(v);
+        }
+    }
     for &(entry, step) in exits {
         let next = entry
             .get()

@@ -89,15 +89,15 @@ fn choice_key(v: Value) -> u16 {
 }
 
 /// The [`choice_key`] of every packed successor value, by its bits: the key of
-/// `metric.before_turn(v, capture)` for the placement that leads to `v`, `0` where
+/// `step(v)`, the value of the turn that leads to `v`, `0` where
 /// that has no key (no value, or a depth out of range: the pass stops there with
 /// the error that [`choice_key`] would give). One table read per successor
 /// instead of decoding, stepping and encoding each one.
-fn successor_keys(metric: Metric, capture: bool) -> Box<[u16]> {
+fn successor_keys(step: impl Fn(Value) -> Value) -> Box<[u16]> {
     (0..=u16::MAX)
         .map(|bits| match Packed(bits).get() {
             None => 0,
-            Some(v) => match metric.before_turn(v, capture) {
+            Some(v) => match step(v) {
                 Value::Win(d) | Value::Loss(d) if d > MAX_DTC => 0,
                 Value::Win(0) => 0,
                 v => choice_key(v),
@@ -133,11 +133,22 @@ pub struct SuccessorKeys {
 }
 
 impl SuccessorKeys {
-    /// The keys of successors' values whose depth is `metric`.
+    /// The keys of slides (and passes) to successors whose values' depth is
+    /// `metric` ([`Metric::before_turn`]).
     pub fn new(metric: Metric) -> Self {
         SuccessorKeys {
-            quiet: successor_keys(metric, false),
-            capture: successor_keys(metric, true),
+            quiet: successor_keys(|v| metric.before_turn(v, false)),
+            capture: successor_keys(|v| metric.before_turn(v, true)),
+        }
+    }
+
+    /// The keys of placements ([`Metric::before_placement`]: the same as
+    /// [`SuccessorKeys::new`]'s but in [`Metric::Dtz`], where every placement
+    /// restarts the count).
+    pub fn of_placements(metric: Metric) -> Self {
+        SuccessorKeys {
+            quiet: successor_keys(|v| metric.before_placement(v, false)),
+            capture: successor_keys(|v| metric.before_placement(v, true)),
         }
     }
 
@@ -218,8 +229,8 @@ struct GroupTables<'a> {
     placer_gotis: u32,
     /// Gotis the other player holds in hand.
     opponent_hand: u8,
-    quiet: Option<(&'a SubspaceIndex, &'a [Packed])>,
-    capture: Option<(&'a SubspaceIndex, &'a [Packed])>,
+    quiet: Option<(SubspaceIndex, &'a [Packed])>,
+    capture: Option<(SubspaceIndex, &'a [Packed])>,
     /// The keys of a quiet placement's and of a capture's successor.
     keys: SuccessorKeys,
 }
@@ -409,42 +420,95 @@ pub fn solve_tier_with(
         next.tables
             .iter()
             .find(|(i, _)| i.subspace() == s)
-            .map(|(i, v)| (i, *v))
+            .map(|(i, v)| (*i, *v))
     };
-    let tables = GroupTables {
-        rules,
-        placer_gotis: sub.mover as u32 + 1,
-        opponent_hand: tier.hands.opponent,
+    let placements = PlacementTables {
         quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
         capture: sub
             .opponent
             .checked_sub(1)
             .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
-        keys: SuccessorKeys::new(metric),
     };
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
     let out = atomic_packed(&mut values);
-    // Positions are visited grouped by the opponent's set `O`
-    // ([`SubspaceIndex::for_each_board_by_opponent`]): every placement from a board
-    // `(M, O)` leads to a board whose opponent set is the placer's new set
-    // `M + p`, a set of `m + 1` of the points `O` leaves free, and whose mover set
-    // is `O` (quiet) or `O` less a capturable goti (captures). So one [`Group`]
-    // holds, by the number of `M + p` in [`FreeSets`] of `O`, the value of every
-    // quiet placement (read once per group, each is reached from `m + 1` boards)
-    // and of every capturing one (the best capture, valued once per `M + p`
-    // instead of once per board that reaches it); one ordered pass over those
-    // sets hands each value to the `m + 1` boards it is reached from
-    // ([`FreeSets::for_each_less_one`]), so every board's best is in an array by
-    // its number before the group's boards are visited, and a board costs its
-    // slot and one store.
     // Each slot is written exactly once, so the result does not depend on the
     // threads. This is `evaluate_placing` reorganised; `verify` recomputes a sample
     // of every placing table with `evaluate_placing` itself, and the tests compare
     // both with a naive solver.
+    let visited = best_placements(rules, metric, tier, placements, observer, |slot, best| {
+        // Fewer than 24 gotis stand on the board while anyone holds one in
+        // hand, so there is always an empty point.
+        debug_assert_ne!(best, 0, "a placing position with no empty point");
+        // The result's slot is random (one cache miss per position). Not
+        // prefetched: the store waits in the store buffer without
+        // stalling the pass, where a prefetch issued at the board's start
+        // measured ~9% slower (docs/PERFORMANCE.md).
+        out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
+    });
+    // The padding slots, for the progress count.
+    observer.advance(idx.slots() - visited);
+    Ok(SolvedSubspace {
+        subspace: sub,
+        values,
+        rounds: 0,
+    })
+}
+
+/// The tables a tier's placements lead to, each with its index, where they
+/// exist: [`best_placements`] reads them.
+#[derive(Clone, Copy)]
+pub(crate) struct PlacementTables<'a> {
+    /// Where the quiet placements lead: `(o, m + 1)` on the board, the hands
+    /// after the placement; `None` when the board is then full.
+    pub(crate) quiet: Option<(SubspaceIndex, &'a [Packed])>,
+    /// Where the placements that capture lead: `(o - 1, m + 1)`; `None` when
+    /// no capture is possible or every capture ends the game.
+    pub(crate) capture: Option<(SubspaceIndex, &'a [Packed])>,
+}
+
+/// The best placement of every board of `tier` (whose player to move holds a
+/// goti), as a [`choice_key`] in `metric` (a placement's value from its
+/// target's, [`Metric::before_placement`]), handed to `store(slot, key)` once
+/// per slot that holds a position; returns how many. Reports the boards to
+/// `observer` as it goes (not the padding).
+///
+/// Positions are visited grouped by the opponent's set `O`
+/// ([`SubspaceIndex::for_each_board_by_opponent`]): every placement from a board
+/// `(M, O)` leads to a board whose opponent set is the placer's new set
+/// `M + p`, a set of `m + 1` of the points `O` leaves free, and whose mover set
+/// is `O` (quiet) or `O` less a capturable goti (captures). So one [`Group`]
+/// holds, by the number of `M + p` in [`FreeSets`] of `O`, the value of every
+/// quiet placement (read once per group, each is reached from `m + 1` boards)
+/// and of every capturing one (the best capture, valued once per `M + p`
+/// instead of once per board that reaches it); one ordered pass over those
+/// sets hands each value to the `m + 1` boards it is reached from
+/// ([`FreeSets::for_each_less_one`]), so every board's best is in an array by
+/// its number before the group's boards are visited, and a board costs its
+/// slot and one store. The tiers whose moves all leave them take their values
+/// from it ([`solve_tier_with`]); a Lasker step with gotis in hand takes its
+/// placements' part of every exit from it ([`crate::in_hand`]).
+pub(crate) fn best_placements(
+    rules: &RuleSet,
+    metric: Metric,
+    tier: Tier,
+    tables: PlacementTables<'_>,
+    observer: &dyn Observer,
+    store: impl Fn(u64, u16) + Sync,
+) -> u64 {
+    let sub = tier.subspace;
+    let idx = SubspaceIndex::new(sub);
+    let tables = GroupTables {
+        rules,
+        placer_gotis: sub.mover as u32 + 1,
+        opponent_hand: tier.hands.opponent,
+        quiet: tables.quiet,
+        capture: tables.capture,
+        keys: SuccessorKeys::of_placements(metric),
+    };
     let per_group = (binomial(24 - sub.opponent as u32, sub.mover as u32) as u64).max(1);
     let groups_per_task = (CHUNK / per_group).max(1);
     let groups = idx.opponent_orbits();
-    let visited: u64 = (0..groups.div_ceil(groups_per_task))
+    (0..groups.div_ceil(groups_per_task))
         .into_par_iter()
         .map(|t| {
             let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
@@ -454,28 +518,13 @@ pub fn solve_tier_with(
                 if group.opponent != Some(board.opponent) {
                     group.start(&tables, board.opponent);
                 }
-                let best = group.best[number as usize];
-                // Fewer than 24 gotis stand on the board while anyone holds one in
-                // hand, so there is always an empty point.
-                debug_assert_ne!(best, 0, "a placing position with no empty point");
-                // The result's slot is random (one cache miss per position). Not
-                // prefetched: the store waits in the store buffer without
-                // stalling the pass, where a prefetch issued at the board's start
-                // measured ~9% slower (docs/PERFORMANCE.md).
-                out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
+                store(slot, group.best[number as usize]);
                 count += 1;
             });
             observer.advance(count);
             count
         })
-        .sum();
-    // The padding slots, for the progress count.
-    observer.advance(idx.slots() - visited);
-    Ok(SolvedSubspace {
-        subspace: sub,
-        values,
-        rounds: 0,
-    })
+        .sum()
 }
 
 /// Recomputing a board one by one with [`evaluate_placing`] costs some 25 times
