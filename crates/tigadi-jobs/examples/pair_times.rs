@@ -10,6 +10,10 @@
 //! `RULES=navakankari,quiet=20` (any `--rules` value; default `tigadi`) names the
 //! rule set, and `PASS=horizon` times the 100-turn pass instead, its capture
 //! targets read from the directory's horizon tables.
+//!
+//! `HANDS=1+0` (with `RULES=lasker`) times the Lasker step with gotis in hand
+//! headed by SUBSPACE with those hands instead (`in_hand`), its exit tiers'
+//! tables read from the directory; its placements' pass is timed apart.
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -19,8 +23,12 @@ use phase_times::{cpu_seconds, RoundPrinter, Timer};
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
-use tigadi_solve::{solve_pair_horizon, solve_pair_with, Packed, Pair, Rounds, SolvedTable};
+use tigadi_solve::{
+    exit_tiers, solve_pair_horizon, solve_pair_with, solve_step_in_hand_with, step_tiers, Metric,
+    Packed, Pair, Rounds, SolvedTable, TierTable,
+};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
+use tigadi_values::{Hands, Tier};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -31,6 +39,15 @@ fn main() {
     let rules = std::env::var("RULES").map_or(RuleSet::TIGADI, |r| {
         RuleSet::parse(&r).expect("RULES names a rule set")
     });
+    if let Ok(hands) = std::env::var("HANDS") {
+        return in_hand(
+            &dir,
+            &rules,
+            sub,
+            &hands,
+            args.get(3).is_some_and(|a| a == "rounds"),
+        );
+    }
     let horizon = std::env::var("PASS").is_ok_and(|p| p == "horizon");
     let kind = if horizon {
         TableKind::Horizon
@@ -71,6 +88,51 @@ fn main() {
     let slots: usize = solved.iter().map(|s| s.values.len()).sum();
     println!(
         "{pair}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds() - c0,
+        timer.take().0
+    );
+}
+
+/// The Lasker step headed by `sub` with `hands` (`1+0`), its game values from
+/// its exit tiers' game tables in `dir`.
+fn in_hand(dir: &std::path::Path, rules: &RuleSet, sub: Subspace, hands: &str, rounds: bool) {
+    let (m, o) = hands.split_once('+').expect("HANDS such as 1+0");
+    let hands = Hands::new(m.parse().unwrap(), o.parse().unwrap());
+    let step = step_tiers(rules, Tier::new(hands, sub));
+    let store = TablebaseDir::new(dir, rules);
+    let loaded: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &step)
+        .into_iter()
+        .map(|t| {
+            let v = store
+                .load(TableId::new(TableKind::GameTheoretic, t))
+                .expect("an exit tier's game table");
+            (t, v)
+        })
+        .collect();
+    let tables: Vec<TierTable> = loaded
+        .iter()
+        .map(|(tier, values)| TierTable {
+            tier: *tier,
+            values,
+        })
+        .collect();
+    let (timer, printer) = (Timer::default(), RoundPrinter::default());
+    let observer: &dyn tigadi_solve::Observer = if rounds { &printer } else { &timer };
+    let (t0, c0) = (Instant::now(), cpu_seconds());
+    let solved = solve_step_in_hand_with(
+        rules,
+        Metric::Dtc,
+        &step,
+        &tables,
+        observer,
+        Rounds::Adaptive,
+    )
+    .unwrap();
+    let slots: usize = solved.iter().map(|s| s.values.len()).sum();
+    println!(
+        "{}: {slots} slots, wall {:.2} s, cpu {:.2} s: {}",
+        step[0],
         t0.elapsed().as_secs_f64(),
         cpu_seconds() - c0,
         timer.take().0

@@ -41,6 +41,9 @@ pub fn placing_args() -> (std::path::PathBuf, u32, tigadi_index::Subspace, RuleS
 struct Split {
     /// CPU seconds at the start of the current phase.
     mark: f64,
+    /// A Lasker step's placements' pass (0 elsewhere), and whether it runs.
+    placements: f64,
+    placing: bool,
     init: f64,
     backward: (u32, f64),
     forward: (u32, f64),
@@ -63,8 +66,8 @@ impl Timer {
         let s = std::mem::take(&mut *self.0.lock().unwrap());
         let words = [s.init_words.unwrap_or(0), s.words.0, s.words.1];
         let text = format!(
-            "init {:.2} ({} reads), {} backward rounds {:.2} ({} updates), {} forward rounds {:.2} ({} reads)",
-            s.init, words[0], s.backward.0, s.backward.1, words[1], s.forward.0, s.forward.1, words[2]
+            "placements {:.2}, init {:.2} ({} reads), {} backward rounds {:.2} ({} updates), {} forward rounds {:.2} ({} reads)",
+            s.placements, s.init, words[0], s.backward.0, s.backward.1, words[1], s.forward.0, s.forward.1, words[2]
         );
         (text, words)
     }
@@ -74,7 +77,14 @@ impl Observer for Timer {
     fn phase(&self, name: &str, _work: u64) {
         let mut s = self.0.lock().unwrap();
         let now = cpu_seconds();
-        if name == "init" {
+        if name == "placements" {
+            // A Lasker step's placements' pass, before its initial pass.
+            s.placing = true;
+            s.mark = now;
+        } else if name == "init" {
+            if std::mem::take(&mut s.placing) {
+                s.placements = now - s.mark;
+            }
             s.mark = now;
         } else if s.backward.0 + s.forward.0 == 0 && s.init == 0.0 {
             // The first round begins: the initial pass is over.

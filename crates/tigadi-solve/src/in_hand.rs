@@ -56,7 +56,6 @@ use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
-use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{MoverClass, Near, Subspace, SubspaceIndex};
@@ -444,18 +443,10 @@ pub(crate) fn solve_step_in_hand_capped(
         }
         (open, at_one, 0)
     });
-    let values: Vec<u16> = exit_values.into_iter().map(|v| v.into_inner()).collect();
-    let deepest = values
-        .par_iter()
-        .filter_map(|&v| Packed(v).get().and_then(Value::dtc))
-        .max()
-        .unwrap_or(0);
-    let exits = Exits {
-        values,
-        hands: step.iter().map(|t| t.hands.mover).collect(),
-        deepest,
-    };
     let level = if (0..step.len()).any(inside) {
+        let values: Vec<u16> = exit_values.into_iter().map(|v| v.into_inner()).collect();
+        let hands = step.iter().map(|t| t.hands.mover).collect();
+        let exits = Exits::new(values, hands, words);
         let start = Start {
             undecided,
             first_level,

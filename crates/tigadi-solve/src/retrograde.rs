@@ -338,6 +338,80 @@ pub(crate) struct Exits {
     pub(crate) hands: Vec<u8>,
     /// The largest depth among `values`: rounds go on at least this far.
     pub(crate) deepest: u16,
+    /// Per round `k`, the chunks holding a position that the initial pass
+    /// decided at level `k - 1` or one it left undecided whose exit has depth
+    /// `k`: with the chunks the round before decided positions in, all that a
+    /// backward round `k` must sweep (its level `k - 1`, and what
+    /// [`exit_round`] may decide).
+    at_round: Vec<Touched>,
+}
+
+impl Exits {
+    /// The exits `values` of a step whose initial pass wrote `words`, its
+    /// parts' movers holding `hands`.
+    ///
+    /// Where a moving pair's level `k - 1` was all decided in round `k - 1`,
+    /// a step's initial pass decides positions at any level (those whose
+    /// every move leaves the step), and its exits decide positions in the
+    /// round of their depth: an exit `Win(k)` in round `k`, and a loss exit
+    /// `Loss(e)` in round `e` when the position's counter ran out earlier
+    /// (a counter that runs out in a round `k >= e` decides it then, in that
+    /// round's update). So a round `k` needs, besides the chunks of round
+    /// `k - 1`, only those of `at_round[k]`, found here in one sweep; without
+    /// them each of a step's many late rounds, which decide few positions,
+    /// swept the whole step twice.
+    pub(crate) fn new(values: Vec<u16>, hands: Vec<u8>, words: &[AtomicU32]) -> Exits {
+        let depth = |v: u16| Packed(v).get().and_then(Value::dtc);
+        let deepest = values
+            .par_iter()
+            .filter_map(|&v| depth(v))
+            .max()
+            .unwrap_or(0);
+        // Levels reach at most the deepest exit, `Win(1)` and `Loss(1)` aside:
+        // a round past `deepest + 2` has nothing here.
+        let rounds = deepest as usize + 3;
+        let at_round: Vec<Touched> = (0..rounds).map(|_| Touched::new(words.len())).collect();
+        words
+            .par_chunks(CHUNK)
+            .zip(values.par_chunks(CHUNK))
+            .enumerate()
+            .for_each(|(c, (words, exits))| {
+                // The rounds this chunk is needed in, marked once each.
+                let mut needed = vec![0u64; rounds.div_ceil(64)];
+                for (w, &exit) in words.iter().zip(exits) {
+                    let w = w.load(Relaxed);
+                    let round = if word_value(w) != NONE {
+                        depth(word_value(w)).map(|d| d + 1)
+                    } else if word_count(w) != PADDING {
+                        depth(exit)
+                    } else {
+                        None
+                    };
+                    if let Some(k) = round.map(usize::from).filter(|&k| k < rounds) {
+                        needed[k / 64] |= 1 << (k % 64);
+                    }
+                }
+                for (i, mut bits) in needed.into_iter().enumerate() {
+                    while bits != 0 {
+                        let k = i * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        at_round[k].mark(c * CHUNK);
+                    }
+                }
+            });
+        Exits {
+            values,
+            hands,
+            deepest,
+            at_round,
+        }
+    }
+
+    /// The chunks a backward round `level` sweeps besides those of the round
+    /// before ([`Exits::new`]).
+    fn at_round(&self, level: u16) -> Option<&Touched> {
+        self.at_round.get(level as usize)
+    }
 }
 
 /// Step 2 of the module docs: level k from level k - 1, until a round decides
@@ -384,9 +458,11 @@ pub(crate) fn run_rounds(
         } else {
             // Levels 0 and 1 come from the initial pass too: rounds 1 and 2 sweep
             // every chunk. With exits the initial pass decides positions at any
-            // level, and a forward round may have left the level before
-            // unmarked: every round sweeps every chunk.
-            let only = (level > 2 && exits.is_none()).then_some(&read);
+            // level: their chunks are swept in the round after their level.
+            let only = (level > 2).then(|| Sweep {
+                read: &read,
+                also: exits.and_then(|e| e.at_round(level)),
+            });
             backward_round(rules, space, words, at, exits, only, &marked, observer)
         };
         std::mem::swap(&mut read, &mut marked);
@@ -611,6 +687,8 @@ pub(crate) fn capture_table<'a>(
 /// The packed values a round reads and writes: level `k - 1` (read) and `k` (written).
 #[derive(Clone, Copy)]
 struct Level {
+    /// `k`.
+    k: u16,
     /// `Win(k - 1)`; none in round 1 (no win has DTC 0).
     prev_win: Option<u16>,
     /// `Loss(k - 1)`.
@@ -624,6 +702,7 @@ struct Level {
 impl Level {
     fn new(k: u16) -> Level {
         Level {
+            k,
             prev_win: (k > 1).then(|| Packed::new(Value::Win(k - 1)).0),
             prev_loss: Packed::new(Value::Loss(k - 1)).0,
             win_now: Packed::new(Value::Win(k)).0,
@@ -635,12 +714,28 @@ impl Level {
 /// The value bits of an undecided (or padding) slot.
 const NONE: u16 = Packed::NONE.0;
 
+/// The chunks a backward round sweeps for its level: those marked in `read`
+/// (decided in the round before) or in `also` ([`Exits::at_round`]).
+#[derive(Clone, Copy)]
+struct Sweep<'a> {
+    read: &'a Touched,
+    also: Option<&'a Touched>,
+}
+
+impl Sweep<'_> {
+    /// Does chunk `c` hold no position the round needs?
+    #[inline]
+    fn skips(&self, c: usize) -> bool {
+        !self.read.has(c) && !self.also.is_some_and(|t| t.has(c))
+    }
+}
+
 /// One round run backwards: every position at level `k - 1` updates its quiet
 /// predecessor classes (see the module docs). Returns the positions decided and
 /// the predecessor words updated.
 ///
-/// With `only`, the chunks not marked there hold no position of level `k - 1` and
-/// are skipped. Every chunk in which this round decides a position is marked in
+/// With `only`, the chunks it skips hold no position of level `k - 1` and
+/// are not swept. Every chunk in which this round decides a position is marked in
 /// `marked`.
 ///
 /// The positions are taken a run at a time (the slots of one canonical mover set
@@ -660,7 +755,7 @@ fn backward_round(
     words: &[AtomicU32],
     at: Level,
     exits: Option<&Exits>,
-    only: Option<&Touched>,
+    only: Option<Sweep<'_>>,
     marked: &Touched,
     observer: &dyn Observer,
 ) -> (u64, u64) {
@@ -681,7 +776,7 @@ fn backward_round(
             // The level's positions of the run, by their number in it.
             level.clear();
             for c in (first / CHUNK)..(first + slots.len()).div_ceil(CHUNK) {
-                if only.is_some_and(|t| !t.has(c)) {
+                if only.is_some_and(|t| t.skips(c)) {
                     continue;
                 }
                 let lo = (c * CHUNK).max(first) - first;
@@ -707,12 +802,17 @@ fn backward_round(
 /// otherwise): an undecided position whose exit is `Win(k)` becomes `Win(k)`,
 /// and one whose counter is zero and whose exit is a loss no deeper than `k`
 /// (it waited since its counter reached zero) becomes `Loss(k)`, as
-/// [`forward_step`] decides them. Marks their chunks; returns how many.
+/// [`forward_step`] decides them. Only the chunks of [`Exits::at_round`] hold
+/// such positions. Marks their chunks; returns how many.
 fn exit_round(words: &[AtomicU32], at: Level, exits: &Exits, marked: &Touched) -> u64 {
+    let Some(needed) = exits.at_round(at.k) else {
+        return 0;
+    };
     words
         .par_chunks(CHUNK)
         .zip(exits.values.par_chunks(CHUNK))
         .enumerate()
+        .filter(|(c, _)| needed.has(*c))
         .map(|(c, (words, exits))| {
             let mut decided = 0;
             for (i, (w, &exit)) in words.iter().zip(exits).enumerate() {
@@ -1138,4 +1238,84 @@ fn forward_round(
         (decided, 0, read)
     });
     (decided, touched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_rules::Rng;
+
+    /// A packed win or loss of depth `d`.
+    fn level(win: bool, d: u16) -> Packed {
+        Packed::new(if win { Value::Win(d) } else { Value::Loss(d) })
+    }
+
+    /// [`Exits::at_round`] marks exactly the chunks a backward round needs
+    /// besides the round before's: for round `k`, those holding a position
+    /// decided (by the initial pass) at level `k - 1`, or an undecided one
+    /// whose exit has depth `k`. Positions are scattered sparsely over many
+    /// chunks, so that leaving either kind out, or marking every chunk,
+    /// changes the marks. (The solver's tests run on sets too small to have
+    /// chunks a round skips.)
+    #[test]
+    fn exits_mark_the_chunks_each_round_needs() {
+        let chunks = 300;
+        let n = chunks * CHUNK;
+        let mut rng = Rng::seeded(7);
+        let mut raw = vec![word(Packed::NONE, PADDING); n];
+        let mut exits = vec![NONE; n];
+        let mut needed = std::collections::BTreeSet::new();
+        for _ in 0..1200 {
+            let slot = rng.below(n);
+            let d = 1 + rng.below(40) as u16;
+            let win = rng.below(2) == 0;
+            match rng.below(4) {
+                // Decided by the initial pass at level d: read in round d + 1.
+                0 => {
+                    raw[slot] = word(level(win, d), 0);
+                    needed.insert((d + 1, slot / CHUNK));
+                }
+                // Undecided with an exit of depth d: decided by it in round d
+                // at the latest.
+                1 => {
+                    raw[slot] = word(Packed::NONE, 2);
+                    exits[slot] = level(win, d).0;
+                    needed.insert((d, slot / CHUNK));
+                }
+                // Undecided with a drawn exit, or none: no round of its own.
+                2 => {
+                    raw[slot] = word(Packed::NONE, 3);
+                    exits[slot] = if win { Packed::DRAW.0 } else { NONE };
+                }
+                // A decided draw: never a level.
+                _ => raw[slot] = word(Packed::DRAW, 0),
+            }
+        }
+        // Slots written twice keep their last write: recompute what is needed
+        // from the final contents, as the rounds would meet them.
+        needed.retain(|&(k, c)| {
+            (c * CHUNK..(c + 1) * CHUNK).any(|s| {
+                let (v, e) = (word_value(raw[s]), exits[s]);
+                let depth = |p: u16| Packed(p).get().and_then(Value::dtc);
+                if v != NONE {
+                    depth(v) == Some(k - 1)
+                } else {
+                    word_count(raw[s]) != PADDING && depth(e) == Some(k)
+                }
+            })
+        });
+        let words = atomic_u32(&mut raw);
+        let e = Exits::new(exits, vec![0], words);
+        let mut marked = std::collections::BTreeSet::new();
+        for k in 0..=e.deepest + 3 {
+            for c in 0..chunks {
+                if e.at_round(k).is_some_and(|t| t.has(c)) {
+                    marked.insert((k, c));
+                }
+            }
+        }
+        assert!(needed.len() > 500, "the test marks many chunks");
+        assert!(marked.len() < chunks * 10, "not every chunk in every round");
+        assert_eq!(marked, needed);
+    }
 }
