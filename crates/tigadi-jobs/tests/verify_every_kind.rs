@@ -153,7 +153,13 @@ fn a_wrong_value_read_only_by_placements_is_caught_in_a_lasker_tier_in_hand() {
     // Every table a board of the tier reads, by tier, with its index.
     let mut tables: Vec<(Tier, SubspaceIndex, Vec<Packed>)> = std::iter::once(tier)
         .chain(successor_tiers(&rules, tier))
-        .map(|t| (t, SubspaceIndex::new(t.subspace), store.load(id(t)).unwrap()))
+        .map(|t| {
+            (
+                t,
+                SubspaceIndex::new(t.subspace),
+                store.load(id(t)).unwrap(),
+            )
+        })
         .collect();
     let value_in = |tables: &[(Tier, SubspaceIndex, Vec<Packed>)], hands: Hands, b: Board| {
         let t = Tier::new(hands, Subspace::of(b));
@@ -161,7 +167,9 @@ fn a_wrong_value_read_only_by_placements_is_caught_in_a_lasker_tier_in_hand() {
         v[idx.index(b) as usize].get().unwrap()
     };
     let evaluate = |tables: &[(Tier, SubspaceIndex, Vec<Packed>)], b: Board| {
-        evaluate_in_hand(&rules, Metric::Dtc, tier.hands, b, &|h, n| value_in(tables, h, n))
+        evaluate_in_hand(&rules, Metric::Dtc, tier.hands, b, &|h, n| {
+            value_in(tables, h, n)
+        })
     };
     let opposite = |v: Value| match v {
         Value::Win(d) => Value::Loss(d),
@@ -223,7 +231,10 @@ fn a_wrong_value_read_only_by_placements_is_caught_in_a_lasker_tier_in_hand() {
     assert!(own.examples.iter().any(|m| m.slot == slot), "{own:?}");
     let reader = of(tier);
     assert_eq!(reader.mismatches, changed.len() as u64, "{reader:?}");
-    assert!(reader.examples.iter().all(|m| changed.contains(&m.slot)), "{reader:?}");
+    assert!(
+        reader.examples.iter().all(|m| changed.contains(&m.slot)),
+        "{reader:?}"
+    );
     let name = id(target).file_name(&rules);
     assert!(reader.culprits.contains(&name), "{reader:?}");
 }

@@ -470,10 +470,7 @@ impl<'a> PlacementTables<'a> {
     /// The tables the placements of `tier` lead to, `table(t)` giving the
     /// table of tier `t` with its index where it is at hand: the quiet
     /// placements' tier and the captures' (the hands after the placement).
-    pub fn of(
-        tier: Tier,
-        table: impl Fn(Tier) -> Option<(SubspaceIndex, &'a [Packed])>,
-    ) -> Self {
+    pub fn of(tier: Tier, table: impl Fn(Tier) -> Option<(SubspaceIndex, &'a [Packed])>) -> Self {
         let (after, sub) = (tier.hands.after_placement(), tier.subspace);
         PlacementTables {
             quiet: table(Tier::new(after, Subspace::new(sub.opponent, sub.mover + 1))),

@@ -193,45 +193,51 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
             });
         }
         let tasks = slot_chunks(index.slots());
-        sweep(tasks, &mut [&mut c.report], Some(run.observer), |range, tally| {
-            let mut boards = index.boards(range);
-            let mut queue = VecDeque::with_capacity(AHEAD + 1);
-            let mut ahead = VecDeque::new();
-            loop {
-                while queue.len() <= AHEAD {
-                    let Some((slot, board)) = boards.next() else {
+        sweep(
+            tasks,
+            &mut [&mut c.report],
+            Some(run.observer),
+            |range, tally| {
+                let mut boards = index.boards(range);
+                let mut queue = VecDeque::with_capacity(AHEAD + 1);
+                let mut ahead = VecDeque::new();
+                loop {
+                    while queue.len() <= AHEAD {
+                        let Some((slot, board)) = boards.next() else {
+                            break;
+                        };
+                        let (n, valued) = tiers.slides(rules, tier, board, &mut ahead);
+                        for &(at, s, _) in ahead.range(ahead.len() - n..) {
+                            prefetch(&k.values[at][s as usize]);
+                        }
+                        queue.push_back((slot, board, n, valued));
+                    }
+                    let Some((slot, board, n, mut best)) = queue.pop_front() else {
                         break;
                     };
-                    let (n, valued) = tiers.slides(rules, tier, board, &mut ahead);
-                    for &(at, s, _) in ahead.range(ahead.len() - n..) {
-                        prefetch(&k.values[at][s as usize]);
+                    if placing {
+                        // Never 0: a board with gotis in hand has an empty point.
+                        best.add(SuccessorKeys::value(placed[slot as usize].load(Relaxed)));
                     }
-                    queue.push_back((slot, board, n, valued));
+                    for (at, s, step) in ahead.drain(..n) {
+                        best.add(step.value(k.metric, k.value(at, s)));
+                    }
+                    let from_scratch = |hands: Hands, next: Board| {
+                        let at = tiers.place(hands, next);
+                        k.value(at, tiers.0[at].1.index(next))
+                    };
+                    let outcome = Outcome {
+                        table: 0,
+                        slot,
+                        board: &|| board,
+                        stored: k.value(0, slot),
+                        recomputed: k.finish(rules, best),
+                        first_section_bad: k.first_bad.get(slot),
+                    };
+                    tally
+                        .record_sampled(outcome, || k.recompute(rules, tier, board, &from_scratch));
                 }
-                let Some((slot, board, n, mut best)) = queue.pop_front() else {
-                    break;
-                };
-                if placing {
-                    // Never 0: a board with gotis in hand has an empty point.
-                    best.add(SuccessorKeys::value(placed[slot as usize].load(Relaxed)));
-                }
-                for (at, s, step) in ahead.drain(..n) {
-                    best.add(step.value(k.metric, k.value(at, s)));
-                }
-                let from_scratch = |hands: Hands, next: Board| {
-                    let at = tiers.place(hands, next);
-                    k.value(at, tiers.0[at].1.index(next))
-                };
-                let outcome = Outcome {
-                    table: 0,
-                    slot,
-                    board: &|| board,
-                    stored: k.value(0, slot),
-                    recomputed: k.finish(rules, best),
-                    first_section_bad: k.first_bad.get(slot),
-                };
-                tally.record_sampled(outcome, || k.recompute(rules, tier, board, &from_scratch));
-            }
-        });
+            },
+        );
     }
 }
