@@ -11,12 +11,13 @@ mod common;
 
 use common::Silent;
 use std::path::Path;
-use tigadi_index::Subspace;
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{solve, steps, verify, Scope};
-use tigadi_rules::RuleSet;
-use tigadi_solve::{Packed, Value};
+use tigadi_rules::{Board, RuleSet};
+use tigadi_solve::evaluate::Step;
+use tigadi_solve::{evaluate_in_hand, for_each_turn_target, Metric, Packed, TurnTarget, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir, Tier};
-use tigadi_values::Hands;
+use tigadi_values::{successor_tiers, Hands};
 
 fn no_progress(_: u64, _: u64) {}
 
@@ -129,6 +130,113 @@ fn one_altered_value_is_caught_in_every_kind_of_lasker_tier_in_hand() {
             Tier::new(Hands::new(1, 1), Subspace::new(2, 2)),
         ],
     );
+}
+
+/// Under Lasker's rule, a wrong value that a tier in hand reaches only by a
+/// placement (issue 56: `verify` takes a board's placements' best from the
+/// solver's pass grouped by opponent set, not board by board): one value of
+/// the quiet placements' target tier of `1,1 2v2` is flipped where it is the
+/// unique best turn of a board of that tier. `verify` must report, besides
+/// the altered table, exactly the boards of `1,1 2v2` whose value the change
+/// alters (each recomputed on its own here with `evaluate_in_hand`), naming
+/// the altered table.
+#[test]
+fn a_wrong_value_read_only_by_placements_is_caught_in_a_lasker_tier_in_hand() {
+    let rules = RuleSet::parse("lasker,pieces=3,quiet=8").unwrap();
+    let solved = tempfile::tempdir().unwrap();
+    solve_all(solved.path(), &rules);
+    let store = TablebaseDir::new(solved.path(), &rules);
+    let tier = Tier::new(Hands::new(1, 1), Subspace::new(2, 2));
+    assert_eq!(tier.flipped(), tier, "a step of one tier");
+    let kind = TableKind::GameTheoretic;
+    let id = |t: Tier| TableId::new(kind, t);
+    // Every table a board of the tier reads, by tier, with its index.
+    let mut tables: Vec<(Tier, SubspaceIndex, Vec<Packed>)> = std::iter::once(tier)
+        .chain(successor_tiers(&rules, tier))
+        .map(|t| {
+            (
+                t,
+                SubspaceIndex::new(t.subspace),
+                store.load(id(t)).unwrap(),
+            )
+        })
+        .collect();
+    let value_in = |tables: &[(Tier, SubspaceIndex, Vec<Packed>)], hands: Hands, b: Board| {
+        let t = Tier::new(hands, Subspace::of(b));
+        let (_, idx, v) = tables.iter().find(|(u, _, _)| *u == t).unwrap();
+        v[idx.index(b) as usize].get().unwrap()
+    };
+    let evaluate = |tables: &[(Tier, SubspaceIndex, Vec<Packed>)], b: Board| {
+        evaluate_in_hand(&rules, Metric::Dtc, tier.hands, b, &|h, n| {
+            value_in(tables, h, n)
+        })
+    };
+    let opposite = |v: Value| match v {
+        Value::Win(d) => Value::Loss(d),
+        Value::Loss(d) => Value::Win(d.max(1)),
+        Value::Draw => Value::Loss(1),
+    };
+    // The first board with a quiet placement whose target, flipped, changes
+    // the board's value.
+    let own = SubspaceIndex::new(tier.subspace);
+    let boards: Vec<(u64, Board)> = (0..own.slots())
+        .filter_map(|s| own.board(s).map(|b| (s, b)))
+        .collect();
+    let mut altered = None;
+    'boards: for &(_, b) in &boards {
+        let before = evaluate(&tables, b);
+        let mut targets = Vec::new();
+        for_each_turn_target(&rules, tier.hands, b, |t| {
+            if let TurnTarget::Exit {
+                hands,
+                board,
+                step: Step::Placement { capture: false },
+            } = t
+            {
+                targets.push((hands, board));
+            }
+        });
+        for (hands, next) in targets {
+            let at = Tier::new(hands, Subspace::of(next));
+            let p = tables.iter().position(|(u, _, _)| *u == at).unwrap();
+            let slot = tables[p].1.index(next) as usize;
+            let was = tables[p].2[slot];
+            tables[p].2[slot] = Packed::new(opposite(was.get().unwrap()));
+            if evaluate(&tables, b) != before {
+                altered = Some((at, slot as u64));
+                break 'boards;
+            }
+            tables[p].2[slot] = was;
+        }
+    }
+    let (target, slot) = altered.expect("a board whose value a placement decides");
+    assert_ne!(target.hands, tier.hands, "read by placements only");
+    // The boards of the tier whose value the flipped target changes.
+    let stored = store.load(id(tier)).unwrap();
+    let changed: Vec<u64> = boards
+        .iter()
+        .filter(|&&(s, b)| stored[s as usize].get() != Some(evaluate(&tables, b)))
+        .map(|&(s, _)| s)
+        .collect();
+    assert!(!changed.is_empty());
+    // Written with valid checksums: only the recomputation can tell.
+    let p = tables.iter().position(|(u, _, _)| *u == target).unwrap();
+    tigadi_tablebase::mark_padding(target.subspace, &mut tables[p].2);
+    let data = kind.data(&tables[p].2, None).unwrap();
+    store.write(id(target), data).unwrap();
+    store.update_manifest(&[id(target)], &[]).unwrap();
+    let report = verify(solved.path(), &rules, &no_progress).unwrap();
+    let of = |t: Tier| report.subspaces.iter().find(|r| r.id() == id(t)).unwrap();
+    let own = of(target);
+    assert!(own.examples.iter().any(|m| m.slot == slot), "{own:?}");
+    let reader = of(tier);
+    assert_eq!(reader.mismatches, changed.len() as u64, "{reader:?}");
+    assert!(
+        reader.examples.iter().all(|m| changed.contains(&m.slot)),
+        "{reader:?}"
+    );
+    let name = id(target).file_name(&rules);
+    assert!(reader.culprits.contains(&name), "{reader:?}");
 }
 
 /// Solves the whole game of `rules`, checks that `verify` passes it, then, in

@@ -125,14 +125,7 @@ impl<'a> Targets<'a> {
 
     /// The tables the placements of `tier` lead to ([`best_placements`]).
     fn placements(&self, tier: Tier) -> PlacementTables<'a> {
-        let (after, sub) = (tier.hands.after_placement(), tier.subspace);
-        PlacementTables {
-            quiet: self.table(Tier::new(after, Subspace::new(sub.opponent, sub.mover + 1))),
-            capture: sub
-                .opponent
-                .checked_sub(1)
-                .and_then(|o| self.table(Tier::new(after, Subspace::new(o, sub.mover + 1)))),
-        }
+        PlacementTables::of(tier, |t| self.table(t))
     }
 
     /// Where the value of `board` (its player to move holding `hands`) lies in

@@ -457,13 +457,29 @@ pub fn solve_tier_with(
 /// The tables a tier's placements lead to, each with its index, where they
 /// exist: [`best_placements`] reads them.
 #[derive(Clone, Copy)]
-pub(crate) struct PlacementTables<'a> {
+pub struct PlacementTables<'a> {
     /// Where the quiet placements lead: `(o, m + 1)` on the board, the hands
     /// after the placement; `None` when the board is then full.
-    pub(crate) quiet: Option<(SubspaceIndex, &'a [Packed])>,
+    pub quiet: Option<(SubspaceIndex, &'a [Packed])>,
     /// Where the placements that capture lead: `(o - 1, m + 1)`; `None` when
     /// no capture is possible or every capture ends the game.
-    pub(crate) capture: Option<(SubspaceIndex, &'a [Packed])>,
+    pub capture: Option<(SubspaceIndex, &'a [Packed])>,
+}
+
+impl<'a> PlacementTables<'a> {
+    /// The tables the placements of `tier` lead to, `table(t)` giving the
+    /// table of tier `t` with its index where it is at hand: the quiet
+    /// placements' tier and the captures' (the hands after the placement).
+    pub fn of(tier: Tier, table: impl Fn(Tier) -> Option<(SubspaceIndex, &'a [Packed])>) -> Self {
+        let (after, sub) = (tier.hands.after_placement(), tier.subspace);
+        PlacementTables {
+            quiet: table(Tier::new(after, Subspace::new(sub.opponent, sub.mover + 1))),
+            capture: sub
+                .opponent
+                .checked_sub(1)
+                .and_then(|o| table(Tier::new(after, Subspace::new(o, sub.mover + 1)))),
+        }
+    }
 }
 
 /// The best placement of every board of `tier` (whose player to move holds a
@@ -486,8 +502,9 @@ pub(crate) struct PlacementTables<'a> {
 /// its number before the group's boards are visited, and a board costs its
 /// slot and one store. The tiers whose moves all leave them take their values
 /// from it ([`solve_tier_with`]); a Lasker step with gotis in hand takes its
-/// placements' part of every exit from it ([`crate::in_hand`]).
-pub(crate) fn best_placements(
+/// placements' part of every exit from it ([`crate::in_hand`]), and `verify`
+/// its placements' part of every value of such a tier.
+pub fn best_placements(
     rules: &RuleSet,
     metric: Metric,
     tier: Tier,
