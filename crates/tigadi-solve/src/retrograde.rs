@@ -766,7 +766,7 @@ fn backward_round(
         // The predecessors' player to move holds the other part's hand.
         let hand = exits.map_or(0, |e| e.hands[(p + 1) % space.parts.len()]);
         let mut apply = Applier::new(words, |q, tally| {
-            update_value(words, at, marked, q, tally, exit_of(q))
+            update_value(words, at, marked, q, tally, || exit_of(q))
         });
         let mut gathered = Gathered::default();
         let mut level = Vec::new();
@@ -964,9 +964,11 @@ impl<'a, U: FnMut(usize, u8) -> u64> Applier<'a, U> {
 
 /// A retrograde round's update of predecessor word `p` with `tally` (see
 /// [`Applier`]): returns 1 if that decided it, and marks its chunk in `marked`.
-/// `exit` is `p`'s exit ([`Exits`], `NONE` for none): a counter that reaches
+/// `exit()` is `p`'s exit ([`Exits`], `NONE` for none): a counter that reaches
 /// zero with a loss exit deeper than the round leaves `p` waiting for it
-/// ([`exit_round`]), as [`forward_step`] does.
+/// ([`exit_round`]), as [`forward_step`] does. It is read only then: the exits
+/// lie in an array of their own, and reading one for every update was a
+/// second cache miss beside the word's (which the [`Applier`] prefetches).
 #[inline(always)]
 fn update_value(
     words: &[AtomicU32],
@@ -974,7 +976,7 @@ fn update_value(
     marked: &Touched,
     p: usize,
     tally: u8,
-    exit: u16,
+    exit: impl FnOnce() -> u16,
 ) -> u64 {
     let w = &words[p];
     // A decided word never becomes undecided again, and its counter no
@@ -997,7 +999,7 @@ fn update_value(
         let old = w.fetch_sub(tally as u32 * COUNT_ONE, Relaxed);
         if word_value(old) == NONE
             && word_count(old) == tally
-            && (exit == NONE || exit <= at.loss_now)
+            && matches!(exit(), e if e == NONE || e <= at.loss_now)
         {
             // The last quiet successors turned out won for the opponent;
             // nothing else writes this word any more.
