@@ -180,7 +180,7 @@ impl<'a> Targets<'a> {
     }
 
     /// The slides of `board` of `tier` ([`for_each_slide_target`]; its
-    /// placements' best is [`best_placements`]'), generated
+    /// placements' best comes from [`best_placements`]), generated
     /// once and gathered for [`initial`] to take [`AHEAD`] boards later: the
     /// number of distinct classes its quiet turns inside the step lead to
     /// (`inside` indexes the part they lead to when that is in the step;
