@@ -372,12 +372,11 @@ pub(crate) fn solve_step_in_hand_capped(
         placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
     );
     for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
-        let (idx, start) = space.parts[p];
+        let start = space.parts[p].1;
         let tables = targets.placements(*tier);
-        let visited = best_placements(rules, metric, *tier, tables, observer, |slot, key| {
+        best_placements(rules, metric, *tier, tables, observer, |slot, key| {
             exit_values[(start + slot) as usize].store(key, Relaxed)
         });
-        observer.advance(idx.slots() - visited);
     }
 
     observer.phase("init", n as u64);

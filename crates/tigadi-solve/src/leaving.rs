@@ -415,27 +415,19 @@ pub fn solve_tier_with(
     let sub = tier.subspace;
     let next = TableSet::new(next, &successor_subspaces(rules, tier))?;
     let idx = SubspaceIndex::new(sub);
-    // Quiet placements lead into (o, m + 1), captures into (o - 1, m + 1).
-    let table_of = |s: Subspace| {
+    let placements = PlacementTables::of(tier, |t| {
         next.tables
             .iter()
-            .find(|(i, _)| i.subspace() == s)
+            .find(|(i, _)| i.subspace() == t.subspace)
             .map(|(i, v)| (*i, *v))
-    };
-    let placements = PlacementTables {
-        quiet: table_of(Subspace::new(sub.opponent, sub.mover + 1)),
-        capture: sub
-            .opponent
-            .checked_sub(1)
-            .and_then(|o| table_of(Subspace::new(o, sub.mover + 1))),
-    };
+    });
     let mut values = crate::memory::filled_vec(idx.slots() as usize, Packed::NONE);
     let out = atomic_packed(&mut values);
     // Each slot is written exactly once, so the result does not depend on the
     // threads. This is `evaluate_placing` reorganised; `verify` recomputes a sample
     // of every placing table with `evaluate_placing` itself, and the tests compare
     // both with a naive solver.
-    let visited = best_placements(rules, metric, tier, placements, observer, |slot, best| {
+    best_placements(rules, metric, tier, placements, observer, |slot, best| {
         // Fewer than 24 gotis stand on the board while anyone holds one in
         // hand, so there is always an empty point.
         debug_assert_ne!(best, 0, "a placing position with no empty point");
@@ -445,8 +437,6 @@ pub fn solve_tier_with(
         // measured ~9% slower (docs/PERFORMANCE.md).
         out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
     });
-    // The padding slots, for the progress count.
-    observer.advance(idx.slots() - visited);
     Ok(SolvedSubspace {
         subspace: sub,
         values,
@@ -485,8 +475,8 @@ impl<'a> PlacementTables<'a> {
 /// The best placement of every board of `tier` (whose player to move holds a
 /// goti), as a [`choice_key`] in `metric` (a placement's value from its
 /// target's, [`Metric::before_placement`]), handed to `store(slot, key)` once
-/// per slot that holds a position; returns how many. Reports the boards to
-/// `observer` as it goes (not the padding).
+/// per slot that holds a position. Reports the tier's slots to `observer` as
+/// it goes, the padding at the end.
 ///
 /// Positions are visited grouped by the opponent's set `O`
 /// ([`SubspaceIndex::for_each_board_by_opponent`]): every placement from a board
@@ -511,7 +501,7 @@ pub fn best_placements(
     tables: PlacementTables<'_>,
     observer: &dyn Observer,
     store: impl Fn(u64, u16) + Sync,
-) -> u64 {
+) {
     let sub = tier.subspace;
     let idx = SubspaceIndex::new(sub);
     let tables = GroupTables {
@@ -525,7 +515,7 @@ pub fn best_placements(
     let per_group = (binomial(24 - sub.opponent as u32, sub.mover as u32) as u64).max(1);
     let groups_per_task = (CHUNK / per_group).max(1);
     let groups = idx.opponent_orbits();
-    (0..groups.div_ceil(groups_per_task))
+    let visited: u64 = (0..groups.div_ceil(groups_per_task))
         .into_par_iter()
         .map(|t| {
             let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
@@ -541,7 +531,9 @@ pub fn best_placements(
             observer.advance(count);
             count
         })
-        .sum()
+        .sum();
+    // The padding slots, for the progress count.
+    observer.advance(idx.slots() - visited);
 }
 
 /// Recomputing a board one by one with [`evaluate_placing`] costs some 25 times
