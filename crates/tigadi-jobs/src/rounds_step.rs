@@ -11,13 +11,14 @@
 use crate::observer::{DtwReport, GameReport, HorizonReport, JobError, JobObserver};
 use crate::writing::finish_writing;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, Rounds, SolvedSubspace,
-    SolvedTable, TierTable, Value,
+    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, Rounds, SolveError,
+    SolvedSubspace, SolvedTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -126,28 +127,52 @@ pub(crate) fn tiers_of_step(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
     }
 }
 
-/// Solves the step `tiers` with gotis in hand under Lasker's rule
-/// ([`solve_step_in_hand`]) from its exit tiers' tables `exits`, depths in
-/// `metric`.
-fn solve_in_hand(
-    rules: &RuleSet,
-    metric: Metric,
-    tiers: &[Tier],
-    exits: &[(Tier, Vec<Packed>)],
-    observer: &dyn tigadi_solve::Observer,
-) -> Result<Vec<SolvedSubspace>, tigadi_solve::SolveError> {
-    solve_step_in_hand(rules, metric, tiers, &tier_tables(exits), observer)
+/// A step's [`TableSource`] over the tablebase directory: each table of
+/// `kind` loaded from its file when the solver asks for it, or taken from
+/// `kept` (tables still in memory: the game pass's last step). A load that
+/// fails is kept, for [`Loader::error`] to report as it is (the solver sees a
+/// missing tier).
+struct Loader<'d> {
+    tables: &'d TablebaseDir,
+    kind: TableKind,
+    kept: Vec<(Tier, Vec<Packed>)>,
+    failed: Option<TablebaseError>,
 }
 
-/// The solver's view of loaded exit tiers' tables.
-fn tier_tables(exits: &[(Tier, Vec<Packed>)]) -> Vec<TierTable<'_>> {
-    exits
-        .iter()
-        .map(|(t, v)| TierTable {
-            tier: *t,
-            values: v,
+impl<'d> Loader<'d> {
+    fn new(tables: &'d TablebaseDir, kind: TableKind) -> Self {
+        Loader {
+            tables,
+            kind,
+            kept: Vec::new(),
+            failed: None,
+        }
+    }
+
+    /// The table of `tier`: taken from the kept ones, or loaded.
+    fn take(&mut self, tier: Tier) -> Result<Vec<Packed>, TablebaseError> {
+        match self.kept.iter().position(|(t, _)| *t == tier) {
+            Some(i) => Ok(self.kept.swap_remove(i).1),
+            None => self.tables.load(TableId::new(self.kind, tier)),
+        }
+    }
+
+    /// [`take`](Self::take) as the solver asks: the error kept.
+    fn source(&mut self, tier: Tier) -> Result<Cow<'static, [Packed]>, SolveError> {
+        self.take(tier).map(Cow::Owned).map_err(|e| {
+            self.failed = Some(e);
+            SolveError::MissingTier(tier)
         })
-        .collect()
+    }
+
+    /// The job's error for the solver's `e` in the step of `tier`: the failed
+    /// load's, if one failed.
+    fn error(&mut self, tier: Tier, e: SolveError) -> JobError {
+        match self.failed.take() {
+            Some(failed) => failed.into(),
+            None => JobError::Solve(tier, e),
+        }
+    }
 }
 
 /// Solves the game values of the step of `tier` and starts storing its files and
@@ -163,38 +188,32 @@ pub(crate) fn solve_game<O: JobObserver>(
 ) -> Result<(GameReport, Stored), JobError> {
     let rules = tables.rules();
     let t0 = Instant::now();
-    let mut kept = last.as_mut().map(|l| std::mem::take(&mut l.values));
-    let mut held = |t: Tier| -> Result<(Tier, Vec<Packed>), TablebaseError> {
-        let k = kept.as_mut().and_then(|k| {
-            k.iter()
-                .position(|(h, _)| *h == t)
-                .map(|i| k.swap_remove(i))
-        });
-        match k {
-            Some(k) => Ok(k),
-            None => Ok((t, tables.load(TableId::new(TableKind::GameTheoretic, t))?)),
-        }
-    };
+    let mut loader = Loader::new(tables, TableKind::GameTheoretic);
+    loader.kept = last
+        .as_mut()
+        .map(|l| std::mem::take(&mut l.values))
+        .unwrap_or_default();
     let tiers = tiers_of_step(rules, tier);
     let solved = if tier.is_moving() {
         let pair = Pair::of(tier.subspace);
         let targets: Vec<(Subspace, Vec<Packed>)> = pair
             .capture_targets()
             .into_iter()
-            .map(|s| held(Tier::moving(s)).map(|(_, v)| (s, v)))
+            .map(|s| loader.take(Tier::moving(s)).map(|v| (s, v)))
             .collect::<Result<_, _>>()?;
         // The last step's other tables are not needed: freed before the solve.
-        drop(kept);
+        drop(loader);
         solve_pair(rules, pair, &as_tables(&targets), observer)
+            .map_err(|e| JobError::Solve(tier, e))?
     } else {
-        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
-            .into_iter()
-            .map(&mut held)
-            .collect::<Result<_, _>>()?;
-        drop(kept);
-        solve_in_hand(rules, Metric::Dtc, &tiers, &exits, observer)
-    }
-    .map_err(|e| JobError::Solve(tier, e))?;
+        // The last step's tables that are exits stay until the solve asks
+        // for them; the others are freed before it.
+        let exits = exit_tiers(rules, &tiers);
+        loader.kept.retain(|(t, _)| exits.contains(t));
+        let metric = Metric::Dtc;
+        let found = solve_step_in_hand(rules, metric, &tiers, &mut |t| loader.source(t), observer);
+        found.map_err(|e| loader.error(tier, e))?
+    };
     let seconds = t0.elapsed().as_secs_f64();
     Stored::finish(&mut last)?;
     // Wins, draws and losses, counted in parallel.
@@ -238,8 +257,8 @@ pub(crate) fn solve_game<O: JobObserver>(
 /// ([`solve_step_in_hand_horizon_from_game`]). Writing
 /// a horizon table reads its game-theoretic table again, for the categories.
 /// Memory: the pair's values and its targets' two tables (2 bytes a slot
-/// each); a step with gotis in hand, the rounds' 6 bytes a slot, its game
-/// tables' 2 and its exits' horizon tables.
+/// each); a step with gotis in hand, the rounds' 6 bytes a slot and one
+/// phase's tables at a time ([`tigadi_solve::in_hand`]'s "Memory").
 pub(crate) fn solve_horizon<O: JobObserver>(
     tables: &TablebaseDir,
     tier: Tier,
@@ -251,24 +270,20 @@ pub(crate) fn solve_horizon<O: JobObserver>(
         solve_pair_horizon_job(tables, tier, observer)?
     } else {
         let tiers = tiers_of_step(rules, tier);
-        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
-            .into_iter()
-            .map(|t| Ok((t, tables.load(TableId::new(TableKind::Horizon, t))?)))
-            .collect::<Result<_, TablebaseError>>()?;
-        let game: Vec<Vec<Packed>> = tiers
-            .iter()
-            .map(|&t| tables.load(TableId::new(TableKind::GameTheoretic, t)))
-            .collect::<Result<_, TablebaseError>>()?;
-        let game: Vec<&[Packed]> = game.iter().map(|v| &v[..]).collect();
+        let mut game = Loader::new(tables, TableKind::GameTheoretic);
+        let mut rule = Loader::new(tables, TableKind::Horizon);
         let found = solve_step_in_hand_horizon_from_game(
             rules,
             &tiers,
-            &game,
-            &tier_tables(&exits),
+            &mut |t| game.source(t),
+            &mut |t| rule.source(t),
             observer,
             Rounds::Adaptive,
-        )
-        .map_err(|e| JobError::Solve(tier, e))?;
+        );
+        let found = found.map_err(|e| match game.failed {
+            Some(_) => game.error(tier, e),
+            None => rule.error(tier, e),
+        })?;
         let rounds = found[0].rounds;
         let found = tiers.into_iter().zip(found).map(|(t, s)| (t, s.values));
         (found.collect(), rounds)
@@ -359,15 +374,19 @@ pub(crate) fn solve_dtw<O: JobObserver>(
             &as_tables(&targets),
             observer,
         )
+        .map_err(|e| JobError::Solve(tier, e))?
     } else {
         // Under Lasker's rule: the rounds again, over the exits' DTW tables.
-        let exits: Vec<(Tier, Vec<Packed>)> = exit_tiers(rules, &tiers)
-            .into_iter()
-            .map(|t| Ok((t, tables.load(TableId::new(TableKind::Dtw, t))?)))
-            .collect::<Result<_, TablebaseError>>()?;
-        solve_in_hand(rules, Metric::Dtw, &tiers, &exits, observer)
-    }
-    .map_err(|e| JobError::Solve(tier, e))?;
+        let mut exits = Loader::new(tables, TableKind::Dtw);
+        let found = solve_step_in_hand(
+            rules,
+            Metric::Dtw,
+            &tiers,
+            &mut |t| exits.source(t),
+            observer,
+        );
+        found.map_err(|e| exits.error(tier, e))?
+    };
     let mut report = DtwReport {
         tier,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),

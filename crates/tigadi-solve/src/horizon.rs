@@ -44,7 +44,7 @@
 
 use crate::evaluate::{evaluate, evaluate_in_hand};
 use crate::horizon_shortcut::cap_at_limit;
-use crate::in_hand::{solve_step_in_hand_capped, TierTable};
+use crate::in_hand::{given, solve_step_in_hand_capped, TableSource, TierTable};
 use crate::plan::Pair;
 use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
@@ -130,7 +130,7 @@ pub fn solve_step_in_hand_horizon(
         rules,
         Metric::Dtz,
         step,
-        rule_tables,
+        &mut given(rule_tables),
         None,
         observer,
         Rounds::Adaptive,
@@ -140,8 +140,10 @@ pub fn solve_step_in_hand_horizon(
 
 /// [`solve_step_in_hand_horizon`] from the step's game values too: the same
 /// tables, without the moves of the game's draws generated (issue 53).
-/// `game` holds the game tables of `step`'s tiers in its order (any value in
-/// padding), `rule_tables` the exit tiers' DTC₁₀₀ tables as before.
+/// `game` gives the game tables of `step`'s tiers (any value in padding),
+/// `rule_tables` the exit tiers' DTC₁₀₀ tables as before (each a
+/// [`TableSource`], asked for a table when a phase needs it: a game table
+/// twice, for the part's initial pass and for the check).
 ///
 /// # Method
 ///
@@ -171,8 +173,8 @@ pub fn solve_step_in_hand_horizon(
 pub fn solve_step_in_hand_horizon_from_game(
     rules: &RuleSet,
     step: &[Tier],
-    game: &[&[Packed]],
-    rule_tables: &[TierTable<'_>],
+    game: &mut TableSource<'_, '_>,
+    rule_tables: &mut TableSource<'_, '_>,
     observer: &dyn Observer,
     rounds: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
@@ -181,12 +183,16 @@ pub fn solve_step_in_hand_horizon_from_game(
         Metric::Dtz,
         step,
         rule_tables,
-        Some(game),
+        Some(&mut *game),
         observer,
         rounds,
         rules.quiet,
     )?;
-    for (s, g) in found.iter().zip(game) {
+    for (s, &tier) in found.iter().zip(step) {
+        let g = game(tier)?;
+        if g.len() != s.values.len() {
+            return Err(SolveError::WrongSize(s.subspace));
+        }
         let agrees = s
             .values
             .par_iter()

@@ -48,6 +48,17 @@
 //! deeper than that is a draw). `tigadi solve` runs them with the step's game
 //! draws decided as draws before the rounds, their moves never generated
 //! ([`crate::horizon::solve_step_in_hand_horizon_from_game`]).
+//!
+//! # Memory
+//!
+//! The rounds hold 6 bytes a slot of the step: a word (value and counter) and
+//! an exit. The exit tiers' tables (2 bytes a slot each, together up to about
+//! three times the step's slots) are read only by the placements pass and the
+//! initial pass, so they come from a [`TableSource`] one phase at a time: the
+//! placements of a part with only their two tables and the exits (before the
+//! words are made), then the initial pass part by part with only that part's
+//! slides' tables (and, in the horizon pass, its game table), never all of
+//! the exit tables with the words.
 
 use crate::evaluate::{for_each_slide_target, Step, TurnTarget};
 use crate::leaving::{best_placements, PlacementTables, SuccessorKeys};
@@ -56,11 +67,12 @@ use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use tigadi_index::{MoverClass, Near, Subspace, SubspaceIndex};
 use tigadi_rules::{Bits, Board, RuleSet};
-use tigadi_values::{successor_tiers, value_at_counter, Tier};
+use tigadi_values::{successor_tiers, value_at_counter, Hands, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
 #[derive(Clone, Copy)]
@@ -95,36 +107,71 @@ pub fn exit_tiers(rules: &RuleSet, step: &[Tier]) -> Vec<Tier> {
     out
 }
 
-/// The exit tiers' tables, checked, each with its index.
-struct Targets<'a>(Vec<(Tier, SubspaceIndex, &'a [Packed])>);
+/// Where a step with gotis in hand reads the solved tables it needs:
+/// `source(tier)` is the table of `tier`, one value per slot of its subspace's
+/// index, borrowed or owned. The solve asks for a table when a phase needs it
+/// and drops it when that phase ends (see "Memory" in the module docs), so a
+/// job that loads each from its file then holds one phase's tables at a time.
+pub type TableSource<'s, 'a> = dyn FnMut(Tier) -> Result<Cow<'a, [Packed]>, SolveError> + 's;
+
+/// The tables `tables` as a [`TableSource`]: borrowed, and
+/// [`SolveError::MissingTier`] for a tier not among them.
+pub fn given<'a>(
+    tables: &'a [TierTable<'a>],
+) -> impl FnMut(Tier) -> Result<Cow<'a, [Packed]>, SolveError> + 'a {
+    move |tier| {
+        tables
+            .iter()
+            .find(|t| t.tier == tier)
+            .map(|t| Cow::Borrowed(t.values))
+            .ok_or(SolveError::MissingTier(tier))
+    }
+}
+
+/// The exit tiers of part `p` of `step` that its moves keeping the hands
+/// `hands` lead to: with [`Hands::after_placement`] its placements', with the
+/// flipped hands its slides' (a player's slide leaves the hands as they are,
+/// and the other side moves next). The two never meet, and over the parts
+/// they are [`exit_tiers`].
+fn exits_of(rules: &RuleSet, step: &[Tier], p: usize, hands: Hands) -> Vec<Tier> {
+    let mut out: Vec<Tier> = successor_tiers(rules, step[p])
+        .into_iter()
+        .filter(|t| t.hands == hands && !step.contains(t))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Some exit tiers' tables, from a [`TableSource`], checked, each with its
+/// index.
+struct Targets<'a>(Vec<(Tier, SubspaceIndex, Cow<'a, [Packed]>)>);
 
 impl<'a> Targets<'a> {
-    fn new(rules: &RuleSet, step: &[Tier], tables: &[TierTable<'a>]) -> Result<Self, SolveError> {
+    /// The tables of `tiers`, asked of `source`.
+    fn load(tiers: &[Tier], source: &mut TableSource<'_, 'a>) -> Result<Self, SolveError> {
         let mut out = Vec::new();
-        for tier in exit_tiers(rules, step) {
-            let t = tables
-                .iter()
-                .find(|t| t.tier == tier)
-                .ok_or(SolveError::MissingTier(tier))?;
+        for &tier in tiers {
+            let values = source(tier)?;
             let idx = SubspaceIndex::new(tier.subspace);
-            if t.values.len() as u64 != idx.slots() {
+            if values.len() as u64 != idx.slots() {
                 return Err(SolveError::WrongSize(tier.subspace));
             }
-            out.push((tier, idx, t.values));
+            out.push((tier, idx, values));
         }
         Ok(Targets(out))
     }
 
-    /// The table of `tier`, with its index, when it is an exit tier.
-    fn table(&self, tier: Tier) -> Option<(SubspaceIndex, &'a [Packed])> {
+    /// The table of `tier`, with its index, when it is among these.
+    fn table(&self, tier: Tier) -> Option<(SubspaceIndex, &[Packed])> {
         self.0
             .iter()
             .find(|(t, _, _)| *t == tier)
-            .map(|&(_, idx, values)| (idx, values))
+            .map(|(_, idx, values)| (*idx, &values[..]))
     }
 
     /// The tables the placements of `tier` lead to ([`best_placements`]).
-    fn placements(&self, tier: Tier) -> PlacementTables<'a> {
+    fn placements(&self, tier: Tier) -> PlacementTables<'_> {
         PlacementTables::of(tier, |t| self.table(t))
     }
 
@@ -141,7 +188,7 @@ impl<'a> Targets<'a> {
         hands: tigadi_values::Hands,
         board: Board,
         last: &mut Option<LastTarget>,
-    ) -> &'a Packed {
+    ) -> &Packed {
         let tier = Tier::new(hands, Subspace::of(board));
         let at = match *last {
             Some(l) if self.0[l.at].0 == tier => l.at,
@@ -190,14 +237,14 @@ impl<'a> Targets<'a> {
     /// slides' too when they leave the step) with how the turn's value
     /// follows from it. Those places are prefetched: each read is a cache
     /// miss in a large table.
-    fn gather(
-        &self,
+    fn gather<'s>(
+        &'s self,
         rules: &RuleSet,
         tier: Tier,
         board: Board,
         inside: Option<&SubspaceIndex>,
         keys: &mut SlotSet,
-        ahead: &mut VecDeque<Entry<'a>>,
+        ahead: &mut VecDeque<Entry<'s>>,
     ) -> Gathered {
         let before = ahead.len();
         let slid = tier.flipped().hands;
@@ -275,7 +322,7 @@ struct Gathered {
 const AHEAD: usize = 2;
 
 /// Solves a step of tiers with gotis in hand ([`step_tiers`]) under a rule set
-/// with Lasker's rule: `tables` must hold the solved tables of its
+/// with Lasker's rule: `tables` must give the solved tables of its
 /// [`exit_tiers`], their depths in `metric`. Returns the values of its tiers'
 /// subspaces, in `step`'s order, their depths in `metric`. See the module docs.
 ///
@@ -286,14 +333,16 @@ pub fn solve_step_in_hand(
     rules: &RuleSet,
     metric: Metric,
     step: &[Tier],
-    tables: &[TierTable<'_>],
+    tables: &mut TableSource<'_, '_>,
     observer: &dyn Observer,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    solve_step_in_hand_with(rules, metric, step, tables, observer, Rounds::Adaptive)
+    let rounds = Rounds::Adaptive;
+    let limit = crate::MAX_DTC;
+    solve_step_in_hand_capped(rules, metric, step, tables, None, observer, rounds, limit)
 }
 
-/// [`solve_step_in_hand`] with a choice of how the rounds run (for tests and
-/// measurements): all give the same values.
+/// [`solve_step_in_hand`] from tables in memory, with a choice of how the
+/// rounds run (for tests and measurements): all give the same values.
 pub fn solve_step_in_hand_with(
     rules: &RuleSet,
     metric: Metric,
@@ -302,35 +351,28 @@ pub fn solve_step_in_hand_with(
     observer: &dyn Observer,
     rounds: Rounds,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
-    solve_step_in_hand_capped(
-        rules,
-        metric,
-        step,
-        tables,
-        None,
-        observer,
-        rounds,
-        crate::MAX_DTC,
-    )
+    let limit = crate::MAX_DTC;
+    let tables = &mut given(tables);
+    solve_step_in_hand_capped(rules, metric, step, tables, None, observer, rounds, limit)
 }
 
-/// [`solve_step_in_hand_with`] that stops after round `limit`: a move whose
+/// [`solve_step_in_hand`] that stops after round `limit`: a move whose
 /// value takes more than `limit` turns counts as a draw, and the positions not
 /// decided within `limit` turns are draws. With `limit` the turn limit,
 /// [`Metric::Dtz`] and the exit tiers' tables under the rule, this is the
 /// horizon pass of a step with gotis in hand ([`crate::horizon`]).
 ///
-/// `draws`, when given, holds per part of the step (in `step`'s order) a table
-/// whose draws are known to be draws of the result: those positions are draws
-/// from the start, without their moves generated (the horizon pass from the
-/// game values, [`crate::horizon::solve_step_in_hand_horizon_from_game`]).
+/// `draws`, when given, gives the table of each tier of the step whose draws
+/// are known to be draws of the result: those positions are draws from the
+/// start, without their moves generated (the horizon pass from the game
+/// values, [`crate::horizon::solve_step_in_hand_horizon_from_game`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_step_in_hand_capped(
     rules: &RuleSet,
     metric: Metric,
     step: &[Tier],
-    tables: &[TierTable<'_>],
-    draws: Option<&[&[Packed]]>,
+    tables: &mut TableSource<'_, '_>,
+    mut draws: Option<&mut TableSource<'_, '_>>,
     observer: &dyn Observer,
     rounds: Rounds,
     limit: u16,
@@ -339,23 +381,8 @@ pub(crate) fn solve_step_in_hand_capped(
         step.iter().all(|t| !t.is_moving()),
         "a step with gotis in hand"
     );
-    let targets = Targets::new(rules, step, tables)?;
     let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
-    if let Some(draws) = draws {
-        assert_eq!(draws.len(), step.len(), "one table per tier of the step");
-        for (t, (idx, _)) in draws.iter().zip(&space.parts) {
-            if t.len() as u64 != idx.slots() {
-                return Err(SolveError::WrongSize(idx.subspace()));
-            }
-        }
-    }
-    // Is the position in slot `slot` of part `p` a draw known in advance? Only
-    // slots holding a position are asked (padding keeps its mark).
-    let known_draw =
-        |p: usize, slot: u64| draws.is_some_and(|d| d[p][slot as usize].get() == Some(Value::Draw));
     let n = space.total as usize;
-    let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
-    let words = crate::retrograde::atomic_u32(&mut words_raw);
     let exit_values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect();
     // Quiet slides stay in the step when it has moves inside (into the flipped
     // tier, which is then in the step); otherwise they leave it, if any.
@@ -364,7 +391,8 @@ pub(crate) fn solve_step_in_hand_capped(
     // Every placement leaves the step: the best of each board's, as a choice
     // key, from one pass grouped by opponent set (where a board's placements
     // read one run of their tables, not one cache miss each), kept in the
-    // board's exit until the initial pass adds its slides.
+    // board's exit until the initial pass adds its slides. Before the words
+    // exist: the placements' tables are the step's largest.
     let placing: Vec<bool> = step.iter().map(|t| t.hands.mover > 0).collect();
     let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
     observer.phase(
@@ -373,68 +401,103 @@ pub(crate) fn solve_step_in_hand_capped(
     );
     for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
         let start = space.parts[p].1;
-        let tables = targets.placements(*tier);
-        best_placements(rules, metric, *tier, tables, observer, |slot, key| {
-            exit_values[(start + slot) as usize].store(key, Relaxed)
-        });
+        let targets = Targets::load(
+            &exits_of(rules, step, p, tier.hands.after_placement()),
+            tables,
+        )?;
+        best_placements(
+            rules,
+            metric,
+            *tier,
+            targets.placements(*tier),
+            observer,
+            |slot, key| exit_values[(start + slot) as usize].store(key, Relaxed),
+        );
     }
 
+    let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
+    let words = crate::retrograde::atomic_u32(&mut words_raw);
     observer.phase("init", n as u64);
     let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];
-    let (undecided, first_level, _) = space.sweep_runs(observer, |p, runs| {
+    let (mut undecided, mut first_level) = (0, 0);
+    for (p, tier) in step.iter().enumerate() {
+        // Part by part, each with its slides' tables and its known draws only.
+        let targets = Targets::load(&exits_of(rules, step, p, tier.flipped().hands), tables)?;
+        let known = match draws.as_mut() {
+            Some(source) => {
+                let t = source(*tier)?;
+                if t.len() as u64 != space.parts[p].0.slots() {
+                    return Err(SolveError::WrongSize(tier.subspace));
+                }
+                Some(t)
+            }
+            None => None,
+        };
+        // Is the position in this slot a draw known in advance? Only slots
+        // holding a position are asked (padding keeps its mark).
+        let known_draw = |slot: u64| {
+            known
+                .as_ref()
+                .is_some_and(|d| d[slot as usize].get() == Some(Value::Draw))
+        };
         let (idx, start) = space.parts[p];
         let next_idx = inside(p).then(|| space.other(p).0);
-        let run = idx.run_length();
-        let mut keys = SlotSet::new();
-        let (mut open, mut at_one) = (0u64, 0u64);
-        let (mut ahead, mut gathered, mut current) = (VecDeque::new(), VecDeque::new(), Vec::new());
-        for r in runs {
-            let mut boards = idx.boards(r * run..(r + 1) * run);
-            let mut queue = VecDeque::with_capacity(AHEAD + 1);
-            loop {
-                while queue.len() <= AHEAD {
-                    let Some((slot, board)) = boards.next() else {
+        let (open, at_one, _) = space.sweep_part_runs(p, observer, |runs| {
+            let run = idx.run_length();
+            let mut keys = SlotSet::new();
+            let (mut open, mut at_one) = (0u64, 0u64);
+            let (mut ahead, mut gathered, mut current) =
+                (VecDeque::new(), VecDeque::new(), Vec::new());
+            for r in runs {
+                let mut boards = idx.boards(r * run..(r + 1) * run);
+                let mut queue = VecDeque::with_capacity(AHEAD + 1);
+                loop {
+                    while queue.len() <= AHEAD {
+                        let Some((slot, board)) = boards.next() else {
+                            break;
+                        };
+                        if known_draw(slot) {
+                            // Decided before the rounds and never by them: no
+                            // exit, no counter, never undecided.
+                            let g = (start + slot) as usize;
+                            words[g].store(word(Packed::DRAW, 0), Relaxed);
+                            exit_values[g].store(Packed::NONE.0, Relaxed);
+                            continue;
+                        }
+                        gathered.push_back(targets.gather(
+                            rules,
+                            *tier,
+                            board,
+                            next_idx.as_ref(),
+                            &mut keys,
+                            &mut ahead,
+                        ));
+                        queue.push_back(slot);
+                    }
+                    let Some(slot) = queue.pop_front() else {
                         break;
                     };
-                    if known_draw(p, slot) {
-                        // Decided before the rounds and never by them: no
-                        // exit, no counter, never undecided.
-                        let g = (start + slot) as usize;
-                        words[g].store(word(Packed::DRAW, 0), Relaxed);
-                        exit_values[g].store(Packed::NONE.0, Relaxed);
-                        continue;
-                    }
-                    gathered.push_back(targets.gather(
-                        rules,
-                        step[p],
-                        board,
-                        next_idx.as_ref(),
-                        &mut keys,
-                        &mut ahead,
-                    ));
-                    queue.push_back(slot);
+                    let turns = gathered.pop_front().expect("gathered per board");
+                    current.clear();
+                    current.extend(ahead.drain(..turns.exits));
+                    let g = (start + slot) as usize;
+                    let placed = placing[p].then(|| {
+                        let key = exit_values[g].load(Relaxed);
+                        debug_assert_ne!(key, 0, "a board with gotis in hand has an empty point");
+                        SuccessorKeys::value(key)
+                    });
+                    let (value, count, exit) = initial(metric, &turns, placed, &current, limit);
+                    open += (value == Packed::NONE) as u64;
+                    at_one += level_one.contains(&value) as u64;
+                    words[g].store(word(value, count), Relaxed);
+                    exit_values[g].store(exit.0, Relaxed);
                 }
-                let Some(slot) = queue.pop_front() else {
-                    break;
-                };
-                let turns = gathered.pop_front().expect("gathered per board");
-                current.clear();
-                current.extend(ahead.drain(..turns.exits));
-                let g = (start + slot) as usize;
-                let placed = placing[p].then(|| {
-                    let key = exit_values[g].load(Relaxed);
-                    debug_assert_ne!(key, 0, "a board with gotis in hand has an empty point");
-                    SuccessorKeys::value(key)
-                });
-                let (value, count, exit) = initial(metric, &turns, placed, &current, limit);
-                open += (value == Packed::NONE) as u64;
-                at_one += level_one.contains(&value) as u64;
-                words[g].store(word(value, count), Relaxed);
-                exit_values[g].store(exit.0, Relaxed);
             }
-        }
-        (open, at_one, 0)
-    });
+            (open, at_one, 0)
+        });
+        undecided += open;
+        first_level += at_one;
+    }
     let level = if (0..step.len()).any(inside) {
         let values: Vec<u16> = exit_values.into_iter().map(|v| v.into_inner()).collect();
         let hands = step.iter().map(|t| t.hands.mover).collect();

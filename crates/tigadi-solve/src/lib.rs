@@ -54,7 +54,10 @@ pub use horizon::{
     solve_step_in_hand_horizon, solve_step_in_hand_horizon_from_game, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
-pub use in_hand::{exit_tiers, solve_step_in_hand, solve_step_in_hand_with, step_tiers, TierTable};
+pub use in_hand::{
+    exit_tiers, given, solve_step_in_hand, solve_step_in_hand_with, step_tiers, TableSource,
+    TierTable,
+};
 pub use leaving::{solve_tier, solve_tier_changed, solve_tier_with};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};
 pub use retrograde::{solve_pair, solve_pair_with, solve_up_to, Rounds};

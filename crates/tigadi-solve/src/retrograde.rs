@@ -110,28 +110,40 @@ impl PairSpace {
         self.parts[(p + 1) % self.parts.len()]
     }
 
-    /// Runs `task(p, runs)` in parallel over the runs of every part `p` (in tasks
-    /// of whole runs, [`run_tasks`](crate::runs::run_tasks)), reports each task's slots to `observer` as
-    /// done, and returns the sums of what the tasks return.
+    /// Runs `task(p, runs)` in parallel over the runs of every part `p`, part
+    /// after part ([`sweep_part_runs`](Self::sweep_part_runs)), and returns the
+    /// sums of what the tasks return.
     pub(crate) fn sweep_runs(
         &self,
         observer: &dyn Observer,
         task: impl Fn(usize, std::ops::Range<u64>) -> (u64, u64, u64) + Sync,
     ) -> (u64, u64, u64) {
-        let mut total = (0, 0, 0);
-        for (p, (idx, _)) in self.parts.iter().enumerate() {
-            let run = idx.run_length();
-            let (a, b, c) = run_tasks(idx, CHUNK as u64)
-                .into_par_iter()
-                .map(|runs| {
-                    let out = task(p, runs.clone());
-                    observer.advance((runs.end - runs.start) * run);
-                    out
-                })
-                .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-            total = (total.0 + a, total.1 + b, total.2 + c);
-        }
-        total
+        (0..self.parts.len()).fold((0, 0, 0), |total, p| {
+            let (a, b, c) = self.sweep_part_runs(p, observer, |runs| task(p, runs));
+            (total.0 + a, total.1 + b, total.2 + c)
+        })
+    }
+
+    /// Runs `task(runs)` in parallel over the runs of part `p` (in tasks of
+    /// whole runs, [`run_tasks`](crate::runs::run_tasks)), reports each task's
+    /// slots to `observer` as done, and returns the sums of what the tasks
+    /// return.
+    pub(crate) fn sweep_part_runs(
+        &self,
+        p: usize,
+        observer: &dyn Observer,
+        task: impl Fn(std::ops::Range<u64>) -> (u64, u64, u64) + Sync,
+    ) -> (u64, u64, u64) {
+        let idx = &self.parts[p].0;
+        let run = idx.run_length();
+        run_tasks(idx, CHUNK as u64)
+            .into_par_iter()
+            .map(|runs| {
+                let out = task(runs.clone());
+                observer.advance((runs.end - runs.start) * run);
+                out
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
     }
 
     /// The board at global slot `g` of the pair, which must hold a position.

@@ -13,9 +13,9 @@ mod common;
 use std::collections::HashMap;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    solve_pair, solve_pair_horizon, solve_step_in_hand_horizon,
+    given, solve_pair, solve_pair_horizon, solve_step_in_hand_horizon,
     solve_step_in_hand_horizon_from_game, solve_step_in_hand_with, Metric, Packed, Quiet, Rounds,
-    Value,
+    TierTable, Value,
 };
 use tigadi_values::Tier;
 
@@ -67,8 +67,15 @@ fn compare(rules: &str, rounds: Rounds) -> Seen {
         solve_step_in_hand_horizon(&rules, tiers, exits, &Quiet).unwrap()
     });
     let ours = horizon_tables(&rules, |tiers, exits| {
-        let own: Vec<&[Packed]> = tiers.iter().map(|t| &game[t][..]).collect();
-        solve_step_in_hand_horizon_from_game(&rules, tiers, &own, exits, &Quiet, rounds).unwrap()
+        let own: Vec<TierTable> = tiers
+            .iter()
+            .map(|&tier| TierTable {
+                tier,
+                values: &game[&tier],
+            })
+            .collect();
+        let (own, exits) = (&mut given(&own), &mut given(exits));
+        solve_step_in_hand_horizon_from_game(&rules, tiers, own, exits, &Quiet, rounds).unwrap()
     });
     let mut seen = Seen::default();
     assert_eq!(plain.len(), ours.len());
@@ -150,12 +157,16 @@ fn a_wrong_game_table_is_refused() {
                     .collect()
             })
             .collect();
-        let own: Vec<&[Packed]> = flipped.iter().map(|v| &v[..]).collect();
+        let own: Vec<TierTable> = tiers
+            .iter()
+            .zip(&flipped)
+            .map(|(&tier, values)| TierTable { tier, values })
+            .collect();
         let found = solve_step_in_hand_horizon_from_game(
             &rules,
             tiers,
-            &own,
-            exits,
+            &mut given(&own),
+            &mut given(exits),
             &Quiet,
             Rounds::Adaptive,
         );

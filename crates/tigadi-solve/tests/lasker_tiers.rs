@@ -21,7 +21,9 @@ use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, Position, RuleSet, Side};
 use tigadi_solve::Quiet;
-use tigadi_solve::{solve_pair, solve_step_in_hand_with, Metric, Packed, Rounds, Value};
+use tigadi_solve::{
+    given, solve_pair, solve_step_in_hand, solve_step_in_hand_with, Metric, Packed, Rounds, Value,
+};
 use tigadi_values::{Hands, Tier};
 
 /// Every tier of the game under `rules`, solved in dependency order, the rounds
@@ -134,4 +136,44 @@ fn lasker_3_rounds_in_hand_agree_forwards_and_backwards() {
             assert!(values == &other[tier], "{tier}: {rounds:?} differs");
         }
     }
+}
+
+/// The solve of a step in hand asks its table source for each exit tier's
+/// table exactly once (a phase's tables only, each phase its own: see
+/// `in_hand`'s "Memory"), and the values are those of the tables given whole.
+#[test]
+fn lasker_3_steps_in_hand_ask_for_each_exit_table_once() {
+    let rules = RuleSet::parse("lasker,pieces=3").unwrap();
+    let steps = std::cell::Cell::new(0);
+    common::solve_tiers(
+        &rules,
+        |pair, targets| solve_pair(&rules, pair, targets, &Quiet).unwrap(),
+        |tiers, exits| {
+            let asked = std::cell::RefCell::new(Vec::new());
+            let mut source = |tier| {
+                asked.borrow_mut().push(tier);
+                given(exits)(tier)
+            };
+            let found = solve_step_in_hand(&rules, Metric::Dtc, tiers, &mut source, &Quiet);
+            let found = found.unwrap();
+            let mut asked = asked.into_inner();
+            asked.sort();
+            let all: Vec<Tier> = exits.iter().map(|t| t.tier).collect();
+            assert_eq!(asked, all, "{}: the tables asked for", tiers[0]);
+            let whole = solve_step_in_hand_with(
+                &rules,
+                Metric::Dtc,
+                tiers,
+                exits,
+                &Quiet,
+                Rounds::Adaptive,
+            );
+            for (a, b) in found.iter().zip(whole.unwrap()) {
+                assert!(a.values == b.values, "{}: values differ", tiers[0]);
+            }
+            steps.set(steps.get() + 1);
+            found
+        },
+    );
+    assert!(steps.get() > 0, "no step in hand");
 }
