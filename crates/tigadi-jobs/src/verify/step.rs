@@ -145,39 +145,51 @@ enum Prepared {
 pub(super) fn check_step(run: &mut Run, step: &Step) {
     let tier = step.tier;
     let successors = successor_tiers(&run.rules, tier);
-    let mut keep: Vec<TableId> = vec![TableId::new(TableKind::GameTheoretic, tier)];
-    for &kind in &step.kinds {
-        let tiers = std::iter::once(tier).chain(successors.iter().copied());
-        keep.extend(tiers.map(|t| TableId::new(kind, t)));
-    }
-    run.tables.keep_only(&keep);
+    let shape = Shape::of(&run.rules, tier);
     let slots = SubspaceIndex::new(tier.subspace).slots();
     run.observer.started(tier, slots * step.kinds.len() as u64);
-    let mut checks = Vec::new();
-    for &kind in &step.kinds {
-        match prepare(run, TableId::new(kind, tier), &successors) {
-            Prepared::Ready(c) => checks.push(c),
-            Prepared::Settled(report) => {
-                if !report.earlier {
-                    run.journal.record(name(run, report.id()), None);
+    // A tier with gotis in hand is checked one kind at a time, holding only
+    // that kind's tables: its check shares no work between kinds, and its
+    // successors' tables (placements lead to tiers larger than its own) of
+    // every kind at once would need more memory than its solve. The other
+    // shapes check every kind in one sweep.
+    let groups: Vec<&[TableKind]> = match shape {
+        Shape::InHand => step.kinds.chunks(1).collect(),
+        Shape::Inside | Shape::Leaving => vec![&step.kinds],
+    };
+    for kinds in groups {
+        let mut keep: Vec<TableId> = vec![TableId::new(TableKind::GameTheoretic, tier)];
+        for &kind in kinds {
+            let tiers = std::iter::once(tier).chain(successors.iter().copied());
+            keep.extend(tiers.map(|t| TableId::new(kind, t)));
+        }
+        run.tables.keep_only(&keep);
+        let mut checks = Vec::new();
+        for &kind in kinds {
+            match prepare(run, TableId::new(kind, tier), &successors) {
+                Prepared::Ready(c) => checks.push(c),
+                Prepared::Settled(report) => {
+                    if !report.earlier {
+                        run.journal.record(name(run, report.id()), None);
+                    }
+                    run.observer.advance(slots);
+                    finish(run, report);
                 }
-                run.observer.advance(slots);
-                finish(run, report);
             }
         }
-    }
-    match Shape::of(&run.rules, tier) {
-        Shape::InHand => in_hand::check(run, &mut checks),
-        Shape::Inside => inside::check(run, &mut checks),
-        Shape::Leaving => leaving::check(run, &mut checks),
-    }
-    for c in checks {
-        let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
-            files: c.files,
-            positions: c.report.checked,
-        });
-        run.journal.record(name(run, c.id), passed);
-        finish(run, c.report);
+        match shape {
+            Shape::InHand => in_hand::check(run, &mut checks),
+            Shape::Inside => inside::check(run, &mut checks),
+            Shape::Leaving => leaving::check(run, &mut checks),
+        }
+        for c in checks {
+            let passed = (c.report.is_ok() && c.complete).then_some(JournalEntry {
+                files: c.files,
+                positions: c.report.checked,
+            });
+            run.journal.record(name(run, c.id), passed);
+            finish(run, c.report);
+        }
     }
 }
 
