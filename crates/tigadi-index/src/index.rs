@@ -151,6 +151,64 @@ impl Near {
     }
 }
 
+/// Finds the slots of boards looked up one after another in one index, where
+/// successive boards often share their mover set and differ from the first of
+/// them in two points of the opponent set (a board's slides seen from the
+/// next player, or its slides that capture one goti): the mover set's class
+/// is found once, and a slot by toggling two points of the first board's
+/// precomputed form ([`Near`]) where the mover set has no symmetry. Every
+/// board since the last [`reset`](Self::reset) must be of the same index.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SlotFinder {
+    last: Option<FirstFound>,
+}
+
+/// What [`SlotFinder`] keeps of the first board of a mover set.
+#[derive(Clone, Copy, Debug)]
+struct FirstFound {
+    mover: Bits,
+    class: MoverClass,
+    opponent: Bits,
+    /// `None` when the mover set has a symmetry.
+    near: Option<Near>,
+}
+
+impl SlotFinder {
+    /// Forgets the boards before: the next may be of another index.
+    #[inline]
+    pub fn reset(&mut self) {
+        self.last = None;
+    }
+
+    /// The slot of `board` in `index` (which must hold it).
+    #[inline]
+    pub fn slot(&mut self, index: &SubspaceIndex, board: Board) -> u64 {
+        match self.last {
+            Some(l) if l.mover == board.mover => {
+                let toggled = l.opponent ^ board.opponent;
+                match l.near {
+                    Some(near) if toggled.count_ones() == 2 => near.toggled(
+                        toggled.trailing_zeros() as usize,
+                        (Bits::BITS - 1 - toggled.leading_zeros()) as usize,
+                    ),
+                    _ => index.index_with(l.class, board.opponent),
+                }
+            }
+            _ => {
+                let class = index.mover_class(board.mover);
+                let near = class.near(board.opponent);
+                self.last = Some(FirstFound {
+                    mover: board.mover,
+                    class,
+                    opponent: board.opponent,
+                    near,
+                });
+                near.map_or_else(|| index.index_with(class, board.opponent), |n| n.slot())
+            }
+        }
+    }
+}
+
 /// The least image of `set` under the symmetries in `syms` (bit `s` for symmetry
 /// `s`; the identity only when bit 0 is set).
 #[inline]

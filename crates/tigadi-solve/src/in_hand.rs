@@ -70,8 +70,8 @@ use crate::value::{Packed, Value};
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{MoverClass, Near, Subspace, SubspaceIndex};
-use tigadi_rules::{Bits, Board, RuleSet};
+use tigadi_index::{MoverClass, SlotFinder, Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
 use tigadi_values::{successor_tiers, value_at_counter, Hands, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
@@ -176,54 +176,28 @@ impl<'a> Targets<'a> {
     }
 
     /// Where the value of `board` (its player to move holding `hands`) lies in
-    /// its tier's table. `last` keeps what the last target's slot was found
-    /// from ([`LastTarget`]): a board's successive exits often lead to one
-    /// tier and one mover set (its slides that capture one goti, or its quiet
-    /// slides when they leave the step), with opponent sets that differ in two
-    /// points; then their tier and mover class are found once, and their slots
-    /// by toggling two points of the first one's precomputed form
-    /// ([`tigadi_index::Near`]) where the mover set has no symmetry.
+    /// its tier's table. `last` is the last target's tier's place among these
+    /// and the slot finder of its index: a board's successive exits often
+    /// lead to one tier and one mover set (its slides that capture one goti,
+    /// or its quiet slides when they leave the step), whose slots
+    /// [`SlotFinder`] finds by toggling two points.
     fn entry(
         &self,
         hands: tigadi_values::Hands,
         board: Board,
-        last: &mut Option<LastTarget>,
+        last: &mut (usize, SlotFinder),
     ) -> &Packed {
         let tier = Tier::new(hands, Subspace::of(board));
-        let at = match *last {
-            Some(l) if self.0[l.at].0 == tier => l.at,
-            _ => self
+        if self.0.get(last.0).is_none_or(|(t, _, _)| *t != tier) {
+            last.0 = self
                 .0
                 .iter()
                 .position(|(t, _, _)| *t == tier)
-                .unwrap_or_else(|| panic!("{tier} is an exit tier of the step")),
-        };
-        let (_, idx, values) = &self.0[at];
-        let slot = match *last {
-            Some(l) if l.at == at && l.mover == board.mover => {
-                let toggled = l.opponent ^ board.opponent;
-                match l.near {
-                    Some(near) if toggled.count_ones() == 2 => near.toggled(
-                        toggled.trailing_zeros() as usize,
-                        (Bits::BITS - 1 - toggled.leading_zeros()) as usize,
-                    ),
-                    _ => idx.index_with(l.class, board.opponent),
-                }
-            }
-            _ => {
-                let class = idx.mover_class(board.mover);
-                let near = class.near(board.opponent);
-                *last = Some(LastTarget {
-                    at,
-                    mover: board.mover,
-                    class,
-                    opponent: board.opponent,
-                    near,
-                });
-                near.map_or_else(|| idx.index_with(class, board.opponent), |n| n.slot())
-            }
-        };
-        &values[slot as usize]
+                .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
+            last.1.reset();
+        }
+        let (_, idx, values) = &self.0[last.0];
+        &values[last.1.slot(idx, board) as usize]
     }
 
     /// The slides of `board` of `tier` ([`for_each_slide_target`]; its
@@ -248,7 +222,7 @@ impl<'a> Targets<'a> {
     ) -> Gathered {
         let before = ahead.len();
         let slid = tier.flipped().hands;
-        let mut last = None;
+        let mut last = (usize::MAX, SlotFinder::default());
         let mut exit = |hands, next, step| {
             let e = self.entry(hands, next, &mut last);
             crate::memory::prefetch(e);
@@ -288,20 +262,6 @@ impl<'a> Targets<'a> {
             valued,
         }
     }
-}
-
-/// What [`Targets::entry`] found the last target's slot from.
-#[derive(Clone, Copy)]
-struct LastTarget {
-    /// Its tier's place among the exit tiers.
-    at: usize,
-    /// Its mover set, and that set's class in its tier's index.
-    mover: Bits,
-    class: MoverClass,
-    /// Its opponent set, and the precomputed form of its slot (`None` when
-    /// the mover set has a symmetry).
-    opponent: Bits,
-    near: Option<Near>,
 }
 
 /// The place of a turn's target value in its exit table, and how the turn's

@@ -20,8 +20,8 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use tigadi_index::{MoverClass, Subspace, SubspaceIndex};
-use tigadi_rules::{Bits, Board, RuleSet};
+use tigadi_index::{SlotFinder, Subspace, SubspaceIndex};
+use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::evaluate::{for_each_slide_target, Step};
 use tigadi_solve::leaving::{best_placements, PlacementTables, SuccessorKeys};
 use tigadi_solve::memory::prefetch;
@@ -60,26 +60,16 @@ impl Tiers {
             .expect("a tier's successors are loaded")
     }
 
-    /// The place and slot of `board` with `hands`. `class` keeps the last
-    /// mover class found: a board's quiet slides lead to boards of one mover
-    /// set.
-    fn entry(
-        &self,
-        hands: Hands,
-        board: Board,
-        class: &mut Option<(usize, Bits, MoverClass)>,
-    ) -> (usize, u64) {
+    /// The place and slot of `board` with `hands`. `last` is the last
+    /// board's place and the slot finder of its index: a board's quiet slides
+    /// lead to boards of one mover set whose slots [`SlotFinder`] finds by
+    /// toggling two points.
+    fn entry(&self, hands: Hands, board: Board, last: &mut (usize, SlotFinder)) -> (usize, u64) {
         let at = self.place(hands, board);
-        let index = &self.0[at].1;
-        let mover = match *class {
-            Some((t, bits, c)) if t == at && bits == board.mover => c,
-            _ => {
-                let c = index.mover_class(board.mover);
-                *class = Some((at, board.mover, c));
-                c
-            }
-        };
-        (at, index.index_with(mover, board.opponent))
+        if at != last.0 {
+            *last = (at, SlotFinder::default());
+        }
+        (at, last.1.slot(&self.0[at].1, board))
     }
 
     /// The slides (and the pass of a blocked player) of `board` of `tier`
@@ -94,7 +84,7 @@ impl Tiers {
         ahead: &mut VecDeque<Entry>,
     ) -> (usize, Best) {
         let before = ahead.len();
-        let mut class = None;
+        let mut last = (usize::MAX, SlotFinder::default());
         let mut valued = Best::default();
         let slid = tier.flipped().hands;
         for_each_slide_target(rules, tier.hands, board, |t| {
@@ -103,7 +93,7 @@ impl Tiers {
                 TurnTarget::Exit { hands, board, step } => (hands, board, step),
                 TurnTarget::Valued(v) => return valued.add(v),
             };
-            let (at, slot) = self.entry(hands, next, &mut class);
+            let (at, slot) = self.entry(hands, next, &mut last);
             ahead.push_back((at, slot, step));
         });
         (ahead.len() - before, valued)
