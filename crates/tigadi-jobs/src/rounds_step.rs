@@ -127,11 +127,11 @@ pub(crate) fn tiers_of_step(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
     }
 }
 
-/// A step's [`TableSource`] over the tablebase directory: each table of
-/// `kind` loaded from its file when the solver asks for it, or taken from
-/// `kept` (tables still in memory: the game pass's last step). A load that
-/// fails is kept, for [`Loader::error`] to report as it is (the solver sees a
-/// missing tier).
+/// A step's [`tigadi_solve::TableSource`] over the tablebase directory: each
+/// table of `kind` loaded from its file when the solver asks for it, or taken
+/// from `kept` (tables still in memory: the game pass's last step). A load
+/// that fails is kept, for [`Loader::error`] to report as it is (the solver
+/// sees a missing tier).
 struct Loader<'d> {
     tables: &'d TablebaseDir,
     kind: TableKind,
