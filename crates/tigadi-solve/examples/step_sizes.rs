@@ -4,8 +4,8 @@
 //! the tables its placements and its slides read. Tab-separated, a header
 //! first: `cargo run --release -p tigadi-solve --example step_sizes -- lasker`.
 use tigadi_index::SubspaceIndex;
-use tigadi_solve::{exit_tiers, step_tiers};
-use tigadi_values::{successor_tiers, tier_steps, Tier};
+use tigadi_solve::{exit_tiers, part_exits, step_tiers};
+use tigadi_values::{tier_steps, Tier};
 
 fn main() {
     let spec = std::env::args().nth(1).unwrap_or("lasker".into());
@@ -32,13 +32,10 @@ fn main() {
             exits.iter().map(slots).sum::<u64>(),
             exits.len()
         );
-        for t in &tiers {
+        for (p, t) in tiers.iter().enumerate() {
             let read = |hands| -> u64 {
-                let next = successor_tiers(&rules, *t);
-                next.iter()
-                    .filter(|x| x.hands == hands && exits.contains(x))
-                    .map(slots)
-                    .sum()
+                let exits = part_exits(&rules, &tiers, p, hands);
+                exits.iter().map(slots).sum()
             };
             let (placed, slid) = (read(t.hands.after_placement()), read(t.flipped().hands));
             line += &format!("\t{}\t{placed}\t{slid}", slots(t));

@@ -44,7 +44,7 @@
 
 use crate::evaluate::{evaluate, evaluate_in_hand};
 use crate::horizon_shortcut::cap_at_limit;
-use crate::in_hand::{given, solve_step_in_hand_capped, TableSource, TierTable};
+use crate::in_hand::{ask, given, solve_step_in_hand_capped, TableSource, TierTable};
 use crate::plan::Pair;
 use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
@@ -189,10 +189,7 @@ pub fn solve_step_in_hand_horizon_from_game(
         rules.quiet,
     )?;
     for (s, &tier) in found.iter().zip(step) {
-        let g = game(tier)?;
-        if g.len() != s.values.len() {
-            return Err(SolveError::WrongSize(s.subspace));
-        }
+        let g = ask(game, tier)?;
         let agrees = s
             .values
             .par_iter()

@@ -128,12 +128,25 @@ pub fn given<'a>(
     }
 }
 
-/// The exit tiers of part `p` of `step` that its moves keeping the hands
+/// The table of `tier` from `source`, checked to hold one value per slot of
+/// its subspace's index.
+pub(crate) fn ask<'a>(
+    source: &mut TableSource<'_, 'a>,
+    tier: Tier,
+) -> Result<Cow<'a, [Packed]>, SolveError> {
+    let values = source(tier)?;
+    if values.len() as u64 != SubspaceIndex::new(tier.subspace).slots() {
+        return Err(SolveError::WrongSize(tier.subspace));
+    }
+    Ok(values)
+}
+
+/// The exit tiers of part `p` of `step` that its moves leaving the hands
 /// `hands` lead to: with [`Hands::after_placement`] its placements', with the
 /// flipped hands its slides' (a player's slide leaves the hands as they are,
 /// and the other side moves next). The two never meet, and over the parts
-/// they are [`exit_tiers`].
-fn exits_of(rules: &RuleSet, step: &[Tier], p: usize, hands: Hands) -> Vec<Tier> {
+/// they are [`exit_tiers`]: the tables one phase of the solve reads.
+pub fn part_exits(rules: &RuleSet, step: &[Tier], p: usize, hands: Hands) -> Vec<Tier> {
     let mut out: Vec<Tier> = successor_tiers(rules, step[p])
         .into_iter()
         .filter(|t| t.hands == hands && !step.contains(t))
@@ -152,12 +165,7 @@ impl<'a> Targets<'a> {
     fn load(tiers: &[Tier], source: &mut TableSource<'_, 'a>) -> Result<Self, SolveError> {
         let mut out = Vec::new();
         for &tier in tiers {
-            let values = source(tier)?;
-            let idx = SubspaceIndex::new(tier.subspace);
-            if values.len() as u64 != idx.slots() {
-                return Err(SolveError::WrongSize(tier.subspace));
-            }
-            out.push((tier, idx, values));
+            out.push((tier, SubspaceIndex::new(tier.subspace), ask(source, tier)?));
         }
         Ok(Targets(out))
     }
@@ -362,7 +370,7 @@ pub(crate) fn solve_step_in_hand_capped(
     for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
         let start = space.parts[p].1;
         let targets = Targets::load(
-            &exits_of(rules, step, p, tier.hands.after_placement()),
+            &part_exits(rules, step, p, tier.hands.after_placement()),
             tables,
         )?;
         best_placements(
@@ -382,17 +390,8 @@ pub(crate) fn solve_step_in_hand_capped(
     let (mut undecided, mut first_level) = (0, 0);
     for (p, tier) in step.iter().enumerate() {
         // Part by part, each with its slides' tables and its known draws only.
-        let targets = Targets::load(&exits_of(rules, step, p, tier.flipped().hands), tables)?;
-        let known = match draws.as_mut() {
-            Some(source) => {
-                let t = source(*tier)?;
-                if t.len() as u64 != space.parts[p].0.slots() {
-                    return Err(SolveError::WrongSize(tier.subspace));
-                }
-                Some(t)
-            }
-            None => None,
-        };
+        let targets = Targets::load(&part_exits(rules, step, p, tier.flipped().hands), tables)?;
+        let known = draws.as_mut().map(|d| ask(d, *tier)).transpose()?;
         // Is the position in this slot a draw known in advance? Only slots
         // holding a position are asked (padding keeps its mark).
         let known_draw = |slot: u64| {

@@ -55,8 +55,8 @@ pub use horizon::{
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
 pub use in_hand::{
-    exit_tiers, given, solve_step_in_hand, solve_step_in_hand_with, step_tiers, TableSource,
-    TierTable,
+    exit_tiers, given, part_exits, solve_step_in_hand, solve_step_in_hand_with, step_tiers,
+    TableSource, TierTable,
 };
 pub use leaving::{solve_tier, solve_tier_changed, solve_tier_with};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};

@@ -149,14 +149,13 @@ fn lasker_3_steps_in_hand_ask_for_each_exit_table_once() {
         &rules,
         |pair, targets| solve_pair(&rules, pair, targets, &Quiet).unwrap(),
         |tiers, exits| {
-            let asked = std::cell::RefCell::new(Vec::new());
+            let mut asked = Vec::new();
             let mut source = |tier| {
-                asked.borrow_mut().push(tier);
+                asked.push(tier);
                 given(exits)(tier)
             };
             let found = solve_step_in_hand(&rules, Metric::Dtc, tiers, &mut source, &Quiet);
             let found = found.unwrap();
-            let mut asked = asked.into_inner();
             asked.sort();
             let all: Vec<Tier> = exits.iter().map(|t| t.tier).collect();
             assert_eq!(asked, all, "{}: the tables asked for", tiers[0]);
