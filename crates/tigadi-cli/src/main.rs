@@ -203,6 +203,10 @@ pub struct VerifyArgs {
     /// kind present): game (win/draw/loss and DTC), horizon (the 100-turn rule), dtw
     #[arg(long = "kind", value_parser = parse_kind, value_name = "KIND")]
     pub kinds: Vec<tigadi_tablebase::TableKind>,
+    /// Verify only this table, named as its file is (repeatable), such as
+    /// 4v3.tgtb or p19-6v6.tgtb; its check reads the tables of its successors
+    #[arg(long = "table", value_name = "FILE")]
+    pub tables: Vec<String>,
 }
 
 /// A kind of table as `verify --kind` names it ([`tigadi_tablebase::TableKind::name`]).

@@ -272,6 +272,13 @@ fn damaged_manifest_and_stray_tables_do_not_stop_stats_or_solve() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// `SHA256SUMS` text `text` with the first digit of `file`'s hash changed.
+fn forge_sum(text: &str, file: &str) -> String {
+    let line = text.lines().find(|l| l.ends_with(file)).unwrap();
+    let first = if line.starts_with('0') { "1" } else { "0" };
+    text.replace(line, &format!("{first}{}", &line[1..]))
+}
+
 // 7. verify checks SHA256SUMS: a wrong hash or a listed file that is missing fails.
 #[test]
 fn verify_checks_sha256sums() {
@@ -283,13 +290,7 @@ fn verify_checks_sha256sums() {
     assert!(r.stdout.contains("SHA256SUMS  ok  3 files"), "{}", r.stdout);
 
     // One hash changed: that table fails (sha256sum -c would too).
-    let line = text.lines().find(|l| l.ends_with("4v3.tgtb")).unwrap();
-    let forged = format!(
-        "{}{}",
-        if line.starts_with('0') { "1" } else { "0" },
-        &line[1..]
-    );
-    fs::write(&sums, text.replace(line, &forged)).unwrap();
+    fs::write(&sums, forge_sum(&text, "4v3.tgtb")).unwrap();
     let r = run(&["verify", "--dir", s(&dir)]);
     assert_eq!(r.code, Some(1), "{r:?}");
     assert!(
@@ -699,4 +700,42 @@ fn analyze_refuses_an_endless_record() {
         "{}",
         r.stderr
     );
+}
+
+// 7. `verify --table` checks the named tables alone, SHA256SUMS for them only;
+// a name no table has, or a table that is not here, is an error (exit 2).
+#[test]
+fn verify_checks_the_named_tables_alone() {
+    let dir = copy_of_solved("one-table");
+    let sums = dir.join("tigadi/SHA256SUMS");
+    let text = fs::read_to_string(&sums).unwrap();
+    // Another table's hash forged: the named table's verify does not see it.
+    fs::write(&sums, forge_sum(&text, "3v3.tgtb")).unwrap();
+    let r = run(&["verify", "--dir", s(&dir), "--table", "4v3.tgtb"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout.contains("4v3  ok")
+            && !r.stdout.contains("3v4")
+            && r.stdout.contains("SHA256SUMS  ok  1 files")
+            && r.stdout.contains("all 1 tables good"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["verify", "--dir", s(&dir), "--table", "3v3.tgtb"]);
+    assert_eq!(r.code, Some(1), "{r:?}");
+    assert!(r.stdout.contains("3v3  FAILED"), "{}", r.stdout);
+    for (name, says) in [
+        ("9v9.tgtb", "there is no table 9v9.tgtb here"),
+        ("4v3", "no table of tigadi is named \"4v3\""),
+        ("../4v3.tgtb", "no table of tigadi is named"),
+    ] {
+        let r = run(&["verify", "--dir", s(&dir), "--table", name]);
+        assert_eq!(r.code, Some(2), "{name}: {r:?}");
+        assert!(
+            r.stderr.contains(says) && !r.stderr.contains("panicked"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }

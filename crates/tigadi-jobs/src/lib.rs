@@ -29,6 +29,6 @@ pub use observer::{
     step_name, DtwReport, GameReport, HorizonReport, JobError, JobObserver, TierReport,
 };
 pub use verify::{
-    verify, verify_kinds, verify_with, Mismatch, SubspaceReport, SumsReport, VerifyObserver,
-    VerifyReport,
+    verify, verify_kinds, verify_tables, verify_with, Mismatch, SubspaceReport, SumsReport,
+    VerifyObserver, VerifyReport,
 };

@@ -64,7 +64,19 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
     } else {
         args.kinds.clone()
     };
-    let report = tigadi_jobs::verify_kinds(&args.dir.dir, &rules, !args.again, &kinds, &observer);
+    let mut only = Vec::new();
+    for name in &args.tables {
+        only.push(
+            tigadi_tablebase::TableId::parse(name, &rules).ok_or_else(|| {
+                format!(
+                    "no table of {rules} is named {name:?}: tables are named as their files, \
+                 such as 4v3.tgtb or p5-2v3.tgtb, as the tablebase directory lists them"
+                )
+            })?,
+        );
+    }
+    let report =
+        tigadi_jobs::verify_tables(&args.dir.dir, &rules, !args.again, &kinds, &only, &observer);
     progress.finish();
     let report = report.map_err(|e| e.to_string())?;
     if let Some(sums) = &report.sums {

@@ -127,11 +127,26 @@ pub fn verify_kinds(
     kinds: &[TableKind],
     observer: &dyn VerifyObserver,
 ) -> Result<VerifyReport, TablebaseError> {
+    verify_tables(dir, rules, resume, kinds, &[], observer)
+}
+
+/// Like [`verify_kinds`], for the tables named in `only` alone when it is not
+/// empty (each of a kind in `kinds`): their checks read their successors'
+/// tables as a whole run's would, and `SHA256SUMS` is checked for them only.
+/// A table of `only` that is not in the directory is an error.
+pub fn verify_tables(
+    dir: &Path,
+    rules: &RuleSet,
+    resume: bool,
+    kinds: &[TableKind],
+    only: &[TableId],
+    observer: &dyn VerifyObserver,
+) -> Result<VerifyReport, TablebaseError> {
     let store = TablebaseDir::new(dir, rules);
-    let error = |kind, what| {
+    let error = |kind, what: &str| {
         Err(TablebaseError::io(
             store.path(),
-            std::io::Error::new(kind, what),
+            std::io::Error::new(kind, what.to_string()),
         ))
     };
     if kinds.is_empty() {
@@ -144,12 +159,24 @@ pub fn verify_kinds(
     if all.is_empty() {
         return error(std::io::ErrorKind::NotFound, "no tablebase files here");
     }
-    let steps = plan(rules, &all, kinds);
+    if let Some(id) = only.iter().find(|id| !all.contains(id)) {
+        return error(
+            std::io::ErrorKind::NotFound,
+            &format!("there is no table {} here", id.file_name(rules)),
+        );
+    }
+    let selected =
+        |id: &TableId| kinds.contains(&id.kind) && (only.is_empty() || only.contains(id));
+    let chosen: Vec<TableId> = all.iter().copied().filter(selected).collect();
+    let steps = plan(rules, &chosen, kinds);
     let listed = store.read_sums();
     let parse = |name: &str| TableId::parse(name, rules);
     let sums = sums_report(
         &listed,
-        |name| parse(name).is_none_or(|id| kinds.contains(&id.kind)),
+        |name| match parse(name) {
+            Some(id) => selected(&id),
+            None => only.is_empty(),
+        },
         |name| {
             parse(name).is_some_and(|id| {
                 steps
