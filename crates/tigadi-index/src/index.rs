@@ -180,6 +180,25 @@ impl SlotFinder {
         self.last = None;
     }
 
+    /// Makes `board` (of `index`, whose slot is not needed) the first board:
+    /// the boards looked up next with its mover set and an opponent set two
+    /// points from its own (the targets of one position's quiet slides, seen
+    /// from the next player, all are) are found by toggling. The mover set's
+    /// class is kept from the board before when the mover set is the same.
+    #[inline]
+    pub fn base(&mut self, index: &SubspaceIndex, board: Board) {
+        let class = match self.last {
+            Some(l) if l.mover == board.mover => l.class,
+            _ => index.mover_class(board.mover),
+        };
+        self.last = Some(FirstFound {
+            mover: board.mover,
+            class,
+            opponent: board.opponent,
+            near: class.near(board.opponent),
+        });
+    }
+
     /// The slot of `board` in `index` (which must hold it).
     #[inline]
     pub fn slot(&mut self, index: &SubspaceIndex, board: Board) -> u64 {
@@ -300,6 +319,23 @@ impl SubspaceIndex {
     /// [`for_each_board_by_opponent`](Self::for_each_board_by_opponent) visits.
     pub fn opponent_orbits(&self) -> u64 {
         MoverTable::of(self.subspace.opponent as u32).orbits.len() as u64
+    }
+
+    /// The groups of [`for_each_board_by_opponent`](Self::for_each_board_by_opponent)
+    /// (`0..opponent_orbits()`) in ranges of whole groups of about `slots`
+    /// boards each (one group at least): the tasks of a parallel pass by the
+    /// opponent's set.
+    pub fn opponent_tasks(&self, slots: u64) -> Vec<std::ops::Range<u64>> {
+        let per_group = (binomial(
+            POINTS as u32 - self.subspace.opponent as u32,
+            self.subspace.mover as u32,
+        ) as u64)
+            .max(1);
+        let per_task = (slots / per_group).max(1);
+        let groups = self.opponent_orbits();
+        (0..groups.div_ceil(per_task))
+            .map(|t| t * per_task..((t + 1) * per_task).min(groups))
+            .collect()
     }
 
     /// Calls `f(slot, board, number)` for the positions of this subspace grouped by

@@ -462,7 +462,8 @@ fn shared_work_agrees_with_plain_indexing() {
 /// [`SlotFinder`] gives every board's slot, whatever came before it in the
 /// same index: runs of boards that share a mover set and move one opponent
 /// goti (what it toggles), mixed with boards of other mover sets and moves of
-/// two gotis (what it must index afresh), and symmetric mover sets.
+/// two gotis (what it must index afresh), and symmetric mover sets; the runs'
+/// first boards looked up or made the base ([`SlotFinder::base`]).
 #[test]
 fn slot_finder_gives_every_boards_slot() {
     let mut rng = Rng::seeded(0x51_07_F1_4D);
@@ -471,9 +472,23 @@ fn slot_finder_gives_every_boards_slot() {
         let sub = Subspace::new(m, o);
         let index = SubspaceIndex::new(sub);
         let mut finder = SlotFinder::default();
+        let mut before = random_board(&mut rng, sub);
         for _ in 0..2_000 {
-            let first = random_board(&mut rng, sub);
+            // Now and then a first board with the mover set of the one before.
+            let first = match rng.below(4) {
+                0 => Board {
+                    mover: before.mover,
+                    opponent: rng.points(o, before.mover),
+                },
+                _ => random_board(&mut rng, sub),
+            };
+            before = first;
             let empty = !(first.mover | first.opponent) & ((1 << POINTS) - 1);
+            // Half the time the first board is made the base without being
+            // looked up, its mover set's class perhaps kept from before.
+            if rng.below(2) == 0 {
+                finder.base(&index, first);
+            }
             let mut board = first;
             for _ in 0..6 {
                 // One opponent goti moved from the first board, or two, or a
@@ -500,7 +515,9 @@ fn slot_finder_gives_every_boards_slot() {
                 total += 1;
                 assert_eq!(finder.slot(&index, board), index.index(board), "{board:?}");
             }
-            finder.reset();
+            if rng.below(2) == 0 {
+                finder.reset();
+            }
         }
     }
     assert!(

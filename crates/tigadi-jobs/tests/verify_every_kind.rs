@@ -12,7 +12,7 @@ mod common;
 use common::Silent;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_jobs::{solve, steps, verify, Scope};
+use tigadi_jobs::{solve, steps, verify, verify_kinds, Scope, VerifyObserver};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::evaluate::Step;
 use tigadi_solve::{evaluate_in_hand, for_each_turn_target, Metric, Packed, TurnTarget, Value};
@@ -290,8 +290,21 @@ fn altered_values_are_caught(rules: &RuleSet, changes: &[Change], tiers: &[Tier]
         {
             assert!(r.culprits.contains(&name), "{id:?}: {r:?}");
         }
+        // Its kind verified alone (a tier in hand then checks that one kind
+        // in its sweep, not every kind at once) reports the same.
+        let alone = verify_kinds(dir.path(), &rules, false, &[id.kind], &Nothing).unwrap();
+        let mine = alone.subspaces.iter().find(|r| r.id() == id).unwrap();
+        assert_eq!(
+            (mine.checked, mine.mismatches, &mine.examples),
+            (own.checked, own.mismatches, &own.examples),
+            "{id:?} verified alone"
+        );
     }
 }
+
+/// Counts nothing: `verify_kinds`' observer.
+struct Nothing;
+impl VerifyObserver for Nothing {}
 
 /// The same check on a solved directory given by `TIGADI_ALTER_DIR` (the rule
 /// set by `TIGADI_ALTER_RULES`), which it alters in place: per kind present, one

@@ -502,39 +502,122 @@ pub fn best_placements(
     observer: &dyn Observer,
     store: impl Fn(u64, u16) + Sync,
 ) {
-    let sub = tier.subspace;
-    let idx = SubspaceIndex::new(sub);
-    let tables = GroupTables {
-        rules,
-        placer_gotis: sub.mover as u32 + 1,
-        opponent_hand: tier.hands.opponent,
-        quiet: tables.quiet,
-        capture: tables.capture,
-        keys: SuccessorKeys::of_placements(metric),
-    };
-    let per_group = (binomial(24 - sub.opponent as u32, sub.mover as u32) as u64).max(1);
-    let groups_per_task = (CHUNK / per_group).max(1);
-    let groups = idx.opponent_orbits();
-    let visited: u64 = (0..groups.div_ceil(groups_per_task))
+    let groups = PlacementGroups::new(rules, metric, tier, tables);
+    let visited: u64 = groups
+        .tasks()
         .into_par_iter()
-        .map(|t| {
-            let range = t * groups_per_task..((t + 1) * groups_per_task).min(groups);
-            let mut group = Group::default();
-            let mut count = 0u64;
-            idx.for_each_board_by_opponent(range, |slot, board, number| {
-                if group.opponent != Some(board.opponent) {
-                    group.start(&tables, board.opponent);
-                }
-                store(slot, group.best[number as usize]);
-                count += 1;
-            });
+        .map(|range| {
+            let count = groups.visit(range, |slot, _, best| store(slot, best));
             observer.advance(count);
             count
         })
         .sum();
     // The padding slots, for the progress count.
-    observer.advance(idx.slots() - visited);
+    observer.advance(groups.index().slots() - visited);
 }
+
+/// [`best_placements`] in tasks that the caller runs: each board's best
+/// placement handed to it in the order of the pass, by the opponent's set,
+/// where a pass of its own over the same order can use it at once (`verify`
+/// of a tier with gotis in hand, whose slides' targets that order keeps in
+/// cache).
+pub struct PlacementGroups<'a> {
+    index: SubspaceIndex,
+    tables: GroupTables<'a>,
+}
+
+impl<'a> PlacementGroups<'a> {
+    /// The pass over the boards of `tier` (whose player to move holds a goti),
+    /// placements valued in `metric` from `tables`.
+    pub fn new(
+        rules: &'a RuleSet,
+        metric: Metric,
+        tier: Tier,
+        tables: PlacementTables<'a>,
+    ) -> Self {
+        let sub = tier.subspace;
+        PlacementGroups {
+            index: SubspaceIndex::new(sub),
+            tables: GroupTables {
+                rules,
+                placer_gotis: sub.mover as u32 + 1,
+                opponent_hand: tier.hands.opponent,
+                quiet: tables.quiet,
+                capture: tables.capture,
+                keys: SuccessorKeys::of_placements(metric),
+            },
+        }
+    }
+
+    /// The tier's index.
+    pub fn index(&self) -> &SubspaceIndex {
+        &self.index
+    }
+
+    /// The tasks: ranges of the opponent's set's orbits
+    /// ([`SubspaceIndex::opponent_tasks`]), which together visit every board once.
+    pub fn tasks(&self) -> Vec<std::ops::Range<u64>> {
+        self.index.opponent_tasks(CHUNK)
+    }
+
+    /// Calls `f(slot, board, best)` for every board of the groups in `range`
+    /// ([`SubspaceIndex::for_each_board_by_opponent`]), `best` the best
+    /// placement's [`choice_key`] (never 0: a board with a goti in hand has an
+    /// empty point); returns how many boards.
+    pub fn visit(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Board, u16)) -> u64 {
+        Self::visit_all(std::slice::from_ref(self), range, |slot, board, best| {
+            f(slot, board, best[0])
+        })
+    }
+
+    /// [`visit`](Self::visit) of passes over one tier (each valuing the
+    /// placements from its own tables, such as a tier's tables of several
+    /// kinds) at once: `f(slot, board, best)` with `best[i]` the key of
+    /// `passes[i]`, each board's slides generated once for all of them.
+    ///
+    /// # Panics
+    /// When the passes are not of one tier's boards, or more than
+    /// [`MAX_PASSES`].
+    pub fn visit_all(
+        passes: &[Self],
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Board, &[u16]),
+    ) -> u64 {
+        assert!(passes.len() <= MAX_PASSES, "too many passes at once");
+        let index = passes.first().map(|p| p.index);
+        assert!(
+            passes
+                .iter()
+                .all(|p| Some(p.index.subspace()) == index.map(|i| i.subspace())),
+            "passes over different tiers"
+        );
+        let Some(index) = index else {
+            return 0;
+        };
+        let mut groups: Vec<Group> = passes.iter().map(|_| Group::default()).collect();
+        let mut best = [0u16; MAX_PASSES];
+        let mut opponent = None;
+        let mut count = 0u64;
+        index.for_each_board_by_opponent(range, |slot, board, number| {
+            if opponent != Some(board.opponent) {
+                opponent = Some(board.opponent);
+                for (g, p) in groups.iter_mut().zip(passes) {
+                    g.start(&p.tables, board.opponent);
+                }
+            }
+            for (b, g) in best.iter_mut().zip(&groups) {
+                *b = g.best[number as usize];
+            }
+            f(slot, board, &best[..passes.len()]);
+            count += 1;
+        });
+        count
+    }
+}
+
+/// The most passes [`PlacementGroups::visit_all`] takes at once: one per kind
+/// of table.
+pub const MAX_PASSES: usize = 4;
 
 /// Recomputing a board one by one with [`evaluate_placing`] costs some 25 times
 /// a slot of the one pass, and the candidates [`recompute_by_board`] counts hold

@@ -42,8 +42,9 @@ pub struct SubspaceReport {
     pub checked: u64,
     /// Positions whose value did not match (both sections counted).
     pub mismatches: u64,
-    /// The first mismatches found (at most [`MAX_EXAMPLES`]), in slot order;
-    /// which ones depends on thread scheduling.
+    /// The mismatches of the lowest slots (at most [`MAX_EXAMPLES`]), in slot
+    /// order (a slot's second section before its first): the same whatever
+    /// the threads and the order the check visits the slots in.
     pub examples: Vec<Mismatch>,
     /// A checksum or structure failure of this file, or a table its check reads
     /// that is missing or damaged; when set, values were not (all) recomputed.

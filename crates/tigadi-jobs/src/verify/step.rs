@@ -18,6 +18,14 @@ use super::files::{Journal, JournalEntry, Tables};
 use super::report::SubspaceReport;
 use super::{in_hand, inside, leaving, VerifyObserver};
 
+/// The most bytes of decoded tables (two a slot) that the check of a tier
+/// with gotis in hand holds to check several kinds in one sweep, which shares
+/// their slides' generation and indexing: about two thirds of issue 53's
+/// 12 GB, leaving the rest for the game table each kind's check also reads
+/// and for the process. A tier whose tables of one kind need more is still
+/// checked, one kind at a time.
+const FUSED_BYTES: u64 = 8 << 30;
+
 /// A step of a verify run: a tier and the kinds of its tables to check (game
 /// first: the others' checks read it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,13 +156,22 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
     let shape = Shape::of(&run.rules, tier);
     let slots = SubspaceIndex::new(tier.subspace).slots();
     run.observer.started(tier, slots * step.kinds.len() as u64);
-    // A tier with gotis in hand is checked one kind at a time, holding only
-    // that kind's tables: its check shares no work between kinds, and its
-    // successors' tables (placements lead to tiers larger than its own) of
-    // every kind at once would need more memory than its solve. The other
-    // shapes check every kind in one sweep.
+    // A tier with gotis in hand checks as many kinds in one sweep as fit in
+    // [`FUSED_BYTES`] of decoded tables (its successors' tables, where
+    // placements lead to tiers larger than its own, of every kind at once
+    // would need more memory than its solve for the largest tiers), the
+    // rest one kind at a time. The other shapes check every kind in one
+    // sweep.
     let groups: Vec<&[TableKind]> = match shape {
-        Shape::InHand => step.kinds.chunks(1).collect(),
+        Shape::InHand => {
+            let per_kind = 2 * successors
+                .iter()
+                .map(|t| SubspaceIndex::new(t.subspace).slots())
+                .sum::<u64>()
+                + 2 * slots;
+            let at_once = (FUSED_BYTES / per_kind.max(1)).max(1) as usize;
+            step.kinds.chunks(at_once).collect()
+        }
         Shape::Inside | Shape::Leaving => vec![&step.kinds],
     };
     for kinds in groups {

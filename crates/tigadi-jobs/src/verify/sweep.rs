@@ -47,7 +47,8 @@ pub(super) struct Tally<'a> {
 
 impl Tally<'_> {
     /// Counts one position of one table and keeps it as an example if it
-    /// mismatches (in either section) and the table has room for one.
+    /// mismatches (in either section) and its slot is among the table's
+    /// lowest [`MAX_EXAMPLES`] mismatches so far.
     #[inline]
     pub fn record(&mut self, o: Outcome) {
         let j = o.table;
@@ -59,14 +60,27 @@ impl Tally<'_> {
             if bad {
                 self.mismatches[j] += 1;
                 let mut ex = self.examples[j].lock().unwrap_or_else(|p| p.into_inner());
-                if ex.len() < MAX_EXAMPLES {
-                    ex.push(Mismatch {
+                let order = |m: &Mismatch| (m.slot, m.wdl_section);
+                let here = (o.slot, wdl_section);
+                let highest = ex.iter().enumerate().max_by_key(|(_, m)| order(m));
+                let at = match highest {
+                    _ if ex.len() < MAX_EXAMPLES => Some(ex.len()),
+                    Some((i, m)) if here < order(m) => Some(i),
+                    _ => None,
+                };
+                if let Some(i) = at {
+                    let m = Mismatch {
                         slot: o.slot,
                         board: (o.board)(),
                         stored: o.stored,
                         recomputed: o.recomputed,
                         wdl_section,
-                    });
+                    };
+                    if i == ex.len() {
+                        ex.push(m);
+                    } else {
+                        ex[i] = m;
+                    }
                 }
             }
         }
@@ -97,33 +111,53 @@ pub(super) fn sweep(
     observer: Option<&dyn VerifyObserver>,
     check: impl Fn(Range<u64>, &mut Tally) + Sync,
 ) {
+    sweep_tasks(tasks, reports, observer, |range, tally| {
+        let done = range.end - range.start;
+        check(range, tally);
+        done
+    });
+}
+
+/// [`sweep`] over tasks of any kind: `check(task, tally)` checks the positions
+/// of one and returns how many slots it covered, which are reported to
+/// `observer` (times the number of tables). Returns the slots of all tasks.
+pub(super) fn sweep_tasks<T: Send>(
+    tasks: Vec<T>,
+    reports: &mut [&mut SubspaceReport],
+    observer: Option<&dyn VerifyObserver>,
+    check: impl Fn(T, &mut Tally) -> u64 + Sync,
+) -> u64 {
     let k = reports.len();
     let checked: Vec<AtomicU64> = (0..k).map(|_| AtomicU64::new(0)).collect();
     let mismatches: Vec<AtomicU64> = (0..k).map(|_| AtomicU64::new(0)).collect();
     let examples: Vec<Mutex<Vec<Mismatch>>> = (0..k).map(|_| Mutex::new(Vec::new())).collect();
-    tasks.into_par_iter().for_each(|range| {
-        let done = range.end - range.start;
-        let mut tally = Tally {
-            checked: vec![0; k],
-            mismatches: vec![0; k],
-            examples: &examples,
-        };
-        check(range, &mut tally);
-        for j in 0..k {
-            checked[j].fetch_add(tally.checked[j], Ordering::Relaxed);
-            mismatches[j].fetch_add(tally.mismatches[j], Ordering::Relaxed);
-        }
-        if let Some(observer) = observer {
-            observer.advance(done * k as u64);
-        }
-    });
+    let slots = tasks
+        .into_par_iter()
+        .map(|task| {
+            let mut tally = Tally {
+                checked: vec![0; k],
+                mismatches: vec![0; k],
+                examples: &examples,
+            };
+            let done = check(task, &mut tally);
+            for j in 0..k {
+                checked[j].fetch_add(tally.checked[j], Ordering::Relaxed);
+                mismatches[j].fetch_add(tally.mismatches[j], Ordering::Relaxed);
+            }
+            if let Some(observer) = observer {
+                observer.advance(done * k as u64);
+            }
+            done
+        })
+        .sum();
     for (j, report) in reports.iter_mut().enumerate() {
         report.checked = checked[j].load(Ordering::Relaxed);
         report.mismatches = mismatches[j].load(Ordering::Relaxed);
         let mut ex = std::mem::take(&mut *examples[j].lock().unwrap_or_else(|p| p.into_inner()));
-        ex.sort_by_key(|m| m.slot);
+        ex.sort_by_key(|m| (m.slot, m.wdl_section));
         report.examples = ex;
     }
+    slots
 }
 
 /// The slots `0..slots` in ranges of [`CHUNK`], the tasks of [`sweep`].
@@ -150,4 +184,56 @@ pub(super) fn stored_value(tables: &[Indexed], b: Board) -> Value {
     t.values[t.index.index(b) as usize]
         .get()
         .expect("Table::values rejects NONE")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tigadi_solve::Value;
+
+    /// The examples kept are the lowest slots' mismatches, whatever the order
+    /// the positions come in: the report of a check that visits slots out of
+    /// order (by the opponent's set) is the one a check in slot order gives.
+    #[test]
+    fn examples_are_the_lowest_slots_in_any_order() {
+        let board = Board::default();
+        for order in [0u64, 1, 2] {
+            let slots: Vec<u64> = match order {
+                0 => (0..100).collect(),
+                1 => (0..100).rev().collect(),
+                _ => (0..100).map(|i| (i * 37) % 100).collect(),
+            };
+            let examples = [Mutex::new(Vec::new())];
+            let mut tally = Tally {
+                checked: vec![0],
+                mismatches: vec![0],
+                examples: &examples,
+            };
+            for slot in slots {
+                tally.record(Outcome {
+                    table: 0,
+                    slot,
+                    board: &|| board,
+                    stored: Value::Win(1),
+                    recomputed: Value::Draw,
+                    // Odd slots disagree in their first section too.
+                    first_section_bad: slot % 2 == 1,
+                });
+            }
+            assert_eq!(tally.mismatches[0], 150);
+            let mut kept: Vec<(u64, bool)> = examples[0]
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|m| (m.slot, m.wdl_section))
+                .collect();
+            kept.sort();
+            let lowest: Vec<(u64, bool)> = (0..100)
+                .flat_map(|s| [(s, false), (s, true)])
+                .filter(|&(s, first)| !first || s % 2 == 1)
+                .take(MAX_EXAMPLES)
+                .collect();
+            assert_eq!(kept, lowest, "order {order}");
+        }
+    }
 }
