@@ -489,11 +489,10 @@ fn slot_finder_gives_every_boards_slot() {
             if rng.below(2) == 0 {
                 finder.base(&index, first);
             }
-            let mut board = first;
             for _ in 0..6 {
                 // One opponent goti moved from the first board, or two, or a
                 // board of another mover set now and then.
-                board = match rng.below(8) {
+                let board = match rng.below(8) {
                     0 => random_board(&mut rng, sub),
                     1 | 2 => Board {
                         mover: first.mover,
