@@ -225,7 +225,7 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
         Some(run.observer),
         |groups, tally| {
             let mut pass = Pass::new(&check, tally);
-            if placing.is_empty() {
+            let count = if placing.is_empty() {
                 let mut count = 0;
                 index.for_each_board_by_opponent(groups, |slot, board, _| {
                     pass.push(slot, board, &[]);
@@ -236,8 +236,9 @@ pub(super) fn check(run: &Run, checks: &mut [KindCheck]) {
                 PlacementGroups::visit_all(&placing, groups, |slot, board, keys| {
                     pass.push(slot, board, keys)
                 })
-            }
-            // `pass` is dropped here, settling the boards still queued.
+            };
+            pass.finish();
+            count
         },
     );
     // The padding slots, for the progress count.
@@ -269,8 +270,7 @@ struct Queued {
 }
 
 /// One task of a check: boards queued [`AHEAD`] of their evaluation, their
-/// slides' entries in `ahead`; every board queued is settled by the time it
-/// is dropped.
+/// slides' entries in `ahead`; [`finish`](Self::finish) settles the last.
 struct Pass<'a, 'b, 't> {
     check: &'a Check<'a>,
     tally: &'b mut Tally<'t>,
@@ -323,6 +323,13 @@ impl<'a, 'b, 't> Pass<'a, 'b, 't> {
         }
     }
 
+    /// Settles the boards still queued.
+    fn finish(mut self) {
+        while !self.queue.is_empty() {
+            self.settle();
+        }
+    }
+
     /// Evaluates the first board queued in every kind and records its
     /// outcomes.
     fn settle(&mut self) {
@@ -356,13 +363,5 @@ impl<'a, 'b, 't> Pass<'a, 'b, 't> {
             });
         }
         self.ahead.drain(..q.slides);
-    }
-}
-
-impl Drop for Pass<'_, '_, '_> {
-    fn drop(&mut self) {
-        while !self.queue.is_empty() {
-            self.settle();
-        }
     }
 }
