@@ -240,7 +240,6 @@ struct GroupTables<'a> {
 /// that `O` leaves free ([`FreeSets`]), as [`choice_key`]s.
 #[derive(Default)]
 struct Group {
-    opponent: Option<Bits>,
     free: FreeSets,
     /// The quiet placements' values, by the number of the placer's new set `M + p`.
     quiet: Vec<u16>,
@@ -256,7 +255,6 @@ impl Group {
     /// Makes this the group of opponent set `opponent`: reads the values of the
     /// quiet placements and of the captures, and takes each board's best.
     fn start(&mut self, tables: &GroupTables, opponent: Bits) {
-        self.opponent = Some(opponent);
         self.free = FreeSets::new(opponent);
         let n = self.free.free_points();
         let size = tables.placer_gotis;

@@ -6,8 +6,9 @@
 //! table's values are its DTC₁₀₀ ([`evaluate_in_hand_horizon`]: a placement
 //! restarts the counter as a capture does, and past the turn limit is a draw).
 //!
-//! The tables are checked one kind at a time, in one pass over the boards
-//! grouped by the opponent's set ([`PlacementGroups`], the solver's pass for
+//! The tables of a tier's kinds are checked together (as many as fit in the
+//! step's memory bound, `FUSED_BYTES` in `step.rs`), in one pass over the
+//! boards grouped by the opponent's set ([`PlacementGroups`], the solver's pass for
 //! placements): a board's placements are not looked up one by one (each a
 //! cache miss in a large table), their best comes from the group's values;
 //! and every quiet slide of a board `(M, O)` leads to a board of the flipped
@@ -64,10 +65,10 @@ impl Tiers {
             .expect("a tier's successors are loaded")
     }
 
-    /// The place and slot of `board` with `hands`. `last` is the last
-    /// board's place and the slot finder of its index: a board's quiet slides
-    /// lead to boards of one mover set whose slots [`SlotFinder`] finds by
-    /// toggling two points.
+    /// The place and slot of `board` with `hands` (a slide's target that
+    /// leaves the flipped tier: a slide capture). `last` is the last target's
+    /// place and the slot finder of its index, which keeps the class of a
+    /// mover set that repeats.
     fn entry(&self, hands: Hands, board: Board, last: &mut (usize, SlotFinder)) -> (usize, u64) {
         let at = self.place(hands, board);
         if at != last.0 {

@@ -62,11 +62,15 @@ impl Tally<'_> {
                 let mut ex = self.examples[j].lock().unwrap_or_else(|p| p.into_inner());
                 let order = |m: &Mismatch| (m.slot, m.wdl_section);
                 let here = (o.slot, wdl_section);
-                let highest = ex.iter().enumerate().max_by_key(|(_, m)| order(m));
-                let at = match highest {
-                    _ if ex.len() < MAX_EXAMPLES => Some(ex.len()),
-                    Some((i, m)) if here < order(m) => Some(i),
-                    _ => None,
+                // Room left, or the place of the highest kept when this is lower.
+                let at = if ex.len() < MAX_EXAMPLES {
+                    Some(ex.len())
+                } else {
+                    ex.iter()
+                        .enumerate()
+                        .max_by_key(|(_, m)| order(m))
+                        .filter(|(_, m)| here < order(m))
+                        .map(|(i, _)| i)
                 };
                 if let Some(i) = at {
                     let m = Mismatch {
