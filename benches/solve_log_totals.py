@@ -7,7 +7,9 @@ seconds, peak memory), each phase's on a line of its own. These are the
 game-theoretic pass's lines (a step of Lasker's rule that solves two tiers
 with gotis in hand together, `3v2 with 0+1 in hand and 2v3 with 1+0 in hand:
 ...`, counts its two tiers and its time once); the 100-turn pass's (`9v9 (100-turn): ...`,
-`6v8 with 2+3 in hand (100-turn): ...`) are not counted.
+`6v8 with 2+3 in hand (100-turn): ...`) are not counted. A Lasker step whose
+100-turn values were found with its game values (its game line ends "its
+100-turn values found with them") counts the time and CPU of both kinds.
 
 Usage: python3 benches/solve_log_totals.py [--json] LOG [LOG ...]
 

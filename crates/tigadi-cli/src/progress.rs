@@ -233,11 +233,16 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(r.slots);
         let c = &r.categories;
         self.progress.line(&format!(
-            "{} (100-turn): {:.1} s ({:.1} s before writing), {} rounds, {} wins, \
+            "{} (100-turn): {:.1} s ({:.1} s before writing{}), {} rounds, {} wins, \
              {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
             step_name(&self.rules, r.tier),
             r.seconds,
             r.found_seconds,
+            if r.with_game {
+                ", found with the game values"
+            } else {
+                ""
+            },
             r.rounds,
             c[4],
             c[3],
@@ -260,7 +265,7 @@ impl JobObserver for SolveProgress<'_> {
     fn solved(&self, r: &GameReport) {
         self.progress.done(r.slots);
         self.progress.line(&format!(
-            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes){}",
+            "{}: {} slots, {:.1} s{}, {} rounds, {} wins, {} draws, {} losses (classes){}{}",
             step_name(&self.rules, r.tier),
             r.slots,
             r.seconds,
@@ -278,6 +283,11 @@ impl JobObserver for SolveProgress<'_> {
                     ", {} random memory words touched",
                     self.touched.load(std::sync::atomic::Ordering::Relaxed)
                 )
+            },
+            if r.with_horizon {
+                "; its 100-turn values found with them (the time and CPU are both kinds')"
+            } else {
+                ""
             }
         ));
     }

@@ -13,7 +13,12 @@
 //!
 //! `HANDS=1+0` (with `RULES=lasker`) times the Lasker step with gotis in hand
 //! headed by SUBSPACE with those hands instead (`in_hand`), its exit tiers'
-//! tables read from the directory; its placements' pass is timed apart.
+//! tables read from the directory; its placements' pass is timed apart. With
+//! `PASS=both` it times the game values and the 100-turn values found together
+//! (`solve_step_in_hand_game_and_horizon`), the game tables standing in for
+//! the exits' 100-turn tables: for the time only; `PASS=horizon` times the
+//! 100-turn pass from the step's game values (read from the directory) alone,
+//! the same tables standing in.
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -24,8 +29,9 @@ use std::time::Instant;
 use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
-    exit_tiers, solve_pair_horizon, solve_pair_with, solve_step_in_hand_with, step_tiers, Metric,
-    Packed, Pair, Rounds, SolvedTable, TierTable,
+    exit_tiers, given, solve_pair_horizon, solve_pair_with, solve_step_in_hand_game_and_horizon,
+    solve_step_in_hand_horizon_from_game, solve_step_in_hand_with, step_tiers, Metric, Packed,
+    Pair, Rounds, SolvedTable, TierTable,
 };
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 use tigadi_values::{Hands, Tier};
@@ -120,6 +126,51 @@ fn in_hand(dir: &std::path::Path, rules: &RuleSet, sub: Subspace, hands: &str, r
     let (timer, printer) = (Timer::default(), RoundPrinter::default());
     let observer: &dyn tigadi_solve::Observer = if rounds { &printer } else { &timer };
     let (t0, c0) = (Instant::now(), cpu_seconds());
+    let pass = std::env::var("PASS").unwrap_or_default();
+    if pass == "both" || pass == "horizon" {
+        // `both`: the game values and the 100-turn values in one initial
+        // pass; `horizon`: the 100-turn pass from the step's game values (its
+        // own game tables read from the directory). The game tables stand in
+        // for the exits' 100-turn tables: for the time only (the result is
+        // refused where the two disagree).
+        let own: Vec<Vec<Packed>> = match pass.as_str() {
+            "horizon" => step
+                .iter()
+                .map(|&t| {
+                    let id = TableId::new(TableKind::GameTheoretic, t);
+                    store.load(id).expect("the step's own game table")
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let own: Vec<TierTable> = step
+            .iter()
+            .zip(&own)
+            .map(|(&tier, values)| TierTable { tier, values })
+            .collect();
+        let (r, a) = (&mut given(&tables), Rounds::Adaptive);
+        let (label, agreeing) = match pass.as_str() {
+            "both" => {
+                let g = &mut given(&tables);
+                let found = solve_step_in_hand_game_and_horizon(rules, &step, g, r, observer, a);
+                ("both kinds", found.is_ok())
+            }
+            _ => {
+                let g = &mut given(&own);
+                let found = solve_step_in_hand_horizon_from_game(rules, &step, g, r, observer, a);
+                ("100-turn from the game values", found.is_ok())
+            }
+        };
+        println!(
+            "{} ({label}, {}): wall {:.2} s, cpu {:.2} s: {}",
+            step[0],
+            if agreeing { "agreeing" } else { "refused" },
+            t0.elapsed().as_secs_f64(),
+            cpu_seconds() - c0,
+            timer.take().0
+        );
+        return;
+    }
     let solved = solve_step_in_hand_with(
         rules,
         Metric::Dtc,

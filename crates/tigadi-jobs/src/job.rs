@@ -1,8 +1,11 @@
 //! The one resumable solve: walks a list of steps, each a [`Tier`], in
 //! dependency order (every step after the steps its moves lead into), once per
 //! kind of table asked for (the game values, then the kinds derived from them:
-//! each kind is a pass of this one job), and writes each step's tables into a
-//! tablebase directory. A step is solved by the shape of its tier:
+//! each kind is a pass of this one job) over each block of steps in turn
+//! ([`blocks`]: one, or under Lasker's rule one per step with gotis in hand,
+//! whose game and 100-turn values are then found together where they fit in
+//! memory), and writes each step's tables into a tablebase directory. A step
+//! is solved by the shape of its tier:
 //!
 //! - a tier with moves inside it (a hands-empty tier, solved with its flipped
 //!   tier as one pair; under Lasker's rule also a tier with gotis in hand, with
@@ -23,11 +26,11 @@
 
 use crate::observer::{JobError, JobObserver};
 use crate::pass_step::OnePass;
-use crate::rounds_step::{solve_rounds, tiers_of_step, Stored};
+use crate::rounds_step::{solve_both, solve_rounds, tiers_of_step, Stored};
 use std::path::Path;
 use tigadi_index::SubspaceIndex;
 use tigadi_rules::RuleSet;
-use tigadi_solve::Value;
+use tigadi_solve::{step_in_hand_bytes, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 use tigadi_values::{tier_steps, tier_steps_from, Tier};
 
@@ -137,8 +140,22 @@ pub fn solve<O: JobObserver>(
         planned.len(),
         planned.iter().map(|&t| step_slots(rules, t)).sum(),
     );
-    for (&kind, todo) in kinds.iter().zip(&todo) {
-        run_pass(&tables, kind, steps, todo, observer)?;
+    // A step with gotis in hand whose game values and 100-turn values are
+    // both to be found, and fit in memory together, finds them in one pass
+    // (marked here when done, so the 100-turn pass passes it by).
+    let both = both_kinds(rules, kinds, steps, &todo);
+    let mut fused = vec![false; steps.len()];
+    for block in blocks(rules, steps) {
+        for (k, &kind) in kinds.iter().enumerate() {
+            let pass = Pass {
+                kind,
+                steps: &steps[block.clone()],
+                todo: &todo[k][block.clone()],
+                both: &both[block.clone()],
+                fused: &mut fused[block.clone()],
+            };
+            run_pass(&tables, pass, observer)?;
+        }
     }
     // Every table this run wrote is listed already: this adds only what an
     // interrupted run wrote and did not list.
@@ -149,27 +166,97 @@ pub fn solve<O: JobObserver>(
     Ok(())
 }
 
-/// One pass of [`solve`]: the tables of `kind` of the steps marked in `todo`.
+/// The most bytes a step with gotis in hand may hold to find its two kinds
+/// of values in one pass ([`step_in_hand_bytes`]); a larger step finds them
+/// one kind after the other (6 bytes a slot instead of 12).
+const BOTH_KINDS_BYTES: u64 = 10_000_000_000;
+
+/// Which of `steps` find their game values and their 100-turn values in one
+/// pass ([`solve_both`]): the steps with gotis in hand under Lasker's rule
+/// whose tables of both kinds are to be solved (`todo`, per kind of `kinds`),
+/// where the two fit in [`BOTH_KINDS_BYTES`].
+fn both_kinds(
+    rules: &RuleSet,
+    kinds: &[TableKind],
+    steps: &[Tier],
+    todo: &[Vec<bool>],
+) -> Vec<bool> {
+    let of = |kind| kinds.iter().position(|&k| k == kind).map(|k| &todo[k]);
+    match (of(TableKind::GameTheoretic), of(TableKind::Horizon)) {
+        (Some(game), Some(rule)) if rules.slides_in_hand => steps
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                game[i]
+                    && rule[i]
+                    && !t.is_moving()
+                    && step_in_hand_bytes(rules, &tiers_of_step(rules, t), 2) <= BOTH_KINDS_BYTES
+            })
+            .collect(),
+        _ => vec![false; steps.len()],
+    }
+}
+
+/// `steps` in blocks, in order: [`solve`] runs every kind's pass over a block
+/// before the next block. Under Lasker's rule each step with gotis in hand is
+/// a block of its own, so that every kind of its exits' tables is solved
+/// before it (a step can then find its kinds together); the hands-empty steps
+/// between them make one block. Otherwise all steps are one block: each kind
+/// in one pass, whose one-pass steps' writing overlaps the next step's solve.
+fn blocks(rules: &RuleSet, steps: &[Tier]) -> Vec<std::ops::Range<usize>> {
+    let alone = |t: &Tier| rules.slides_in_hand && !t.is_moving();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, t) in steps.iter().enumerate() {
+        match out.last_mut() {
+            Some(last) if !alone(t) && !alone(&steps[i - 1]) => last.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+/// One pass of [`solve`] over a block of steps.
+struct Pass<'a> {
+    /// The kind of tables it solves.
+    kind: TableKind,
+    steps: &'a [Tier],
+    /// Which steps' tables of `kind` are to be solved.
+    todo: &'a [bool],
+    /// Which steps find their game and 100-turn values in one pass.
+    both: &'a [bool],
+    /// Which steps have found both already (the 100-turn pass passes them by).
+    fused: &'a mut [bool],
+}
+
+/// One pass of [`solve`]: the tables of `pass.kind` of the steps marked in
+/// its `todo`.
 fn run_pass<O: JobObserver>(
     tables: &TablebaseDir,
-    kind: TableKind,
-    steps: &[Tier],
-    todo: &[bool],
+    pass: Pass<'_>,
     observer: &O,
 ) -> Result<(), JobError> {
+    let kind = pass.kind;
     observer.pass_started(kind);
     // The rounds step solved last: its tables being stored and listed on a
     // thread of their own while the next step is solved, and its values, which
     // the next reads instead of the files where they are its capture targets.
     let mut last: Option<Stored> = None;
     let mut one_pass = OnePass::new(tables, kind);
-    for (&tier, &todo) in steps.iter().zip(todo) {
-        if !todo {
+    for (i, &tier) in pass.steps.iter().enumerate() {
+        if pass.fused[i] && kind == TableKind::Horizon {
+            // Found and written with the game values.
+            continue;
+        }
+        if !pass.todo[i] {
             observer.skipped(kind, tier);
             continue;
         }
         observer.started(kind, tier, step_slots(tables.rules(), tier));
-        if by_rounds(tables.rules(), tier) {
+        if pass.both[i] && kind == TableKind::GameTheoretic {
+            one_pass.close(observer)?;
+            solve_both(tables, tier, &mut last, observer)?;
+            pass.fused[i] = true;
+        } else if by_rounds(tables.rules(), tier) {
             one_pass.close(observer)?;
             solve_rounds(tables, kind, tier, &mut last, observer)?;
         } else {
@@ -192,4 +279,31 @@ pub fn start_value(
     let tables = TablebaseDir::new(dir, rules);
     let start = tables.load(TableId::new(kind, Tier::start(rules)))?;
     Ok(start.first().and_then(|p| p.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under Lasker's rule the hands-empty steps make one block and every step
+    /// with gotis in hand one of its own; otherwise all steps are one block.
+    /// Either way the blocks cover the steps in order.
+    #[test]
+    fn blocks_cover_the_steps_and_isolate_lasker_steps_in_hand() {
+        for spec in ["lasker,pieces=4", "tigadi,pieces=4", "morabaraba,pieces=4"] {
+            let rules = RuleSet::parse(spec).unwrap();
+            let steps = steps(&rules, Scope::Whole);
+            let blocks = blocks(&rules, &steps);
+            let joined: Vec<usize> = blocks.iter().flat_map(|b| b.clone()).collect();
+            assert_eq!(joined, (0..steps.len()).collect::<Vec<_>>(), "{spec}");
+            let in_hand = steps.iter().filter(|t| !t.is_moving()).count();
+            if rules.slides_in_hand {
+                assert_eq!(blocks.len(), 1 + in_hand, "{spec}");
+                assert!(blocks[0].clone().all(|i| steps[i].is_moving()), "{spec}");
+                assert!(blocks[1..].iter().all(|b| b.len() == 1), "{spec}");
+            } else {
+                assert_eq!(blocks, vec![0..steps.len()], "{spec}");
+            }
+        }
+    }
 }

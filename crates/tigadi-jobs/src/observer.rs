@@ -54,6 +54,9 @@ pub struct GameReport {
     pub draws: u64,
     /// Classes lost for the player to move.
     pub losses: u64,
+    /// Whether the step's 100-turn values were found in the same pass (the
+    /// seconds are then those of both kinds).
+    pub with_horizon: bool,
 }
 
 /// What a rounds step's pass under the 100-turn rule produced, as reported to
@@ -75,6 +78,10 @@ pub struct HorizonReport {
     /// Classes per category, indexed by [`tigadi_solve::Category::code`]: loss, blessed loss,
     /// draw, cursed win, win.
     pub categories: [u64; 5],
+    /// Whether they were found with the step's game values, in one pass
+    /// (`found_seconds` is then the time of both kinds, also in the game
+    /// values' report).
+    pub with_game: bool,
 }
 
 /// What a rounds step's DTW pass produced, as reported to [`JobObserver::dtw_solved`].

@@ -1,7 +1,9 @@
 //! A step of the one job ([`crate::solve`]) for a tier with moves inside it
 //! (today a hands-empty tier, solved with its flipped tier as one [`Pair`]):
 //! retrograde analysis by rounds for the game values, then the 100-turn values
-//! and the depth to win from them, each kind in its own pass of the job.
+//! and the depth to win from them, each kind in its own pass of the job; or,
+//! for a Lasker step with gotis in hand, the game and 100-turn values in one
+//! pass ([`solve_both`]).
 //!
 //! The game pass keeps the step solved last in memory ([`Stored`]): its tables
 //! are written and listed on a thread of their own while the next step is
@@ -17,8 +19,8 @@ use tigadi_index::Subspace;
 use tigadi_rules::RuleSet;
 use tigadi_solve::{
     exit_tiers, solve_pair, solve_pair_dtw, solve_pair_horizon_from_game, solve_step_in_hand,
-    solve_step_in_hand_horizon_from_game, step_tiers, Metric, Packed, Pair, Rounds, SolveError,
-    SolvedSubspace, SolvedTable, Value,
+    solve_step_in_hand_game_and_horizon, solve_step_in_hand_horizon_from_game, step_tiers, Metric,
+    Packed, Pair, Rounds, SolveError, SolvedSubspace, SolvedTable, Value,
 };
 use tigadi_tablebase::{
     field, mark_padding, PendingWrite, TableId, TableKind, TablebaseDir, TablebaseError,
@@ -31,7 +33,7 @@ pub(crate) struct Stored {
     /// The storing and listing; dropping it waits for it, so a job that stops
     /// for another reason still finishes (or removes) the files before it
     /// releases the directory's lock.
-    listing: PendingWrite,
+    listing: Option<PendingWrite>,
     /// The step's values, one per slot of each tier ([`Packed::NONE`] in
     /// padding, which no capture reads).
     values: Vec<(Tier, Vec<Packed>)>,
@@ -69,7 +71,7 @@ impl Stored {
             Ok(dir.path().to_path_buf())
         })?;
         Ok(Stored {
-            listing,
+            listing: Some(listing),
             values: tiers
                 .iter()
                 .zip(solved)
@@ -81,7 +83,7 @@ impl Stored {
     /// Waits for the last pair's tables to be written and listed, if any, and
     /// says how that went.
     pub(crate) fn finish(last: &mut Option<Stored>) -> Result<(), TablebaseError> {
-        finish_writing(&mut last.take().map(|s| s.listing))
+        finish_writing(&mut last.take().and_then(|s| s.listing))
     }
 }
 
@@ -165,6 +167,15 @@ impl<'d> Loader<'d> {
         })
     }
 
+    /// [`error`](Self::error) of the step of `tier` that read two kinds of
+    /// tables, from `game` and `rule`: the failed load's, either's.
+    fn either_error(game: &mut Self, rule: &mut Self, tier: Tier, e: SolveError) -> JobError {
+        match game.failed {
+            Some(_) => game.error(tier, e),
+            None => rule.error(tier, e),
+        }
+    }
+
     /// The job's error for the solver's `e` in the step of `tier`: the failed
     /// load's, if one failed.
     fn error(&mut self, tier: Tier, e: SolveError) -> JobError {
@@ -216,6 +227,19 @@ pub(crate) fn solve_game<O: JobObserver>(
     };
     let seconds = t0.elapsed().as_secs_f64();
     Stored::finish(&mut last)?;
+    let report = game_report(tier, &solved, seconds, false);
+    let stored = Stored::start(tables, &tiers, solved, seconds)?;
+    Ok((report, stored))
+}
+
+/// The report of a step's game values `solved`, found in `seconds`
+/// (`with_horizon`: with its 100-turn values).
+fn game_report(
+    tier: Tier,
+    solved: &[SolvedSubspace],
+    seconds: f64,
+    with_horizon: bool,
+) -> GameReport {
     // Wins, draws and losses, counted in parallel.
     fn add(a: [u64; 3], b: [u64; 3]) -> [u64; 3] {
         [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
@@ -234,7 +258,7 @@ pub(crate) fn solve_game<O: JobObserver>(
                 .reduce(|| [0; 3], add)
         })
         .fold([0; 3], add);
-    let report = GameReport {
+    GameReport {
         tier,
         slots: solved.iter().map(|s| s.values.len() as u64).sum(),
         seconds,
@@ -242,9 +266,8 @@ pub(crate) fn solve_game<O: JobObserver>(
         wins,
         draws,
         losses,
-    };
-    let stored = Stored::start(tables, &tiers, solved, seconds)?;
-    Ok((report, stored))
+        with_horizon,
+    }
 }
 
 /// Finds the values under the 100-turn rule of the step of `tier` and writes its horizon
@@ -280,18 +303,32 @@ pub(crate) fn solve_horizon<O: JobObserver>(
             observer,
             Rounds::Adaptive,
         );
-        let found = found.map_err(|e| match game.failed {
-            Some(_) => game.error(tier, e),
-            None => rule.error(tier, e),
-        })?;
+        let found = found.map_err(|e| Loader::either_error(&mut game, &mut rule, tier, e))?;
         let rounds = found[0].rounds;
         let found = tiers.into_iter().zip(found).map(|(t, s)| (t, s.values));
         (found.collect(), rounds)
     };
     let found_seconds = t0.elapsed().as_secs_f64();
+    write_horizon(tables, tier, &solved, rounds, t0, found_seconds, false)
+}
+
+/// Writes a step's 100-turn tables (`solved`, each tier's values) and lists
+/// them in the manifest; reports them, `t0` being when the step started,
+/// `found_seconds` the seconds to find them and `with_game` whether they were
+/// found with the game values. Their tiers' game tables must be written: the
+/// categories come from both.
+fn write_horizon(
+    tables: &TablebaseDir,
+    tier: Tier,
+    solved: &[(Tier, Vec<Packed>)],
+    rounds: u32,
+    t0: Instant,
+    found_seconds: f64,
+    with_game: bool,
+) -> Result<HorizonReport, JobError> {
     let mut categories = [0u64; 5];
     let mut written = Vec::new();
-    for (t, values) in &solved {
+    for (t, values) in solved {
         let id = TableId::new(TableKind::Horizon, *t);
         tables.write_values(id, values)?;
         // The classes as written (padding slots hold fillers: the pass marks them).
@@ -312,7 +349,62 @@ pub(crate) fn solve_horizon<O: JobObserver>(
         found_seconds,
         rounds,
         categories,
+        with_game,
     })
+}
+
+/// Solves the game values and the 100-turn values of the step with gotis in
+/// hand of `tier` together, from one initial pass
+/// ([`solve_step_in_hand_game_and_horizon`]: the same tables as its game pass
+/// and its 100-turn pass one after the other), and writes both. `last` is
+/// the game pass's step solved before, as for [`solve_game`]; it is replaced
+/// by this step's game values, their tables written (the 100-turn tables'
+/// categories read them). Memory: 12 bytes a slot of the step and one part's
+/// exit tables of both kinds ([`tigadi_solve::step_in_hand_bytes`]).
+pub(crate) fn solve_both<O: JobObserver>(
+    tables: &TablebaseDir,
+    tier: Tier,
+    last: &mut Option<Stored>,
+    observer: &O,
+) -> Result<(), JobError> {
+    let rules = tables.rules();
+    let t0 = Instant::now();
+    let tiers = tiers_of_step(rules, tier);
+    let exits = exit_tiers(rules, &tiers);
+    let mut game = Loader::new(tables, TableKind::GameTheoretic);
+    game.kept = last
+        .as_mut()
+        .map(|l| std::mem::take(&mut l.values))
+        .unwrap_or_default();
+    game.kept.retain(|(t, _)| exits.contains(t));
+    let mut rule = Loader::new(tables, TableKind::Horizon);
+    let found = solve_step_in_hand_game_and_horizon(
+        rules,
+        &tiers,
+        &mut |t| game.source(t),
+        &mut |t| rule.source(t),
+        observer,
+        Rounds::Adaptive,
+    );
+    let (solved, found) = found.map_err(|e| Loader::either_error(&mut game, &mut rule, tier, e))?;
+    let found_seconds = t0.elapsed().as_secs_f64();
+    Stored::finish(last)?;
+    observer.solved(&game_report(tier, &solved, found_seconds, true));
+    let mut stored = Some(Stored::start(tables, &tiers, solved, found_seconds)?);
+    let values = stored.as_mut().map(|s| std::mem::take(&mut s.values));
+    Stored::finish(&mut stored)?;
+    let rounds = found[0].rounds;
+    let found: Vec<(Tier, Vec<Packed>)> = tiers
+        .into_iter()
+        .zip(found.into_iter().map(|s| s.values))
+        .collect();
+    let report = write_horizon(tables, tier, &found, rounds, t0, found_seconds, true)?;
+    observer.horizon_solved(&report);
+    *last = values.map(|values| Stored {
+        listing: None,
+        values,
+    });
+    Ok(())
 }
 
 /// The DTC₁₀₀ values of the moving pair of `tier`, from its game values

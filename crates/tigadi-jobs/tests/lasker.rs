@@ -73,3 +73,62 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
 }
+
+/// Counts the steps whose 100-turn tables were found with their game values.
+#[derive(Default)]
+struct Together(std::sync::atomic::AtomicUsize);
+impl tigadi_solve::Observer for Together {}
+impl tigadi_jobs::JobObserver for Together {
+    fn horizon_solved(&self, report: &tigadi_jobs::HorizonReport) {
+        if report.with_game {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// The job finds a Lasker step's game and 100-turn values together where it
+/// asks for both kinds; the files are the bytes of the two kinds solved in
+/// two runs, one kind each (where nothing is found together).
+#[test]
+fn lasker_4_both_kinds_together_write_the_bytes_of_two_runs() {
+    let rules = RuleSet::parse("lasker,pieces=4").unwrap();
+    let steps = steps(&rules, Scope::Whole);
+    let (together, apart) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let both = [TableKind::GameTheoretic, TableKind::Horizon];
+    let seen = Together::default();
+    solve(together.path(), &rules, &steps, &both, &seen).unwrap();
+    let found_together = seen.0.into_inner();
+    let in_hand = steps.iter().filter(|t| !t.is_moving()).count();
+    assert_eq!(found_together, in_hand, "every step in hand found together");
+    let seen = Together::default();
+    for kind in both {
+        solve(apart.path(), &rules, &steps, &[kind], &seen).unwrap();
+    }
+    assert_eq!(seen.0.into_inner(), 0, "nothing found together in two runs");
+    let (a, b) = (
+        TablebaseDir::new(together.path(), &rules),
+        TablebaseDir::new(apart.path(), &rules),
+    );
+    let mut compared = 0;
+    for entry in std::fs::read_dir(a.path()).unwrap() {
+        let name = entry.unwrap().file_name();
+        if name == "manifest.json" || name == ".lock" {
+            continue;
+        }
+        let (x, y) = (a.path().join(&name), b.path().join(&name));
+        assert!(
+            std::fs::read(&x).unwrap() == std::fs::read(&y).unwrap(),
+            "{name:?} differs"
+        );
+        compared += 1;
+    }
+    let files = std::fs::read_dir(b.path())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name != "manifest.json" && name != ".lock"
+        })
+        .count();
+    assert_eq!(compared, files, "the same files");
+    assert!(compared > 2 * in_hand, "{compared} files");
+}

@@ -78,12 +78,16 @@ impl Observer for Timer {
         let mut s = self.0.lock().unwrap();
         let now = cpu_seconds();
         if name == "placements" {
-            // A Lasker step's placements' pass, before its initial pass.
+            // A Lasker step's placements' pass (one per kind solved), before
+            // its initial pass.
+            if s.placing {
+                s.placements += now - s.mark;
+            }
             s.placing = true;
             s.mark = now;
         } else if name == "init" {
             if std::mem::take(&mut s.placing) {
-                s.placements = now - s.mark;
+                s.placements += now - s.mark;
             }
             s.mark = now;
         } else if s.backward.0 + s.forward.0 == 0 && s.init == 0.0 {

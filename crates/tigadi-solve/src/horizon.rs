@@ -44,7 +44,9 @@
 
 use crate::evaluate::{evaluate, evaluate_in_hand};
 use crate::horizon_shortcut::cap_at_limit;
-use crate::in_hand::{ask, given, solve_step_in_hand_capped, TableSource, TierTable};
+use crate::in_hand::{
+    ask, given, initialise, solve_step_in_hand_capped, Kind, TableSource, TierTable,
+};
 use crate::plan::Pair;
 use crate::retrograde::{chain_pairs, solve_pair_capped, PairSpace, Rounds, CHUNK};
 use crate::runs::{run_tasks, RunMoves};
@@ -189,21 +191,84 @@ pub fn solve_step_in_hand_horizon_from_game(
         rules.quiet,
     )?;
     for (s, &tier) in found.iter().zip(step) {
-        let g = ask(game, tier)?;
-        let agrees = s
-            .values
+        agrees_with_game(s, &ask(game, tier)?)?;
+    }
+    Ok(found)
+}
+
+/// Is every win or loss of `rule` (a tier's values under the rule) the
+/// game's outcome in `game` (its game values)? [`SolveError::Inconsistent`]
+/// otherwise: the game values or the exits' tables were not what they must be.
+fn agrees_with_game(rule: &SolvedSubspace, game: &[Packed]) -> Result<(), SolveError> {
+    let agrees =
+        rule.values
             .par_iter()
-            .zip(g.par_iter())
+            .zip(game.par_iter())
             .all(|(r, g)| match (r.get(), g.get()) {
                 (Some(r @ (Value::Win(_) | Value::Loss(_))), Some(g)) => r.wdl() == g.wdl(),
                 (Some(Value::Win(_) | Value::Loss(_)), None) => false,
                 _ => true,
             });
-        if !agrees {
-            return Err(SolveError::Inconsistent(s.subspace));
-        }
+    if agrees {
+        Ok(())
+    } else {
+        Err(SolveError::Inconsistent(rule.subspace))
     }
-    Ok(found)
+}
+
+/// The game values of a step with gotis in hand under Lasker's rule and its
+/// values under the 100-turn rule together: the tables of
+/// [`solve_step_in_hand`](crate::solve_step_in_hand) (in
+/// [`Metric::Dtc`](crate::Metric::Dtc)) and of
+/// [`solve_step_in_hand_horizon_from_game`] from them, in that order, with
+/// one initial pass for both (issue 53). `game` gives the exit tiers' game
+/// tables, `rule_tables` their DTC₁₀₀ tables.
+///
+/// # Method
+///
+/// A board's exits lead to the same slots of the same tiers in both kinds:
+/// only the tables read there differ. So the initial pass generates each
+/// board's slides and finds its exits once, and reads both kinds' tables
+/// there ([`crate::in_hand`]'s `initialise` with two kinds; each kind's
+/// placements still come from a grouped pass of its own). The game's rounds
+/// run first; then every game draw is made a draw of the 100-turn values as
+/// the pass from the game values makes it before its initial pass (no exit,
+/// left out of the counts), and the 100-turn rounds run from the same words
+/// and exits as that pass's. So both kinds' values, and the rounds each
+/// reports, are those of the two passes one after the other. The 100-turn
+/// words and exits are built during the initial pass and kept through the
+/// game's rounds: 12 bytes a slot of the step instead of 6.
+pub fn solve_step_in_hand_game_and_horizon<'a>(
+    rules: &RuleSet,
+    step: &[Tier],
+    game: &mut TableSource<'_, 'a>,
+    rule_tables: &mut TableSource<'_, 'a>,
+    observer: &dyn Observer,
+    rounds: Rounds,
+) -> Result<(Vec<SolvedSubspace>, Vec<SolvedSubspace>), SolveError> {
+    let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+    let kinds = [
+        Kind {
+            metric: Metric::Dtc,
+            limit: crate::MAX_DTC,
+            tables: game,
+            draws: None,
+        },
+        Kind {
+            metric: Metric::Dtz,
+            limit: rules.quiet,
+            tables: rule_tables,
+            draws: None,
+        },
+    ];
+    let [game_start, mut rule_start] = initialise(rules, step, &space, kinds, observer)?;
+    let game = game_start.rounds(rules, step, &space, observer, rounds);
+    rule_start.settle_draws(&space, &game);
+    let found = rule_start.rounds(rules, step, &space, observer, rounds);
+    for (s, g) in found.iter().zip(&game) {
+        agrees_with_game(s, &g.values)?;
+    }
+    Ok((game, found))
 }
 
 /// The value under the rule at counter 0 (its DTC₁₀₀) of `board` of a tier with

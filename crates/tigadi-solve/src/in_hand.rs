@@ -58,7 +58,10 @@
 //! placements of a part with only their two tables and the exits (before the
 //! words are made), then the initial pass part by part with only that part's
 //! slides' tables (and, in the horizon pass, its game table), never all of
-//! the exit tables with the words.
+//! the exit tables with the words. Finding the game values and the 100-turn
+//! values together ([`crate::solve_step_in_hand_game_and_horizon`]) holds both
+//! kinds' words and exits (12 bytes a slot) and each part's tables of both
+//! kinds ([`step_in_hand_bytes`]).
 
 use crate::evaluate::{for_each_slide_target, Step, TurnTarget};
 use crate::leaving::{best_placements, PlacementTables, SuccessorKeys};
@@ -67,9 +70,10 @@ use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use tigadi_index::{MoverClass, SlotFinder, Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_values::{successor_tiers, value_at_counter, Hands, Tier};
@@ -183,18 +187,18 @@ impl<'a> Targets<'a> {
         PlacementTables::of(tier, |t| self.table(t))
     }
 
-    /// Where the value of `board` (its player to move holding `hands`) lies in
-    /// its tier's table. `last` is the last target's tier's place among these
-    /// and the slot finder of its index: a board's successive exits often
-    /// lead to one tier and one mover set (its slides that capture one goti,
-    /// or its quiet slides when they leave the step), whose slots
-    /// [`SlotFinder`] finds by toggling two points.
+    /// Where the value of `board` (its player to move holding `hands`) lies:
+    /// its tier's place among these and its slot in that tier's table. `last`
+    /// is the last target's tier's place and the slot finder of its index: a
+    /// board's successive exits often lead to one tier and one mover set (its
+    /// slides that capture one goti, or its quiet slides when they leave the
+    /// step), whose slots [`SlotFinder`] finds by toggling two points.
     fn entry(
         &self,
         hands: tigadi_values::Hands,
         board: Board,
         last: &mut (usize, SlotFinder),
-    ) -> &Packed {
+    ) -> (u32, u32) {
         let tier = Tier::new(hands, Subspace::of(board));
         if self.0.get(last.0).is_none_or(|(t, _, _)| *t != tier) {
             last.0 = self
@@ -204,10 +208,32 @@ impl<'a> Targets<'a> {
                 .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
             last.1.reset();
         }
-        let (_, idx, values) = &self.0[last.0];
-        &values[last.1.slot(idx, board) as usize]
+        let idx = &self.0[last.0].1;
+        // Subspaces hold fewer than 2^32 slots, steps fewer than 2^32 tiers.
+        (last.0 as u32, last.1.slot(idx, board) as u32)
     }
 
+    /// The value at an [`Entry`]'s place.
+    #[inline]
+    fn value(&self, (t, slot, _): Entry) -> Packed {
+        self.0[t as usize].2[slot as usize]
+    }
+
+    /// Asks the CPU to bring in the value at an [`Entry`]'s place.
+    #[inline]
+    fn prefetch(&self, (t, slot, _): Entry) {
+        if let Some(v) = self.0[t as usize].2.get(slot as usize) {
+            crate::memory::prefetch(v);
+        }
+    }
+}
+
+/// The exit tables of one part of a step, one [`Targets`] per kind being
+/// solved, all of the same tiers in the same order: a board's exits are
+/// found once and read in every kind's tables at the same places.
+struct KindTargets<'a>(Vec<Targets<'a>>);
+
+impl KindTargets<'_> {
     /// The slides of `board` of `tier` ([`for_each_slide_target`]; its
     /// placements' best comes from [`best_placements`]), generated
     /// once and gathered for [`initial`] to take [`AHEAD`] boards later: the
@@ -217,24 +243,28 @@ impl<'a> Targets<'a> {
     /// lookup, and, appended to `ahead` in the order of the turns, the place
     /// of every other turn's target value in its exit table (the quiet
     /// slides' too when they leave the step) with how the turn's value
-    /// follows from it. Those places are prefetched: each read is a cache
-    /// miss in a large table.
-    fn gather<'s>(
-        &'s self,
+    /// follows from it. Those places are prefetched in every kind's tables:
+    /// each read is a cache miss in a large table.
+    fn gather(
+        &self,
         rules: &RuleSet,
         tier: Tier,
         board: Board,
         inside: Option<&SubspaceIndex>,
         keys: &mut SlotSet,
-        ahead: &mut VecDeque<Entry<'s>>,
+        ahead: &mut VecDeque<Entry>,
     ) -> Gathered {
         let before = ahead.len();
         let slid = tier.flipped().hands;
         let mut last = (usize::MAX, SlotFinder::default());
+        let first = &self.0[0];
         let mut exit = |hands, next, step| {
-            let e = self.entry(hands, next, &mut last);
-            crate::memory::prefetch(e);
-            ahead.push_back((e, step));
+            let (t, slot) = first.entry(hands, next, &mut last);
+            let e = (t, slot, step);
+            for kind in &self.0 {
+                kind.prefetch(e);
+            }
+            ahead.push_back(e);
         };
         // Every quiet turn (a slide, or the pass of a blocked player) leads
         // to a board whose mover set is this board's opponent set, so only
@@ -272,11 +302,12 @@ impl<'a> Targets<'a> {
     }
 }
 
-/// The place of a turn's target value in its exit table, and how the turn's
-/// value follows from it: what [`Targets::gather`] appends.
-type Entry<'a> = (&'a Packed, Step);
+/// The place of a turn's target value (its tier's place among the part's
+/// [`Targets`] and its slot there), and how the turn's value follows from
+/// it: what [`KindTargets::gather`] appends.
+type Entry = (u32, u32, Step);
 
-/// What [`Targets::gather`] found of one board's turns besides its entries.
+/// What [`KindTargets::gather`] found of one board's turns besides its entries.
 struct Gathered {
     /// How many entries it appended.
     exits: usize,
@@ -288,6 +319,30 @@ struct Gathered {
 
 /// How many boards ahead of [`initial`] the entries are found and prefetched.
 const AHEAD: usize = 2;
+
+/// About the most bytes the solve of `step` holds at once when it finds
+/// `kinds` kinds of values together (see "Memory" in the module docs): per
+/// kind, 6 bytes a slot of the step (its words and exits), and one part's
+/// tables at a time (2 bytes a slot each), of its placements' or its slides'
+/// exit tiers, whichever is larger.
+pub fn step_in_hand_bytes(rules: &RuleSet, step: &[Tier], kinds: u64) -> u64 {
+    let slots = |tiers: Vec<Tier>| -> u64 {
+        tiers
+            .iter()
+            .map(|t| SubspaceIndex::new(t.subspace).slots())
+            .sum()
+    };
+    let own = slots(step.to_vec());
+    let part_tables = (0..step.len())
+        .flat_map(|p| {
+            let placed = part_exits(rules, step, p, step[p].hands.after_placement());
+            let slid = part_exits(rules, step, p, step[p].flipped().hands);
+            [slots(placed), slots(slid)]
+        })
+        .max()
+        .unwrap_or(0);
+    kinds * (6 * own + 2 * part_tables)
+}
 
 /// Solves a step of tiers with gotis in hand ([`step_tiers`]) under a rule set
 /// with Lasker's rule: `tables` must give the solved tables of its
@@ -340,18 +395,131 @@ pub(crate) fn solve_step_in_hand_capped(
     metric: Metric,
     step: &[Tier],
     tables: &mut TableSource<'_, '_>,
-    mut draws: Option<&mut TableSource<'_, '_>>,
+    draws: Option<&mut TableSource<'_, '_>>,
     observer: &dyn Observer,
     rounds: Rounds,
     limit: u16,
 ) -> Result<Vec<SolvedSubspace>, SolveError> {
+    let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+    let kind = Kind {
+        metric,
+        limit,
+        tables,
+        // A shorter-lived borrow of the same source (the coercion does not
+        // reach inside the `Option` by itself).
+        draws: draws.map(|d| d as &mut TableSource<'_, '_>),
+    };
+    let [start] = initialise(rules, step, &space, [kind], observer)?;
+    Ok(start.rounds(rules, step, &space, observer, rounds))
+}
+
+/// One kind of values that the rounds of a step with gotis in hand find: its
+/// depths in `metric`, a win or loss deeper than `limit` a draw, its exit
+/// tiers' tables from `tables` and, when given, the step's own tables whose
+/// draws are known draws of this kind (`draws`: those positions are draws
+/// from the start).
+pub(crate) struct Kind<'k, 'a, 'b> {
+    pub(crate) metric: Metric,
+    pub(crate) limit: u16,
+    pub(crate) tables: &'k mut TableSource<'k, 'a>,
+    pub(crate) draws: Option<&'k mut TableSource<'k, 'b>>,
+}
+
+/// One kind's words and exits after the initial pass (step 1 of the module
+/// docs), before its rounds.
+pub(crate) struct Initial {
+    /// Per slot of the step: the value and counter.
+    words: Vec<u32>,
+    /// Per slot: the packed best value of its moves that leave the step.
+    exits: Vec<u16>,
+    /// The positions the initial pass left undecided.
+    undecided: u64,
+    /// The positions it decided at level one (`Win(1)`, `Loss(1)`).
+    first_level: u64,
+    /// The kind's turn limit.
+    limit: u16,
+}
+
+impl Initial {
+    /// Steps 2 and 3 of the module docs: the kind's values, in `step`'s order.
+    pub(crate) fn rounds(
+        mut self,
+        rules: &RuleSet,
+        step: &[Tier],
+        space: &PairSpace,
+        observer: &dyn Observer,
+        rounds: Rounds,
+    ) -> Vec<SolvedSubspace> {
+        let words = crate::retrograde::atomic_u32(&mut self.words);
+        let level = if step.iter().any(|t| t.has_moves_inside(rules)) {
+            let hands = step.iter().map(|t| t.hands.mover).collect();
+            let exits = Exits::new(self.exits, hands, words);
+            let start = Start {
+                undecided: self.undecided,
+                first_level: self.first_level,
+                exits: Some(&exits),
+            };
+            run_rounds(rules, space, words, start, observer, rounds, self.limit)
+        } else {
+            // Every move leaves the step: the initial pass decided everything.
+            0
+        };
+        space.solved(self.words, level)
+    }
+
+    /// Makes the position in every slot where `draws` holds a draw a draw
+    /// from the start, as if this kind's `draws` had named it before the
+    /// initial pass (which gave it no exit and left it out of the counts).
+    /// `draws` holds the step's tables in `step`'s order, as
+    /// [`Initial::rounds`] returns them (padding holds no value).
+    pub(crate) fn settle_draws(&mut self, space: &PairSpace, draws: &[SolvedSubspace]) {
+        let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];
+        let mut start = 0;
+        for (part, d) in space.parts.iter().zip(draws) {
+            debug_assert_eq!(part.1, start, "parts in order");
+            let words = &mut self.words[start as usize..start as usize + d.values.len()];
+            let exits = &mut self.exits[start as usize..start as usize + d.values.len()];
+            let (undecided, at_one) = words
+                .par_iter_mut()
+                .zip(exits.par_iter_mut())
+                .zip(d.values.par_iter())
+                .filter(|(_, v)| v.get() == Some(Value::Draw))
+                .map(|((w, e), _)| {
+                    let before = Packed(crate::retrograde::word_value(*w));
+                    *w = word(Packed::DRAW, 0);
+                    *e = Packed::NONE.0;
+                    (
+                        (before == Packed::NONE) as u64,
+                        level_one.contains(&before) as u64,
+                    )
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            self.undecided -= undecided;
+            self.first_level -= at_one;
+            start += d.values.len() as u64;
+        }
+    }
+}
+
+/// Step 1 of the module docs for every kind of `kinds` at once: the
+/// placements' best of each kind from its own grouped pass, then one initial
+/// pass in which each board's slides are generated and their exits found
+/// once, and read in every kind's tables. Returns each kind's words and exits.
+pub(crate) fn initialise<const K: usize>(
+    rules: &RuleSet,
+    step: &[Tier],
+    space: &PairSpace,
+    mut kinds: [Kind<'_, '_, '_>; K],
+    observer: &dyn Observer,
+) -> Result<[Initial; K], SolveError> {
     assert!(
         step.iter().all(|t| !t.is_moving()),
         "a step with gotis in hand"
     );
-    let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+    assert!(K > 0, "at least one kind");
     let n = space.total as usize;
-    let exit_values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect();
+    let exit_values: [Vec<AtomicU16>; K] =
+        std::array::from_fn(|_| (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect());
     // Quiet slides stay in the step when it has moves inside (into the flipped
     // tier, which is then in the step); otherwise they leave it, if any.
     let inside = |p: usize| step[p].has_moves_inside(rules);
@@ -362,49 +530,63 @@ pub(crate) fn solve_step_in_hand_capped(
     // board's exit until the initial pass adds its slides. Before the words
     // exist: the placements' tables are the step's largest.
     let placing: Vec<bool> = step.iter().map(|t| t.hands.mover > 0).collect();
-    let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
-    observer.phase(
-        "placements",
-        placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
-    );
-    for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
-        let start = space.parts[p].1;
-        let targets = Targets::load(
-            &part_exits(rules, step, p, tier.hands.after_placement()),
-            tables,
-        )?;
-        best_placements(
-            rules,
-            metric,
-            *tier,
-            targets.placements(*tier),
-            observer,
-            |slot, key| exit_values[(start + slot) as usize].store(key, Relaxed),
+    for (kind, exit_values) in kinds.iter_mut().zip(&exit_values) {
+        let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
+        observer.phase(
+            "placements",
+            placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
         );
+        for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
+            let start = space.parts[p].1;
+            let targets = Targets::load(
+                &part_exits(rules, step, p, tier.hands.after_placement()),
+                kind.tables,
+            )?;
+            best_placements(
+                rules,
+                kind.metric,
+                *tier,
+                targets.placements(*tier),
+                observer,
+                |slot, key| exit_values[(start + slot) as usize].store(key, Relaxed),
+            );
+        }
     }
 
-    let mut words_raw = crate::memory::filled_vec(n, word(Packed::NONE, PADDING));
-    let words = crate::retrograde::atomic_u32(&mut words_raw);
+    let mut words_raw: [Vec<u32>; K] =
+        std::array::from_fn(|_| crate::memory::filled_vec(n, word(Packed::NONE, PADDING)));
+    let words: Vec<&[AtomicU32]> = words_raw
+        .iter_mut()
+        .map(|w| crate::retrograde::atomic_u32(w))
+        .collect();
     observer.phase("init", n as u64);
     let level_one = [Packed::new(Value::Win(1)), Packed::new(Value::Loss(1))];
-    let (mut undecided, mut first_level) = (0, 0);
+    let undecided: [AtomicU64; K] = std::array::from_fn(|_| AtomicU64::new(0));
+    let first_level: [AtomicU64; K] = std::array::from_fn(|_| AtomicU64::new(0));
     for (p, tier) in step.iter().enumerate() {
         // Part by part, each with its slides' tables and its known draws only.
-        let targets = Targets::load(&part_exits(rules, step, p, tier.flipped().hands), tables)?;
-        let known = draws.as_mut().map(|d| ask(d, *tier)).transpose()?;
-        // Is the position in this slot a draw known in advance? Only slots
-        // holding a position are asked (padding keeps its mark).
-        let known_draw = |slot: u64| {
-            known
+        let exits_of_part = part_exits(rules, step, p, tier.flipped().hands);
+        let mut targets = Vec::with_capacity(K);
+        let mut known = Vec::with_capacity(K);
+        for kind in kinds.iter_mut() {
+            targets.push(Targets::load(&exits_of_part, kind.tables)?);
+            known.push(kind.draws.as_mut().map(|d| ask(d, *tier)).transpose()?);
+        }
+        let targets = KindTargets(targets);
+        // Is the position in this slot a draw known in advance to kind `k`?
+        // Only slots holding a position are asked (padding keeps its mark).
+        let known_draw = |k: usize, slot: u64| {
+            known[k]
                 .as_ref()
                 .is_some_and(|d| d[slot as usize].get() == Some(Value::Draw))
         };
         let (idx, start) = space.parts[p];
         let next_idx = inside(p).then(|| space.other(p).0);
-        let (open, at_one, _) = space.sweep_part_runs(p, observer, |runs| {
+        let ways: [(Metric, u16); K] = std::array::from_fn(|k| (kinds[k].metric, kinds[k].limit));
+        space.sweep_part_runs(p, observer, |runs| {
             let run = idx.run_length();
             let mut keys = SlotSet::new();
-            let (mut open, mut at_one) = (0u64, 0u64);
+            let (mut open, mut at_one) = ([0u64; K], [0u64; K]);
             let (mut ahead, mut gathered, mut current) =
                 (VecDeque::new(), VecDeque::new(), Vec::new());
             for r in runs {
@@ -415,12 +597,18 @@ pub(crate) fn solve_step_in_hand_capped(
                         let Some((slot, board)) = boards.next() else {
                             break;
                         };
-                        if known_draw(slot) {
-                            // Decided before the rounds and never by them: no
-                            // exit, no counter, never undecided.
-                            let g = (start + slot) as usize;
-                            words[g].store(word(Packed::DRAW, 0), Relaxed);
-                            exit_values[g].store(Packed::NONE.0, Relaxed);
+                        let g = (start + slot) as usize;
+                        let mut knows = [false; K];
+                        for (k, knows) in knows.iter_mut().enumerate() {
+                            *knows = known_draw(k, slot);
+                            if *knows {
+                                // Decided before the rounds and never by
+                                // them: no exit, no counter, never undecided.
+                                words[k][g].store(word(Packed::DRAW, 0), Relaxed);
+                                exit_values[k][g].store(Packed::NONE.0, Relaxed);
+                            }
+                        }
+                        if knows.iter().all(|&d| d) {
                             continue;
                         }
                         gathered.push_back(targets.gather(
@@ -431,59 +619,73 @@ pub(crate) fn solve_step_in_hand_capped(
                             &mut keys,
                             &mut ahead,
                         ));
-                        queue.push_back(slot);
+                        queue.push_back((slot, knows));
                     }
-                    let Some(slot) = queue.pop_front() else {
+                    let Some((slot, knows)) = queue.pop_front() else {
                         break;
                     };
                     let turns = gathered.pop_front().expect("gathered per board");
                     current.clear();
                     current.extend(ahead.drain(..turns.exits));
                     let g = (start + slot) as usize;
-                    let placed = placing[p].then(|| {
-                        let key = exit_values[g].load(Relaxed);
-                        debug_assert_ne!(key, 0, "a board with gotis in hand has an empty point");
-                        SuccessorKeys::value(key)
-                    });
-                    let (value, count, exit) = initial(metric, &turns, placed, &current, limit);
-                    open += (value == Packed::NONE) as u64;
-                    at_one += level_one.contains(&value) as u64;
-                    words[g].store(word(value, count), Relaxed);
-                    exit_values[g].store(exit.0, Relaxed);
+                    for (k, &(metric, limit)) in ways.iter().enumerate() {
+                        if knows[k] {
+                            continue;
+                        }
+                        let placed = placing[p].then(|| {
+                            let key = exit_values[k][g].load(Relaxed);
+                            debug_assert_ne!(
+                                key, 0,
+                                "a board with gotis in hand has an empty point"
+                            );
+                            SuccessorKeys::value(key)
+                        });
+                        let read = |e: Entry| targets.0[k].value(e);
+                        let (value, count, exit) =
+                            initial(metric, &turns, placed, &current, read, limit);
+                        open[k] += (value == Packed::NONE) as u64;
+                        at_one[k] += level_one.contains(&value) as u64;
+                        words[k][g].store(word(value, count), Relaxed);
+                        exit_values[k][g].store(exit.0, Relaxed);
+                    }
                 }
             }
-            (open, at_one, 0)
+            for k in 0..K {
+                undecided[k].fetch_add(open[k], Relaxed);
+                first_level[k].fetch_add(at_one[k], Relaxed);
+            }
+            (0, 0, 0)
         });
-        undecided += open;
-        first_level += at_one;
     }
-    let level = if (0..step.len()).any(inside) {
-        let values: Vec<u16> = exit_values.into_iter().map(|v| v.into_inner()).collect();
-        let hands = step.iter().map(|t| t.hands.mover).collect();
-        let exits = Exits::new(values, hands, words);
-        let start = Start {
-            undecided,
-            first_level,
-            exits: Some(&exits),
-        };
-        run_rounds(rules, &space, words, start, observer, rounds, limit)
-    } else {
-        // Every move leaves the step: the initial pass decided everything.
-        0
-    };
-    Ok(space.solved(words_raw, level))
+    drop(words);
+    let mut exit_values = exit_values.into_iter();
+    let mut words_raw = words_raw.into_iter();
+    Ok(std::array::from_fn(|k| Initial {
+        words: words_raw.next().expect("one per kind"),
+        exits: exit_values
+            .next()
+            .expect("one per kind")
+            .into_iter()
+            .map(|v| v.into_inner())
+            .collect(),
+        undecided: undecided[k].load(Relaxed),
+        first_level: first_level[k].load(Relaxed),
+        limit: kinds[k].limit,
+    }))
 }
 
 /// Step 1 of the module docs for one board: its initial value (or
-/// [`Packed::NONE`]), its counter and its exit, from what
-/// [`Targets::gather`] found of its slides (`turns`, and `exits` the entries it
-/// appended, now in the cache) and its best placement (`placed`, when its
+/// [`Packed::NONE`]), its counter and its exit in one kind, from what
+/// [`KindTargets::gather`] found of its slides (`turns`, and `exits` the
+/// entries it appended, their values now in the cache, which `read` reads in
+/// the kind's tables) and its best placement in the kind (`placed`, when its
 /// player holds a goti). An exit deeper than `limit` is a draw.
 fn initial(
     metric: Metric,
     turns: &Gathered,
     placed: Option<Value>,
-    exits: &[Entry<'_>],
+    exits: &[Entry],
+    read: impl Fn(Entry) -> Packed,
     limit: u16,
 ) -> (Packed, u8, Packed) {
     let mut exit = turns.valued;
@@ -492,8 +694,9 @@ fn initial(
             exit = Some(v);
         }
     }
-    for &(entry, step) in exits {
-        let next = entry
+    for &entry in exits {
+        let step = entry.2;
+        let next = read(entry)
             .get()
             .expect("a solved table has a value at every position");
         let v = step.value(metric, next);
@@ -519,4 +722,120 @@ fn initial(
         0
     };
     (value, count as u8, exit_packed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{solve_pair, solve_pair_horizon, Pair, Quiet, SolvedTable};
+    use std::collections::HashMap;
+    use tigadi_values::tier_steps;
+
+    type Tables = HashMap<Tier, Vec<Packed>>;
+
+    /// Every tier's game values (`horizon` false) or DTZ₁₀₀ values under
+    /// `rules`, in memory, each step from the tables of the steps before it.
+    fn solve_all(rules: &RuleSet, horizon: bool) -> Tables {
+        let mut tables = Tables::new();
+        for step in tier_steps(rules) {
+            let step = match step[0].is_moving() {
+                true => step,
+                false => step_tiers(rules, step[0]),
+            };
+            let solved = if step[0].is_moving() {
+                let pair = Pair::of(step[0].subspace);
+                let targets: Vec<SolvedTable> = pair
+                    .capture_targets()
+                    .into_iter()
+                    .map(|s| SolvedTable {
+                        subspace: s,
+                        values: &tables[&Tier::moving(s)],
+                    })
+                    .collect();
+                let solved = if horizon {
+                    solve_pair_horizon(rules, pair, &targets, &Quiet)
+                } else {
+                    solve_pair(rules, pair, &targets, &Quiet)
+                };
+                solved.unwrap()
+            } else {
+                let exits = of(&tables, &exit_tiers(rules, &step));
+                let (metric, limit) = if horizon {
+                    (Metric::Dtz, rules.quiet)
+                } else {
+                    (Metric::Dtc, crate::MAX_DTC)
+                };
+                let tables = &mut given(&exits);
+                let rounds = Rounds::Adaptive;
+                solve_step_in_hand_capped(rules, metric, &step, tables, None, &Quiet, rounds, limit)
+                    .unwrap()
+            };
+            for (p, s) in solved.into_iter().enumerate() {
+                // A pair's subspaces in its order, a step's tiers in `step`'s.
+                let tier = match step[0].is_moving() {
+                    true => Tier::moving(s.subspace),
+                    false => step[p],
+                };
+                tables.insert(tier, s.values);
+            }
+        }
+        tables
+    }
+
+    fn of<'t>(tables: &'t Tables, tiers: &[Tier]) -> Vec<TierTable<'t>> {
+        let table = |&tier| TierTable {
+            tier,
+            values: &tables[&tier],
+        };
+        tiers.iter().map(table).collect()
+    }
+
+    /// The 100-turn kind's words and exits found beside the game's, with the
+    /// game's draws settled after its rounds, are those of the kind alone
+    /// with the game's draws known before its initial pass: the same words,
+    /// exits and counts, so the same rounds.
+    #[test]
+    fn settled_draws_start_the_rounds_as_known_draws_do() {
+        let mut settled = 0;
+        for spec in ["lasker,pieces=3,quiet=4", "lasker,pieces=4"] {
+            let rules = RuleSet::parse(spec).unwrap();
+            let (game, rule) = (solve_all(&rules, false), solve_all(&rules, true));
+            for step in tier_steps(&rules) {
+                if step[0].is_moving() {
+                    continue;
+                }
+                let step = step_tiers(&rules, step[0]);
+                let space = PairSpace::of_subspaces(step.iter().map(|t| t.subspace));
+                let exits = exit_tiers(&rules, &step);
+                let (game_exits, rule_exits) = (of(&game, &exits), of(&rule, &exits));
+                let own = of(&game, &step);
+                let kind = |metric, limit, tables| Kind {
+                    metric,
+                    limit,
+                    tables,
+                    draws: None,
+                };
+                let (g, r) = (&mut given(&game_exits), &mut given(&rule_exits));
+                let both = [
+                    kind(Metric::Dtc, crate::MAX_DTC, g),
+                    kind(Metric::Dtz, rules.quiet, r),
+                ];
+                let [g, mut fused] = initialise(&rules, &step, &space, both, &Quiet).unwrap();
+                let game_found = g.rounds(&rules, &step, &space, &Quiet, Rounds::Adaptive);
+                let undecided = fused.undecided;
+                fused.settle_draws(&space, &game_found);
+                settled += undecided - fused.undecided;
+                let (r, d) = (&mut given(&rule_exits), &mut given(&own));
+                let mut alone = kind(Metric::Dtz, rules.quiet, r);
+                alone.draws = Some(d);
+                let [alone] = initialise(&rules, &step, &space, [alone], &Quiet).unwrap();
+                let what = format!("{spec} {}", step[0]);
+                assert!(fused.words == alone.words, "{what}: words");
+                assert!(fused.exits == alone.exits, "{what}: exits");
+                assert_eq!(fused.undecided, alone.undecided, "{what}");
+                assert_eq!(fused.first_level, alone.first_level, "{what}");
+            }
+        }
+        assert!(settled > 0, "no undecided position was a game draw");
+    }
 }

@@ -51,12 +51,13 @@ pub use evaluate::{
 };
 pub use horizon::{
     evaluate_horizon, evaluate_in_hand_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
-    solve_step_in_hand_horizon, solve_step_in_hand_horizon_from_game, solve_up_to_horizon,
+    solve_step_in_hand_game_and_horizon, solve_step_in_hand_horizon,
+    solve_step_in_hand_horizon_from_game, solve_up_to_horizon,
 };
 pub use horizon_shortcut::{cap_at_limit, capped};
 pub use in_hand::{
-    exit_tiers, given, part_exits, solve_step_in_hand, solve_step_in_hand_with, step_tiers,
-    TableSource, TierTable,
+    exit_tiers, given, part_exits, solve_step_in_hand, solve_step_in_hand_with, step_in_hand_bytes,
+    step_tiers, TableSource, TierTable,
 };
 pub use leaving::{solve_tier, solve_tier_changed, solve_tier_with};
 pub use plan::{pairs_for, pairs_up_to, pairs_up_to_pieces, Pair};

@@ -185,7 +185,7 @@ pub(crate) fn word(value: Packed, count: u8) -> u32 {
 }
 
 #[inline(always)]
-fn word_value(w: u32) -> u16 {
+pub(crate) fn word_value(w: u32) -> u16 {
     (w & VALUE_MASK) as u16
 }
 
