@@ -64,7 +64,7 @@
 //! kinds ([`step_in_hand_bytes`]).
 
 use crate::evaluate::{for_each_slide_target, Step, TurnTarget};
-use crate::leaving::{best_placements, PlacementTables, SuccessorKeys};
+use crate::leaving::{best_placements_of, PlacementGroups, PlacementTables, SuccessorKeys};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
 use crate::runs::SlotSet;
 use crate::tables::{Observer, SolveError, SolvedSubspace};
@@ -530,27 +530,30 @@ pub(crate) fn initialise<const K: usize>(
     // board's exit until the initial pass adds its slides. Before the words
     // exist: the placements' tables are the step's largest.
     let placing: Vec<bool> = step.iter().map(|t| t.hands.mover > 0).collect();
-    for (kind, exit_values) in kinds.iter_mut().zip(&exit_values) {
-        let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
-        observer.phase(
-            "placements",
-            placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
-        );
-        for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
-            let start = space.parts[p].1;
-            let targets = Targets::load(
-                &part_exits(rules, step, p, tier.hands.after_placement()),
-                kind.tables,
-            )?;
-            best_placements(
-                rules,
-                kind.metric,
-                *tier,
-                targets.placements(*tier),
-                observer,
-                |slot, key| exit_values[(start + slot) as usize].store(key, Relaxed),
-            );
+    let placed_slots = space.parts.iter().zip(&placing).filter(|(_, &p)| p);
+    observer.phase(
+        "placements",
+        placed_slots.map(|((idx, _), _)| idx.slots()).sum(),
+    );
+    for (p, tier) in step.iter().enumerate().filter(|&(p, _)| placing[p]) {
+        let start = space.parts[p].1;
+        let exits = part_exits(rules, step, p, tier.hands.after_placement());
+        let mut targets = Vec::with_capacity(K);
+        for kind in kinds.iter_mut() {
+            targets.push(Targets::load(&exits, kind.tables)?);
         }
+        // Every kind's placements in one pass: the boards, free sets and
+        // slots found once, each kind's tables read at the same slots.
+        let passes: Vec<PlacementGroups> = kinds
+            .iter()
+            .zip(&targets)
+            .map(|(kind, t)| PlacementGroups::new(rules, kind.metric, *tier, t.placements(*tier)))
+            .collect();
+        best_placements_of(&passes, observer, |slot, best| {
+            for (exit_values, &key) in exit_values.iter().zip(best) {
+                exit_values[(start + slot) as usize].store(key, Relaxed);
+            }
+        });
     }
 
     let mut words_raw: [Vec<u32>; K] =

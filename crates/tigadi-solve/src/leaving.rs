@@ -237,57 +237,85 @@ struct GroupTables<'a> {
 
 /// The placements' values for the boards `(M, O)` of one opponent set `O`, and
 /// from them each board's best: by the number of a set among the sets of points
-/// that `O` leaves free ([`FreeSets`]), as [`choice_key`]s.
-#[derive(Default)]
-struct Group {
+/// that `O` leaves free ([`FreeSets`]), as [`choice_key`]s. For `K` passes over
+/// one tier at once (one per kind of table): what does not depend on the
+/// tables (the free sets, the capture targets' classes, the lines closed, the
+/// slots) is found once, and each pass's values are read from its own tables
+/// at the same slots.
+struct Group<const K: usize> {
     free: FreeSets,
-    /// The quiet placements' values, by the number of the placer's new set `M + p`.
-    quiet: Vec<u16>,
+    /// Per pass: the quiet placements' values, by the number of the placer's
+    /// new set `M + p`.
+    quiet: [Vec<u16>; K],
     /// Every capture wins at once: the other player falls below three gotis.
     game_over: bool,
     /// The capture table's mover classes of `O` less each capturable goti.
     targets: Vec<MoverClass>,
-    /// The best placement's value from each board `(M, O)`, by the number of `M`.
-    best: Vec<u16>,
+    /// Per pass: the best placement's value from each board `(M, O)`, by the
+    /// number of `M`.
+    best: [Vec<u16>; K],
 }
 
-impl Group {
+impl<const K: usize> Group<K> {
+    fn new() -> Self {
+        Group {
+            free: FreeSets::default(),
+            quiet: std::array::from_fn(|_| Vec::new()),
+            game_over: false,
+            targets: Vec::new(),
+            best: std::array::from_fn(|_| Vec::new()),
+        }
+    }
+
     /// Makes this the group of opponent set `opponent`: reads the values of the
-    /// quiet placements and of the captures, and takes each board's best.
-    fn start(&mut self, tables: &GroupTables, opponent: Bits) {
+    /// quiet placements and of the captures in each pass's `tables` (all of
+    /// one tier's placements), and takes each board's best in each.
+    fn start(&mut self, tables: [&GroupTables; K], opponent: Bits) {
+        let first = tables[0];
         self.free = FreeSets::new(opponent);
         let n = self.free.free_points();
-        let size = tables.placer_gotis;
+        let size = first.placer_gotis;
         let sets = binomial(n, size) as usize;
-        self.quiet.clear();
-        let quiet = |p: Packed| successor_key(&tables.keys.quiet, p);
+        for q in &mut self.quiet {
+            q.clear();
+        }
         if size == n {
             // The board is full after the placement: a draw (docs/RULES.md §8), not
             // looked up.
-            self.quiet.push(choice_key(Value::Draw));
+            for q in &mut self.quiet {
+                q.push(choice_key(Value::Draw));
+            }
         } else {
-            let (index, values) = tables
-                .quiet
-                .unwrap_or_else(|| unreachable!("no table for the quiet placements"));
+            let no_table = || unreachable!("no table for the quiet placements");
+            let index = first.quiet.unwrap_or_else(no_table).0;
+            let values: [&[Packed]; K] =
+                std::array::from_fn(|k| tables[k].quiet.unwrap_or_else(no_table).1);
             let class = index.mover_class(opponent);
             match class.identity_run() {
                 // The group's canonical `O` is the next table's canonical mover set:
                 // the run holds exactly the group's quiet successors, in order.
                 Some(start) => {
                     let run = start as usize..start as usize + sets;
-                    // The next group's run (the next canonical set's) usually
-                    // follows: fetch it while this group is evaluated.
-                    let ahead = run.end..(run.end + sets).min(values.len());
-                    crate::memory::prefetch_slice(&values[ahead]);
-                    self.quiet.extend(values[run].iter().map(|&p| quiet(p)))
+                    for k in 0..K {
+                        // The next group's run (the next canonical set's) usually
+                        // follows: fetch it while this group is evaluated.
+                        let ahead = run.end..(run.end + sets).min(values[k].len());
+                        crate::memory::prefetch_slice(&values[k][ahead]);
+                        let keys = &tables[k].keys.quiet;
+                        let read = values[k][run.clone()].iter();
+                        self.quiet[k].extend(read.map(|&p| successor_key(keys, p)));
+                    }
                 }
                 None => self.free.for_each(size, |set| {
-                    self.quiet
-                        .push(quiet(values[index.index_with(class, set) as usize]))
+                    let slot = index.index_with(class, set) as usize;
+                    for k in 0..K {
+                        let key = successor_key(&tables[k].keys.quiet, values[k][slot]);
+                        self.quiet[k].push(key);
+                    }
                 }),
             }
         }
-        debug_assert_eq!(self.quiet.len(), sets);
+        debug_assert!(self.quiet.iter().all(|q| q.len() == sets));
         self.targets.clear();
         self.game_over = false;
         // A placement closes a line only with three gotis or more, and captures
@@ -299,12 +327,11 @@ impl Group {
                 mover: opponent & (opponent - 1),
                 opponent: 0,
             };
-            self.game_over = after_capture.placing_game_over(tables.opponent_hand);
+            self.game_over = after_capture.placing_game_over(first.opponent_hand);
             if !self.game_over {
-                let (index, values) = tables
-                    .capture
-                    .unwrap_or_else(|| unreachable!("no table for the captures"));
-                let mut c = tables.rules.geometry().capturable(opponent);
+                let no_table = || unreachable!("no table for the captures");
+                let index = first.capture.unwrap_or_else(no_table).0;
+                let mut c = first.rules.geometry().capturable(opponent);
                 // Every capture of this group reads the capture table in the runs
                 // of `O` less one capturable goti, at slots that depend on the
                 // placer's set: fetch those runs now rather than miss on each read
@@ -314,8 +341,11 @@ impl Group {
                     let q = c & c.wrapping_neg();
                     c &= c - 1;
                     let class = index.mover_class(opponent & !q);
-                    let first = class.first_slot() as usize;
-                    crate::memory::prefetch_slice(&values[first..first + run]);
+                    let first_slot = class.first_slot() as usize;
+                    for t in tables {
+                        let values = t.capture.unwrap_or_else(no_table).1;
+                        crate::memory::prefetch_slice(&values[first_slot..first_slot + run]);
+                    }
                     self.targets.push(class);
                 }
             }
@@ -326,35 +356,40 @@ impl Group {
         // quiet otherwise. So one ordered pass over the sets, each valued once
         // (the best capture only when it has a line), keeps a maximum per board
         // in an array that stays in cache, with no rank computed from scratch.
-        self.best.clear();
-        self.best.resize(binomial(n, size - 1) as usize, 0);
-        let geometry = tables.rules.geometry();
-        let best = &mut self.best[..];
+        let boards = binomial(n, size - 1) as usize;
+        for b in &mut self.best {
+            b.clear();
+            b.resize(boards, 0);
+        }
+        let geometry = first.rules.geometry();
+        let best = &mut self.best;
         let mut number = 0;
         self.free.for_each_compressed(size, |set, after| {
-            let quiet = self.quiet[number as usize];
+            let quiet: [u16; K] = std::array::from_fn(|k| self.quiet[k][number as usize]);
             let lines = if captures {
                 geometry.in_lines(after)
             } else {
                 0
             };
             let (lines, capture) = if lines == 0 {
-                (0, 0)
+                (0, [0; K])
             } else if self.game_over {
-                (self.free.compress(lines), choice_key(Value::Win(1)))
+                (self.free.compress(lines), [choice_key(Value::Win(1)); K])
             } else {
                 (
                     self.free.compress(lines),
-                    capture_key(&self.targets, tables, after),
+                    capture_keys(&self.targets, tables, after),
                 )
             };
             FreeSets::for_each_less_one(set, number, |less, j| {
                 // Both choices without branches: which one wins is data, and a
                 // mispredicted branch here cost more than the rest of the step.
                 let line = ((lines >> j) & 1) as u16;
-                let key = quiet ^ ((quiet ^ capture) & line.wrapping_neg());
-                let b = &mut best[less as usize];
-                *b = SuccessorKeys::best_of(*b, key);
+                for k in 0..K {
+                    let key = quiet[k] ^ ((quiet[k] ^ capture[k]) & line.wrapping_neg());
+                    let b = &mut best[k][less as usize];
+                    *b = SuccessorKeys::best_of(*b, key);
+                }
             });
             number += 1;
         });
@@ -362,22 +397,28 @@ impl Group {
 }
 
 /// The value of the best capture after a placement that leaves the placer's gotis
-/// at `after` and closes a line, the capture table's classes of the other
-/// player's gotis less each capturable one being `targets`.
-fn capture_key(targets: &[MoverClass], tables: &GroupTables, after: Bits) -> u16 {
-    let (index, values) = tables
-        .capture
-        .unwrap_or_else(|| unreachable!("no table for the captures"));
-    targets
-        .iter()
-        .map(|&class| {
-            successor_key(
-                &tables.keys.capture,
-                values[index.index_with(class, after) as usize],
-            )
-        })
-        .max()
-        .unwrap_or_else(|| unreachable!("a line closed with no goti to capture"))
+/// at `after` and closes a line, in each pass's `tables`, the capture table's
+/// classes of the other player's gotis less each capturable one being
+/// `targets`: each target's slot found once and read in every pass's table.
+fn capture_keys<const K: usize>(
+    targets: &[MoverClass],
+    tables: [&GroupTables; K],
+    after: Bits,
+) -> [u16; K] {
+    debug_assert!(!targets.is_empty(), "a line closed with no goti to capture");
+    let no_table = || unreachable!("no table for the captures");
+    let index = tables[0].capture.unwrap_or_else(no_table).0;
+    let values: [&[Packed]; K] =
+        std::array::from_fn(|k| tables[k].capture.unwrap_or_else(no_table).1);
+    // Every key is above 0, the key of no successor.
+    let mut best = [0u16; K];
+    for &class in targets {
+        let slot = index.index_with(class, after) as usize;
+        for k in 0..K {
+            best[k] = best[k].max(successor_key(&tables[k].keys.capture, values[k][slot]));
+        }
+    }
+    best
 }
 
 /// Solves `tier`, a tier whose moves all leave it (a goti in the mover's hand, no
@@ -501,17 +542,34 @@ pub fn best_placements(
     store: impl Fn(u64, u16) + Sync,
 ) {
     let groups = PlacementGroups::new(rules, metric, tier, tables);
-    let visited: u64 = groups
+    best_placements_of(std::slice::from_ref(&groups), observer, |slot, best| {
+        store(slot, best[0])
+    });
+}
+
+/// [`best_placements`] of several passes over one tier at once (one per kind
+/// of table, [`PlacementGroups::visit_all`]): `store(slot, best)` with
+/// `best[i]` the key of `passes[i]`.
+pub fn best_placements_of(
+    passes: &[PlacementGroups<'_>],
+    observer: &dyn Observer,
+    store: impl Fn(u64, &[u16]) + Sync,
+) {
+    let Some(first) = passes.first() else {
+        return;
+    };
+    let visited: u64 = first
         .tasks()
         .into_par_iter()
         .map(|range| {
-            let count = groups.visit(range, |slot, _, best| store(slot, best));
+            let count =
+                PlacementGroups::visit_all(passes, range, |slot, _, best| store(slot, best));
             observer.advance(count);
             count
         })
         .sum();
     // The padding slots, for the progress count.
-    observer.advance(groups.index().slots() - visited);
+    observer.advance(first.index().slots() - visited);
 }
 
 /// [`best_placements`] in tasks that the caller runs: each board's best
@@ -571,7 +629,8 @@ impl<'a> PlacementGroups<'a> {
     /// [`visit`](Self::visit) of passes over one tier (each valuing the
     /// placements from its own tables, such as a tier's tables of several
     /// kinds) at once: `f(slot, board, best)` with `best[i]` the key of
-    /// `passes[i]`, each board's slides generated once for all of them.
+    /// `passes[i]`; the boards are listed, and each group's free sets, lines
+    /// and slots found, once for all of them.
     ///
     /// # Panics
     /// When the passes are not of one tier's boards, or more than
@@ -579,7 +638,7 @@ impl<'a> PlacementGroups<'a> {
     pub fn visit_all(
         passes: &[Self],
         range: std::ops::Range<u64>,
-        mut f: impl FnMut(u64, Board, &[u16]),
+        f: impl FnMut(u64, Board, &[u16]),
     ) -> u64 {
         assert!(passes.len() <= MAX_PASSES, "too many passes at once");
         let index = passes.first().map(|p| p.index);
@@ -592,21 +651,32 @@ impl<'a> PlacementGroups<'a> {
         let Some(index) = index else {
             return 0;
         };
-        let mut groups: Vec<Group> = passes.iter().map(|_| Group::default()).collect();
-        let mut best = [0u16; MAX_PASSES];
+        match passes.len() {
+            1 => Self::visit_k::<1>(passes, index, range, f),
+            2 => Self::visit_k::<2>(passes, index, range, f),
+            3 => Self::visit_k::<3>(passes, index, range, f),
+            _ => Self::visit_k::<MAX_PASSES>(passes, index, range, f),
+        }
+    }
+
+    /// [`visit_all`](Self::visit_all) of `K` passes, `passes.len()`.
+    fn visit_k<const K: usize>(
+        passes: &[Self],
+        index: SubspaceIndex,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Board, &[u16]),
+    ) -> u64 {
+        let tables: [&GroupTables; K] = std::array::from_fn(|k| &passes[k].tables);
+        let mut group = Group::<K>::new();
         let mut opponent = None;
         let mut count = 0u64;
         index.for_each_board_by_opponent(range, |slot, board, number| {
             if opponent != Some(board.opponent) {
                 opponent = Some(board.opponent);
-                for (g, p) in groups.iter_mut().zip(passes) {
-                    g.start(&p.tables, board.opponent);
-                }
+                group.start(tables, board.opponent);
             }
-            for (b, g) in best.iter_mut().zip(&groups) {
-                *b = g.best[number as usize];
-            }
-            f(slot, board, &best[..passes.len()]);
+            let best: [u16; K] = std::array::from_fn(|k| group.best[k][number as usize]);
+            f(slot, board, &best);
             count += 1;
         });
         count
