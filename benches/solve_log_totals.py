@@ -6,10 +6,16 @@ of solves before the tier job `placing layer 9, 6v8: ...`: slots, wall and CPU
 seconds, peak memory), each phase's on a line of its own. These are the
 game-theoretic pass's lines (a step of Lasker's rule that solves two tiers
 with gotis in hand together, `3v2 with 0+1 in hand and 2v3 with 1+0 in hand:
-...`, counts its two tiers and its time once); the 100-turn pass's (`9v9 (100-turn): ...`,
-`6v8 with 2+3 in hand (100-turn): ...`) are not counted. A Lasker step whose
+...`, counts its two tiers and its time once). A Lasker step whose
 100-turn values were found with its game values (its game line ends "its
 100-turn values found with them") counts the time and CPU of both kinds.
+
+The 100-turn pass's lines (`9v9 (100-turn): ...`, `6v8 with 2+3 in hand
+(100-turn): ...`) make a third row, "100-turn": its steps, their wall seconds,
+and, over the lines that give them (older logs gave neither), their slots, CPU
+seconds and peak; a step found with its game values ("found with the game
+values") is counted apart (`with_game`), its time and CPU being in the game
+line's.
 
 Usage: python3 benches/solve_log_totals.py [--json] LOG [LOG ...]
 
@@ -47,6 +53,12 @@ LAYER = re.compile(
     r"placing layer (\d+), (\d+v\d+): (\d+) slots, ([\d.]+) s \(([\d.]+) CPU s, "
     r"peak ([\d.]+) GB\)"
 )
+# A 100-turn line: slots, CPU and peak in newer logs; a step found with its
+# game values says so instead of its CPU.
+HORIZON = re.compile(
+    r"(.+?) \(100-turn\): (?:(\d+) slots, )?([\d.]+) s \([\d.]+ s before writing"
+    r"(?:; ([\d.]+) CPU s(?:, peak ([\d.]+) GB)?|(, |; )found with the game values)?\)"
+)
 
 
 def common(rows):
@@ -61,12 +73,17 @@ def common(rows):
 
 
 def totals(paths):
-    """The moving and placing totals of the logs `paths`, as dicts (None for a
-    phase with no lines)."""
-    pairs, tiers = {}, {}
+    """The moving, placing and 100-turn totals of the logs `paths`, as dicts
+    (None for a phase with no lines)."""
+    pairs, tiers, horizon = {}, {}, {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
             for line in f:
+                m = HORIZON.match(line)
+                if m:
+                    if m.group(1) not in horizon:
+                        horizon[m.group(1)] = m.groups()[1:]
+                    continue
                 m = PAIR.match(line)
                 if m and m.group(1) not in pairs:
                     pairs[m.group(1)] = (int(m.group(2)), float(m.group(3)),
@@ -98,16 +115,27 @@ def totals(paths):
         named = [t for step in tiers for t in step]
         placing = {"phase": "placing", "hands": len({t[0] for t in named}),
                    "tiers": len(named), **common(tiers.values())}
-    return moving, placing
+    rule = None
+    if horizon:
+        alone = [h for h in horizon.values() if h[4] is None]
+        used = [(int(h[0]), float(h[1]), float(h[2]), float(h[3] or 0))
+                for h in alone if h[0] and h[2]]
+        rule = {"phase": "100-turn", "steps": len(horizon),
+                "with_game": len(horizon) - len(alone),
+                "seconds": round(sum(float(h[1]) for h in alone), 1),
+                "measured_steps": len(used)}
+        if used:
+            rule.update({k: v for k, v in common(used).items() if k != "seconds"})
+    return moving, placing, rule
 
 
 def main(args):
     as_json = "--json" in args
     paths = [a for a in args if a != "--json"]
-    moving, placing = totals(paths)
-    if not moving and not placing:
-        sys.exit("no pair or placing-tier lines in " + ", ".join(paths))
-    for t in (moving, placing):
+    moving, placing, rule = totals(paths)
+    if not moving and not placing and not rule:
+        sys.exit("no pair, placing-tier or 100-turn lines in " + ", ".join(paths))
+    for t in (moving, placing, rule):
         if t is None:
             continue
         if as_json:
@@ -118,6 +146,14 @@ def main(args):
                   f"{t['random_words']} random words touched, "
                   f"{t['us_cpu_per_slot']:.3f} us CPU a slot, "
                   f"{t['words_per_slot']:.2f} words a slot")
+        elif t["phase"] == "100-turn":
+            line = (f"100-turn: {t['steps']} steps ({t['with_game']} found with the "
+                    f"game values), {t['seconds']:.1f} s")
+            if t["measured_steps"]:
+                line += (f"; the {t['measured_steps']} steps with figures: "
+                         f"{t['slots']} slots, {t['cpu_seconds']:.1f} CPU s, "
+                         f"peak {t['peak_gb']} GB, {t['us_cpu_per_slot']:.3f} us CPU a slot")
+            print(line)
         else:
             print(f"placing: {t['hands']} hands, {t['tiers']} tiers, "
                   f"{t['slots']} slots, {t['seconds']:.1f} s, {t['cpu_seconds']:.1f} CPU s, "

@@ -122,7 +122,34 @@ class Totals(unittest.TestCase):
             f.write("4v3+3v4: already solved\n")
         out = run(path)
         self.assertNotEqual(out.returncode, 0)
-        self.assertIn("no pair or placing-tier lines", out.stderr)
+        self.assertIn("no pair, placing-tier or 100-turn lines", out.stderr)
+
+    def test_the_100_turn_lines_make_a_row_of_their_own(self):
+        # An older line (no slots, no CPU), a newer one, a step found with its
+        # game values (counted apart), and a resumed run's repeat (counted once).
+        path = os.path.join(self.tmp.name, "rule.log")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("3v3 (100-turn): 2.5 s (2.0 s before writing), 9 rounds, 1 wins\n"
+                    "4v3+3v4 (100-turn): 3000 slots, 4.0 s (3.0 s before writing; "
+                    "6.5 CPU s, peak 1.25 GB), 12 rounds, 5 wins\n"
+                    "2v2 with 1+1 in hand (100-turn): 70 slots, 0.5 s (0.4 s before "
+                    "writing; found with the game values), 29 rounds, 3 wins\n"
+                    "4v3+3v4 (100-turn): 3000 slots, 9.0 s (8.0 s before writing; "
+                    "9.5 CPU s, peak 2.0 GB), 12 rounds, 5 wins\n"
+                    "2v2 with 1+1 in hand: 70 slots, 0.1 s (0.2 CPU s, peak 0.01 GB), "
+                    "29 rounds, 3 wins, 1 draws, 4 losses (classes); its 100-turn "
+                    "values found with them\n")
+        out = run("--json", path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        placing, rule = [json.loads(line) for line in out.stdout.splitlines()]
+        self.assertEqual(placing["phase"], "placing")
+        self.assertEqual(rule["phase"], "100-turn")
+        self.assertEqual((rule["steps"], rule["with_game"]), (3, 1))
+        self.assertEqual(rule["seconds"], 6.5)
+        self.assertEqual((rule["measured_steps"], rule["slots"]), (1, 3000))
+        self.assertEqual((rule["cpu_seconds"], rule["peak_gb"]), (6.5, 1.25))
+        text = run(path).stdout.splitlines()
+        self.assertTrue(text[1].startswith("100-turn: 3 steps (1 found with the game values), 6.5 s"))
 
 
 if __name__ == "__main__":

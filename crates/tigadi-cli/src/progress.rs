@@ -190,11 +190,17 @@ impl SolveProgress<'_> {
     /// ` (C CPU s, peak M GB)` since [`mark_usage`](Self::mark_usage): the
     /// figures the per-pair table of docs/PERFORMANCE.md quotes.
     fn usage(&self) -> String {
+        format!(" ({})", self.usage_figures())
+    }
+
+    /// `C CPU s, peak M GB` (the peak where the system says) since
+    /// [`mark_usage`](Self::mark_usage).
+    fn usage_figures(&self) -> String {
         let mark = *self.cpu_mark.lock().unwrap_or_else(|p| p.into_inner());
         let cpu = crate::usage::cpu_seconds() - mark;
         match crate::usage::peak_bytes() {
-            Some(b) => format!(" ({cpu:.1} CPU s, peak {:.2} GB)", b as f64 / 1e9),
-            None => format!(" ({cpu:.1} CPU s)"),
+            Some(b) => format!("{cpu:.1} CPU s, peak {:.2} GB", b as f64 / 1e9),
+            None => format!("{cpu:.1} CPU s"),
         }
     }
 }
@@ -233,15 +239,17 @@ impl JobObserver for SolveProgress<'_> {
         self.progress.done(r.slots);
         let c = &r.categories;
         self.progress.line(&format!(
-            "{} (100-turn): {:.1} s ({:.1} s before writing{}), {} rounds, {} wins, \
+            "{} (100-turn): {} slots, {:.1} s ({:.1} s before writing; {}), {} rounds, {} wins, \
              {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
             step_name(&self.rules, r.tier),
+            r.slots,
             r.seconds,
             r.found_seconds,
+            // Found in the game values' pass, whose line counts the CPU of both.
             if r.with_game {
-                ", found with the game values"
+                "found with the game values".to_string()
             } else {
-                ""
+                self.usage_figures()
             },
             r.rounds,
             c[4],

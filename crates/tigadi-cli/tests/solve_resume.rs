@@ -262,3 +262,58 @@ fn sample_game_in_data_replays_to_a_win() {
     assert_eq!(v["result"]["winner"], "bone");
     assert_eq!(v["moves"], 35);
 }
+
+/// `solve --memory`: on `lasker,pieces=3` the steps in hand find their game
+/// and 100-turn values together within the default and one after the other
+/// with `--memory 0`, which the lines say, into the same bytes; a limit that
+/// is not a number of GB is refused before anything is written.
+#[test]
+fn solve_memory_chooses_how_and_not_what() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = tigadi()
+            .args(["--rules", "lasker,pieces=3", "solve"])
+            .args(extra)
+            .arg("--dir")
+            .arg(tmp.path().join(name))
+            .output()
+            .unwrap();
+        let said = [out.stdout, out.stderr].concat();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&said).to_string(),
+        )
+    };
+    let (code, log) = run("default", &[]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("found with the game values"), "{log}");
+    let (code, log) = run("apart", &["--memory", "0"]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(!log.contains("found with the game values"), "{log}");
+    assert!(
+        log.contains(" CPU s, peak ") || log.contains(" CPU s)"),
+        "{log}"
+    );
+    let tables = |name: &str| {
+        // The one directory of the rule set's tables inside `name`.
+        let dir = fs::read_dir(tmp.path().join(name)).unwrap();
+        let dirs: Vec<_> = dir
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        assert_eq!(dirs.len(), 1, "{dirs:?}");
+        common::files_named(&dirs[0], |n| n.ends_with(".tgtb") || n.ends_with(".tghz"))
+    };
+    let written = tables("default");
+    assert!(written.len() > 10, "{} tables", written.len());
+    assert!(written == tables("apart"), "the tables differ");
+    for bad in ["-1", "x", "nan", "1e7", ""] {
+        let (code, err) = run("bad", &[&format!("--memory={bad}")]);
+        assert_eq!(code, Some(2), "--memory {bad:?}: {err}");
+        assert!(err.contains("--memory"), "--memory {bad:?}: {err}");
+    }
+    assert!(
+        !tmp.path().join("bad").exists(),
+        "a rejected run made its directory"
+    );
+}

@@ -59,7 +59,15 @@ fn a_lasker_position_with_slides_in_hand_is_answered() {
     let dir = tempfile::tempdir().unwrap();
     let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::Whole);
     let kinds = [tigadi_tablebase::TableKind::GameTheoretic];
-    tigadi_jobs::solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
+    tigadi_jobs::solve(
+        dir.path(),
+        &rules,
+        &steps,
+        &kinds,
+        &Default::default(),
+        &Silent,
+    )
+    .unwrap();
     let text = "B../.../.../....../.../.../..S B 2 2";
     let position = tigadi_rules::parse_position(&rules, text).unwrap();
     let prober = tigadi_tablebase::Tablebase::open(dir.path(), &rules);

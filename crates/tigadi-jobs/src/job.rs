@@ -105,13 +105,14 @@ fn step_slots(rules: &RuleSet, tier: Tier) -> u64 {
 /// before it in `steps` and `kinds`.
 ///
 /// Runs on the current rayon pool (use `ThreadPool::install` to choose the thread
-/// count; the files do not depend on it). Holds the directory's
+/// count) within `options`; the files depend on neither. Holds the directory's
 /// [`DirLock`](tigadi_tablebase::DirLock) throughout.
 pub fn solve<O: JobObserver>(
     dir: &Path,
     rules: &RuleSet,
     steps: &[Tier],
     kinds: &[TableKind],
+    options: &JobOptions,
     observer: &O,
 ) -> Result<(), JobError> {
     let tables = TablebaseDir::new(dir, rules);
@@ -142,9 +143,8 @@ pub fn solve<O: JobObserver>(
     );
     // A step with gotis in hand whose game values and 100-turn values are
     // both to be found, and fit in memory together, finds them in one pass
-    // (marked here when done, so the 100-turn pass passes it by).
-    let both = both_kinds(rules, kinds, steps, &todo);
-    let mut fused = vec![false; steps.len()];
+    // (the game pass, which comes first: the 100-turn pass passes it by).
+    let both = both_kinds(rules, kinds, steps, &todo, options.both_kinds_bytes);
     for block in blocks(rules, steps) {
         for (k, &kind) in kinds.iter().enumerate() {
             let pass = Pass {
@@ -152,7 +152,6 @@ pub fn solve<O: JobObserver>(
                 steps: &steps[block.clone()],
                 todo: &todo[k][block.clone()],
                 both: &both[block.clone()],
-                fused: &mut fused[block.clone()],
             };
             run_pass(&tables, pass, observer)?;
         }
@@ -166,31 +165,46 @@ pub fn solve<O: JobObserver>(
     Ok(())
 }
 
-/// The most bytes a step with gotis in hand may hold to find its two kinds
-/// of values in one pass ([`step_in_hand_bytes`]); a larger step finds them
-/// one kind after the other (6 bytes a slot instead of 12).
-const BOTH_KINDS_BYTES: u64 = 10_000_000_000;
+/// How a [`solve`] may spend memory. The files do not depend on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobOptions {
+    /// The most bytes a step with gotis in hand under Lasker's rule may hold
+    /// ([`step_in_hand_bytes`]) to find its game values and its 100-turn values
+    /// in one pass (about a third less work than two); a larger step finds them
+    /// one kind after the other, in half the memory (6 bytes a slot, not 12).
+    pub both_kinds_bytes: u64,
+}
+
+impl Default for JobOptions {
+    /// Both kinds together in up to 10 GB.
+    fn default() -> JobOptions {
+        JobOptions {
+            both_kinds_bytes: 10_000_000_000,
+        }
+    }
+}
 
 /// Which of `steps` find their game values and their 100-turn values in one
 /// pass ([`solve_both`]): the steps with gotis in hand under Lasker's rule
-/// whose tables of both kinds are to be solved (`todo`, per kind of `kinds`),
-/// where the two fit in [`BOTH_KINDS_BYTES`].
+/// whose tables of both kinds are to be solved (`todo`, per kind of `kinds`,
+/// the game values' pass first), where the two fit in `limit` bytes.
 fn both_kinds(
     rules: &RuleSet,
     kinds: &[TableKind],
     steps: &[Tier],
     todo: &[Vec<bool>],
+    limit: u64,
 ) -> Vec<bool> {
-    let of = |kind| kinds.iter().position(|&k| k == kind).map(|k| &todo[k]);
+    let of = |kind| kinds.iter().position(|&k| k == kind);
     match (of(TableKind::GameTheoretic), of(TableKind::Horizon)) {
-        (Some(game), Some(rule)) if rules.slides_in_hand => steps
+        (Some(game), Some(rule)) if rules.slides_in_hand && game < rule => steps
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                game[i]
-                    && rule[i]
+                todo[game][i]
+                    && todo[rule][i]
                     && !t.is_moving()
-                    && step_in_hand_bytes(rules, &tiers_of_step(rules, t), 2) <= BOTH_KINDS_BYTES
+                    && step_in_hand_bytes(rules, &tiers_of_step(rules, t), 2) <= limit
             })
             .collect(),
         _ => vec![false; steps.len()],
@@ -222,10 +236,9 @@ struct Pass<'a> {
     steps: &'a [Tier],
     /// Which steps' tables of `kind` are to be solved.
     todo: &'a [bool],
-    /// Which steps find their game and 100-turn values in one pass.
+    /// Which steps find their game and 100-turn values in one pass (the game
+    /// pass, before the 100-turn pass, which passes them by).
     both: &'a [bool],
-    /// Which steps have found both already (the 100-turn pass passes them by).
-    fused: &'a mut [bool],
 }
 
 /// One pass of [`solve`]: the tables of `pass.kind` of the steps marked in
@@ -243,7 +256,7 @@ fn run_pass<O: JobObserver>(
     let mut last: Option<Stored> = None;
     let mut one_pass = OnePass::new(tables, kind);
     for (i, &tier) in pass.steps.iter().enumerate() {
-        if pass.fused[i] && kind == TableKind::Horizon {
+        if pass.both[i] && kind == TableKind::Horizon {
             // Found and written with the game values.
             continue;
         }
@@ -255,7 +268,6 @@ fn run_pass<O: JobObserver>(
         if pass.both[i] && kind == TableKind::GameTheoretic {
             one_pass.close(observer)?;
             solve_both(tables, tier, &mut last, observer)?;
-            pass.fused[i] = true;
         } else if by_rounds(tables.rules(), tier) {
             one_pass.close(observer)?;
             solve_rounds(tables, kind, tier, &mut last, observer)?;

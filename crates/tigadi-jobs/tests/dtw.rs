@@ -7,11 +7,10 @@
 
 mod common;
 
-use common::Silent;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve, steps, verify, Scope};
+use tigadi_jobs::{steps, verify, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_solve::Quiet;
 use tigadi_solve::{solve_up_to_dtw, Packed, Value};
@@ -31,7 +30,7 @@ fn solve_all(dir: &Path, rules: &RuleSet, dtw: bool) {
     } else {
         &[TableKind::GameTheoretic]
     };
-    solve(dir, rules, &steps(rules, Scope::Whole), kinds, &Silent).unwrap();
+    common::job(dir, rules, &steps(rules, Scope::Whole), kinds);
 }
 
 /// Every table file's bytes, by name.

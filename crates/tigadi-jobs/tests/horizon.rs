@@ -223,7 +223,7 @@ fn the_jobs_horizon_tables_are_the_passes() {
         let dir = tempfile::tempdir().unwrap();
         let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::BoardUpTo(7));
         let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
-        tigadi_jobs::solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
+        common::job(dir.path(), &rules, &steps, &kinds);
         let game = solve(rules, 7);
         let pass = solve_up_to_horizon(&rules, 7, &Quiet, |_, _, _| {});
         let mut beyond_capping = 0;

@@ -290,7 +290,7 @@ fn a_later_solve_does_not_bless_an_altered_table() {
     let dir = tempfile::tempdir().unwrap();
     let steps = tigadi_jobs::steps(&RULES, tigadi_jobs::Scope::BoardUpTo(7));
     let run = || {
-        tigadi_jobs::solve(
+        common::job(
             dir.path(),
             &RULES,
             &steps,
@@ -298,9 +298,7 @@ fn a_later_solve_does_not_bless_an_altered_table() {
                 tigadi_tablebase::TableKind::GameTheoretic,
                 tigadi_tablebase::TableKind::Horizon,
             ],
-            &Silent,
         )
-        .unwrap()
     };
     run();
     let listed = listed_sums(&dir.path().join("tigadi"));
@@ -366,10 +364,10 @@ fn a_run_of_pairs_writes_what_pairs_solved_one_job_at_a_time_write() {
     assert_eq!(steps.len(), 3);
     let together = tempfile::tempdir().unwrap();
     let kinds = [tigadi_tablebase::TableKind::GameTheoretic];
-    tigadi_jobs::solve(together.path(), &rules, &steps, &kinds, &Silent).unwrap();
+    common::job(together.path(), &rules, &steps, &kinds);
     let apart = tempfile::tempdir().unwrap();
     for step in &steps {
-        tigadi_jobs::solve(apart.path(), &rules, &[*step], &kinds, &Silent).unwrap();
+        common::job(apart.path(), &rules, &[*step], &kinds);
     }
     let in_memory = tempfile::tempdir().unwrap();
     let solved = solve_and_write(in_memory.path(), rules, 8);

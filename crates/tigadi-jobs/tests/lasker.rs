@@ -7,11 +7,10 @@
 
 mod common;
 
-use common::Silent;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve, steps, verify, Scope};
+use tigadi_jobs::{solve, steps, verify, JobOptions, Scope};
 use tigadi_rules::RuleSet;
-use tigadi_solve::{Packed, Value};
+use tigadi_solve::{step_in_hand_bytes, step_tiers, Packed, Value};
 use tigadi_tablebase::{TableId, TableKind, TablebaseDir};
 use tigadi_values::{Hands, Tier};
 
@@ -23,7 +22,7 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     let dir = tempfile::tempdir().unwrap();
     let steps = steps(&rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
-    solve(dir.path(), &rules, &steps, &kinds, &Silent).unwrap();
+    common::job(dir.path(), &rules, &steps, &kinds);
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
     let store = TablebaseDir::new(dir.path(), &rules);
@@ -87,48 +86,82 @@ impl tigadi_jobs::JobObserver for Together {
 }
 
 /// The job finds a Lasker step's game and 100-turn values together where it
-/// asks for both kinds; the files are the bytes of the two kinds solved in
-/// two runs, one kind each (where nothing is found together).
+/// asks for both kinds and they fit its memory limit; the files are the bytes
+/// of the two kinds solved in two runs, one kind each (where nothing is found
+/// together), whatever the limit: every step in hand together, about half of
+/// them, or none.
 #[test]
 fn lasker_4_both_kinds_together_write_the_bytes_of_two_runs() {
     let rules = RuleSet::parse("lasker,pieces=4").unwrap();
     let steps = steps(&rules, Scope::Whole);
-    let (together, apart) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let both = [TableKind::GameTheoretic, TableKind::Horizon];
-    let seen = Together::default();
-    solve(together.path(), &rules, &steps, &both, &seen).unwrap();
-    let found_together = seen.0.into_inner();
-    let in_hand = steps.iter().filter(|t| !t.is_moving()).count();
-    assert_eq!(found_together, in_hand, "every step in hand found together");
+    let apart = tempfile::tempdir().unwrap();
     let seen = Together::default();
     for kind in both {
-        solve(apart.path(), &rules, &steps, &[kind], &seen).unwrap();
+        solve(
+            apart.path(),
+            &rules,
+            &steps,
+            &[kind],
+            &JobOptions::default(),
+            &seen,
+        )
+        .unwrap();
     }
     assert_eq!(seen.0.into_inner(), 0, "nothing found together in two runs");
-    let (a, b) = (
-        TablebaseDir::new(together.path(), &rules),
-        TablebaseDir::new(apart.path(), &rules),
-    );
-    let mut compared = 0;
-    for entry in std::fs::read_dir(a.path()).unwrap() {
-        let name = entry.unwrap().file_name();
-        if name == "manifest.json" || name == ".lock" {
-            continue;
-        }
-        let (x, y) = (a.path().join(&name), b.path().join(&name));
+    // What each step in hand takes with both kinds (the job's own measure).
+    let mut sizes: Vec<u64> = steps
+        .iter()
+        .filter(|t| !t.is_moving())
+        .map(|&t| step_in_hand_bytes(&rules, &step_tiers(&rules, t), 2))
+        .collect();
+    sizes.sort_unstable();
+    let middle = sizes[sizes.len() / 2];
+    let some = sizes.iter().filter(|&&b| b <= middle).count();
+    assert!(0 < some && some < sizes.len(), "{sizes:?}");
+    for (limit, expected) in [
+        (JobOptions::default().both_kinds_bytes, sizes.len()),
+        (middle, some),
+        (0, 0),
+    ] {
+        let together = tempfile::tempdir().unwrap();
+        let seen = Together::default();
+        let options = JobOptions {
+            both_kinds_bytes: limit,
+        };
+        solve(together.path(), &rules, &steps, &both, &options, &seen).unwrap();
+        assert_eq!(
+            seen.0.into_inner(),
+            expected,
+            "found together within {limit} bytes"
+        );
+        let compared = same_files(&rules, together.path(), apart.path());
+        assert!(compared > 2 * sizes.len(), "{compared} files");
+    }
+}
+
+/// Asserts that tablebase directories `a` and `b` of `rules` hold the same
+/// files with the same bytes (their manifests and locks aside); returns how
+/// many.
+fn same_files(rules: &RuleSet, a: &std::path::Path, b: &std::path::Path) -> usize {
+    let (a, b) = (TablebaseDir::new(a, rules), TablebaseDir::new(b, rules));
+    let names = |dir: &TablebaseDir| {
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|name| name != "manifest.json" && name != ".lock")
+            .collect();
+        names.sort();
+        names
+    };
+    let listed = names(&a);
+    assert_eq!(listed, names(&b), "the same files");
+    for name in &listed {
+        let (x, y) = (a.path().join(name), b.path().join(name));
         assert!(
             std::fs::read(&x).unwrap() == std::fs::read(&y).unwrap(),
             "{name:?} differs"
         );
-        compared += 1;
     }
-    let files = std::fs::read_dir(b.path())
-        .unwrap()
-        .filter(|e| {
-            let name = e.as_ref().unwrap().file_name();
-            name != "manifest.json" && name != ".lock"
-        })
-        .count();
-    assert_eq!(compared, files, "the same files");
-    assert!(compared > 2 * in_hand, "{compared} files");
+    listed.len()
 }

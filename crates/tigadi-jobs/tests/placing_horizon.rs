@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{listed_sums, Silent};
+use common::listed_sums;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{solve, start_value, steps, verify, JobObserver, Scope, TierReport};
@@ -19,7 +19,7 @@ fn no_progress(_: u64, _: u64) {}
 /// The whole game of `rules`, both kinds of table, through the jobs `tigadi solve`
 /// runs; returns the empty board's values ignoring and under the rule.
 fn solve_all(dir: &Path, rules: &RuleSet) -> (Value, Value) {
-    solve(dir, rules, &steps(rules, Scope::Whole), &BOTH, &Silent).unwrap();
+    common::job(dir, rules, &steps(rules, Scope::Whole), &BOTH);
     let value = |kind| start_value(dir, rules, kind).unwrap().unwrap();
     (value(TableKind::GameTheoretic), value(TableKind::Horizon))
 }
@@ -33,7 +33,7 @@ const GAME: [TableKind; 1] = [TableKind::GameTheoretic];
 /// The moving phase of `rules` (its hands-empty tiers) with tables of `kinds`.
 fn solve_moving(dir: &Path, rules: &RuleSet, kinds: &[TableKind]) {
     let moving = Scope::BoardUpTo(2 * rules.pieces as u32);
-    solve(dir, rules, &steps(rules, moving), kinds, &Silent).unwrap();
+    common::job(dir, rules, &steps(rules, moving), kinds);
 }
 
 /// The steps of `rules`'s tiers with gotis in hand, in dependency order.
@@ -275,7 +275,7 @@ fn sha256sums_list_the_placing_tables() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&sums_path, &moving_only).unwrap();
-    solve(dir.path(), &rules, &in_hand_steps(&rules), &GAME, &Silent).unwrap();
+    common::job(dir.path(), &rules, &in_hand_steps(&rules), &GAME);
     assert_eq!(listed_sums(&rdir), sums);
 
     // A wrong listed hash of a placing table fails verify, naming it.
@@ -332,7 +332,15 @@ fn each_hands_tiers_are_listed_as_soon_as_they_are_written() {
         rules,
         seen: Default::default(),
     };
-    solve(dir.path(), &rules, &in_hand_steps(&rules), &GAME, &observer).unwrap();
+    solve(
+        dir.path(),
+        &rules,
+        &in_hand_steps(&rules),
+        &GAME,
+        &Default::default(),
+        &observer,
+    )
+    .unwrap();
     let last = std::fs::read_to_string(&sums).unwrap();
     let seen = observer.seen.into_inner().unwrap();
     assert_eq!(seen.len() as u32, tigadi_tablebase::placing_turns(&rules));
@@ -392,10 +400,18 @@ fn the_placing_horizon_job_takes_the_game_values_only_where_the_pass_would_find_
         let dir = tempfile::tempdir().unwrap();
         solve_moving(dir.path(), &rules, &BOTH);
         let steps = in_hand_steps(&rules);
-        solve(dir.path(), &rules, &steps, &GAME, &Silent).unwrap();
+        common::job(dir.path(), &rules, &steps, &GAME);
         let seen = FromGame::default();
         let horizon = [TableKind::Horizon];
-        solve(dir.path(), &rules, &steps, &horizon, &seen).unwrap();
+        solve(
+            dir.path(),
+            &rules,
+            &steps,
+            &horizon,
+            &Default::default(),
+            &seen,
+        )
+        .unwrap();
         let taken = seen.0.into_inner();
         let store = TablebaseDir::new(dir.path(), &rules);
         let layers = tigadi_tablebase::placing_turns(&rules);

@@ -5,10 +5,9 @@
 
 mod common;
 
-use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
-use tigadi_jobs::{solve, steps, verify, Scope};
+use tigadi_jobs::{steps, verify, Scope};
 use tigadi_rules::{Position, RuleSet, Side};
 use tigadi_tablebase::{reblock, Table, TableKind, Tablebase, TablebaseDir};
 
@@ -20,7 +19,7 @@ fn a_reblocked_set_verifies_and_answers_as_its_source() {
     let (src, dst) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let steps = steps(&rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
-    solve(src.path(), &rules, &steps, &kinds, &Silent).unwrap();
+    common::job(src.path(), &rules, &steps, &kinds);
     let (from, to) = (
         TablebaseDir::new(src.path(), &rules),
         TablebaseDir::new(dst.path(), &rules),

@@ -9,10 +9,9 @@
 
 mod common;
 
-use common::Silent;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
-use tigadi_jobs::{solve, steps, verify, verify_kinds, Scope, VerifyObserver};
+use tigadi_jobs::{steps, verify, verify_kinds, Scope, VerifyObserver};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::evaluate::Step;
 use tigadi_solve::{evaluate_in_hand, for_each_turn_target, Metric, Packed, TurnTarget, Value};
@@ -30,7 +29,7 @@ fn rules() -> RuleSet {
 fn solve_all(dir: &Path, rules: &RuleSet) {
     let steps = steps(rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
-    solve(dir, rules, &steps, &kinds, &Silent).unwrap();
+    common::job(dir, rules, &steps, &kinds);
 }
 
 /// Copies every file of `from` into `to` (one level of folders).

@@ -10,7 +10,6 @@
 
 mod common;
 
-use common::Silent;
 use std::path::Path;
 use tigadi_index::Subspace;
 use tigadi_jobs::{verify, SubspaceReport, VerifyReport};
@@ -27,14 +26,12 @@ fn rules() -> RuleSet {
 fn solve(dir: &Path) -> Vec<Subspace> {
     let rules = rules();
     let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::BoardUpTo(8));
-    tigadi_jobs::solve(
+    common::job(
         dir,
         &rules,
         &steps,
         &[TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw],
-        &Silent,
-    )
-    .unwrap();
+    );
     steps
         .iter()
         .flat_map(|t| [t.subspace, t.subspace.flipped()])

@@ -39,7 +39,7 @@ fn whole_games() -> &'static Path {
             let steps = steps(&rules, Scope::Whole);
             use tigadi_tablebase::TableKind;
             let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
-            solve(&d, &rules, &steps, &kinds, &Silent).unwrap();
+            solve(&d, &rules, &steps, &kinds, &Default::default(), &Silent).unwrap();
         }
         d
     })

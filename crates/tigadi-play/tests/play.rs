@@ -36,6 +36,7 @@ fn small_tables() -> &'static Path {
                 tigadi_tablebase::TableKind::GameTheoretic,
                 tigadi_tablebase::TableKind::Horizon,
             ],
+            &Default::default(),
             &Silent,
         )
         .unwrap();

@@ -12,7 +12,7 @@ use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
 use tigadi_index::{Subspace, MIN_GOTIS};
-use tigadi_jobs::Scope;
+use tigadi_jobs::{JobOptions, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_tablebase as tb;
 use tigadi_values::Tier;
@@ -112,6 +112,26 @@ fn set_encoding(
     }
 }
 
+/// The most `--memory` accepted, in GB: far beyond any step's need, and
+/// small enough to count in bytes.
+const MAX_MEMORY_GB: f64 = 1e6;
+
+/// Parses `--memory` (GB, a decimal number from 0 to [`MAX_MEMORY_GB`]) into
+/// the job's options; the default where it is not given.
+fn job_options(memory: Option<&str>) -> Result<JobOptions, String> {
+    let Some(text) = memory else {
+        return Ok(JobOptions::default());
+    };
+    match text.trim().parse::<f64>() {
+        Ok(gb) if (0.0..=MAX_MEMORY_GB).contains(&gb) => Ok(JobOptions {
+            both_kinds_bytes: (gb * 1e9) as u64,
+        }),
+        _ => Err(format!(
+            "--memory {text:?} is not a number of GB from 0 to {MAX_MEMORY_GB}"
+        )),
+    }
+}
+
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
@@ -142,6 +162,7 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let pool = pool
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let options = job_options(args.memory.as_deref())?;
     let dir = &args.dir.dir;
     set_encoding(
         &tb::TablebaseDir::new(dir, &rules),
@@ -160,7 +181,8 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         kinds.push(tb::TableKind::Dtw);
     }
     let steps = tigadi_jobs::steps(&rules, scope);
-    let result = pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &observer));
+    let result =
+        pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &options, &observer));
     progress.finish();
     result.map_err(|e| e.to_string())?;
     if placing {

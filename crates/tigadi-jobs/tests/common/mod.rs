@@ -57,3 +57,9 @@ pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {
         })
         .collect()
 }
+
+/// Runs the job ([`tigadi_jobs::solve`]) on `steps` and `kinds` into `dir`,
+/// with the default options and no progress.
+pub fn job(dir: &Path, rules: &RuleSet, steps: &[tigadi_values::Tier], kinds: &[TableKind]) {
+    tigadi_jobs::solve(dir, rules, steps, kinds, &Default::default(), &Silent).unwrap()
+}
