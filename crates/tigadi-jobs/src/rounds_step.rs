@@ -87,25 +87,17 @@ impl Stored {
     }
 }
 
-/// The tables of kind `kind` of `pair`'s capture targets.
-fn load_targets(
+/// The game values of `pair`'s subspaces, in their order, as the solver left
+/// them: no value in padding (so none in what is derived from them).
+fn own_game_values(
     tables: &TablebaseDir,
-    kind: TableKind,
     pair: Pair,
 ) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
-    load_moving(tables, kind, pair.capture_targets())
-}
-
-/// The moving-phase tables of kind `kind` of `subspaces`, in their order.
-fn load_moving(
-    tables: &TablebaseDir,
-    kind: TableKind,
-    subspaces: Vec<Subspace>,
-) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
-    subspaces
-        .into_iter()
-        .map(|s| tables.load(TableId::moving(kind, s)).map(|v| (s, v)))
-        .collect()
+    let mut own = Loader::new(tables, TableKind::GameTheoretic).moving(pair.subspaces())?;
+    for (s, values) in &mut own {
+        mark_padding(*s, values);
+    }
+    Ok(own)
 }
 
 /// The solver's view of loaded target tables.
@@ -159,6 +151,18 @@ impl<'d> Loader<'d> {
         }
     }
 
+    /// The hands-empty tables of `subspaces`, in their order, each as
+    /// [`take`](Self::take) gives it.
+    fn moving(
+        &mut self,
+        subspaces: Vec<Subspace>,
+    ) -> Result<Vec<(Subspace, Vec<Packed>)>, TablebaseError> {
+        subspaces
+            .into_iter()
+            .map(|s| self.take(Tier::moving(s)).map(|v| (s, v)))
+            .collect()
+    }
+
     /// [`take`](Self::take) as the solver asks: the error kept.
     fn source(&mut self, tier: Tier) -> Result<Cow<'static, [Packed]>, SolveError> {
         self.take(tier).map(Cow::Owned).map_err(|e| {
@@ -207,11 +211,7 @@ pub(crate) fn solve_game<O: JobObserver>(
     let tiers = tiers_of_step(rules, tier);
     let solved = if tier.is_moving() {
         let pair = Pair::of(tier.subspace);
-        let targets: Vec<(Subspace, Vec<Packed>)> = pair
-            .capture_targets()
-            .into_iter()
-            .map(|s| loader.take(Tier::moving(s)).map(|v| (s, v)))
-            .collect::<Result<_, _>>()?;
+        let targets = loader.moving(pair.capture_targets())?;
         // The last step's other tables are not needed: freed before the solve.
         drop(loader);
         solve_pair(rules, pair, &as_tables(&targets), observer)
@@ -417,12 +417,10 @@ fn solve_pair_horizon_job<O: JobObserver>(
 ) -> Result<(Vec<(Tier, Vec<Packed>)>, u32), JobError> {
     let pair = Pair::of(tier.subspace);
     let rules = tables.rules();
-    let rule_targets = load_targets(tables, TableKind::Horizon, pair)?;
-    let game_targets = load_targets(tables, TableKind::GameTheoretic, pair)?;
-    let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
-    for (s, v) in &mut own {
-        mark_padding(*s, v);
-    }
+    let targets = |kind| Loader::new(tables, kind).moving(pair.capture_targets());
+    let rule_targets = targets(TableKind::Horizon)?;
+    let game_targets = targets(TableKind::GameTheoretic)?;
+    let own = own_game_values(tables, pair)?;
     let found = solve_pair_horizon_from_game(
         rules,
         pair,
@@ -453,12 +451,8 @@ pub(crate) fn solve_dtw<O: JobObserver>(
     let tiers = tiers_of_step(rules, tier);
     let solved = if tier.is_moving() {
         let pair = Pair::of(tier.subspace);
-        let targets = load_targets(tables, TableKind::Dtw, pair)?;
-        let mut own = load_moving(tables, TableKind::GameTheoretic, pair.subspaces())?;
-        // As the solver left them: no value in padding, so none in the DTW tables'.
-        for (s, values) in &mut own {
-            mark_padding(*s, values);
-        }
+        let targets = Loader::new(tables, TableKind::Dtw).moving(pair.capture_targets())?;
+        let own = own_game_values(tables, pair)?;
         solve_pair_dtw(
             rules,
             pair,

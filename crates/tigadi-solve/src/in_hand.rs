@@ -174,12 +174,15 @@ impl<'a> Targets<'a> {
         Ok(Targets(out))
     }
 
+    /// The place of `tier`'s table among these, when it is one of them.
+    fn place(&self, tier: Tier) -> Option<usize> {
+        self.0.iter().position(|(t, _, _)| *t == tier)
+    }
+
     /// The table of `tier`, with its index, when it is among these.
     fn table(&self, tier: Tier) -> Option<(SubspaceIndex, &[Packed])> {
-        self.0
-            .iter()
-            .find(|(t, _, _)| *t == tier)
-            .map(|(_, idx, values)| (*idx, &values[..]))
+        let (_, idx, values) = &self.0[self.place(tier)?];
+        Some((*idx, &values[..]))
     }
 
     /// The tables the placements of `tier` lead to ([`best_placements`]).
@@ -202,9 +205,7 @@ impl<'a> Targets<'a> {
         let tier = Tier::new(hands, Subspace::of(board));
         if self.0.get(last.0).is_none_or(|(t, _, _)| *t != tier) {
             last.0 = self
-                .0
-                .iter()
-                .position(|(t, _, _)| *t == tier)
+                .place(tier)
                 .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
             last.1.reset();
         }
