@@ -15,10 +15,10 @@
 //! headed by SUBSPACE with those hands instead (`in_hand`), its exit tiers'
 //! tables read from the directory; its placements' pass is timed apart. With
 //! `PASS=both` it times the game values and the 100-turn values found together
-//! (`solve_step_in_hand_game_and_horizon`), the game tables standing in for
-//! the exits' 100-turn tables: for the time only; `PASS=horizon` times the
-//! 100-turn pass from the step's game values (read from the directory) alone,
-//! the same tables standing in.
+//! (`solve_step_in_hand_game_and_horizon`), from the exits' 100-turn tables
+//! where the directory holds them all (else the game tables stand in for
+//! them: for the time only); `PASS=horizon` times the 100-turn pass from the
+//! step's game values (read from the directory) alone, from the same tables.
 
 #[path = "../../tigadi-solve/examples/phase_times.rs"]
 #[allow(dead_code)]
@@ -130,9 +130,9 @@ fn in_hand(dir: &std::path::Path, rules: &RuleSet, sub: Subspace, hands: &str, r
     if pass == "both" || pass == "horizon" {
         // `both`: the game values and the 100-turn values in one initial
         // pass; `horizon`: the 100-turn pass from the step's game values (its
-        // own game tables read from the directory). The game tables stand in
-        // for the exits' 100-turn tables: for the time only (the result is
-        // refused where the two disagree).
+        // own game tables read from the directory). Where the game tables
+        // stand in for the exits' 100-turn tables, the time only counts (the
+        // result is refused where the two disagree).
         let own: Vec<Vec<Packed>> = match pass.as_str() {
             "horizon" => step
                 .iter()
@@ -148,7 +148,32 @@ fn in_hand(dir: &std::path::Path, rules: &RuleSet, sub: Subspace, hands: &str, r
             .zip(&own)
             .map(|(&tier, values)| TierTable { tier, values })
             .collect();
-        let (r, a) = (&mut given(&tables), Rounds::Adaptive);
+        // The exits' own 100-turn tables where the directory holds them all.
+        let rule_loaded: Option<Vec<(Tier, Vec<Packed>)>> = exit_tiers(rules, &step)
+            .into_iter()
+            .map(|t| {
+                let id = TableId::new(TableKind::Horizon, t);
+                store.load(id).ok().map(|v| (t, v))
+            })
+            .collect();
+        let rule_tables: Vec<TierTable> = rule_loaded
+            .iter()
+            .flatten()
+            .map(|(tier, values)| TierTable {
+                tier: *tier,
+                values,
+            })
+            .collect();
+        let exits = match rule_loaded {
+            Some(_) => "the exits' 100-turn tables",
+            None => "game tables standing in for the exits' 100-turn tables",
+        };
+        let r = &mut given(if rule_loaded.is_some() {
+            &rule_tables
+        } else {
+            &tables
+        });
+        let a = Rounds::Adaptive;
         let (label, agreeing) = match pass.as_str() {
             "both" => {
                 let g = &mut given(&tables);
@@ -162,7 +187,7 @@ fn in_hand(dir: &std::path::Path, rules: &RuleSet, sub: Subspace, hands: &str, r
             }
         };
         println!(
-            "{} ({label}, {}): wall {:.2} s, cpu {:.2} s: {}",
+            "{} ({label}, {exits}, {}): wall {:.2} s, cpu {:.2} s: {}",
             step[0],
             if agreeing { "agreeing" } else { "refused" },
             t0.elapsed().as_secs_f64(),
