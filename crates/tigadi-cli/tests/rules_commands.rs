@@ -216,3 +216,37 @@ fn lasker_rules_commands() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// `start` names the rule set's empty board wherever a position is read:
+/// `show`, `moves` and `perft` answer for it what they answer for the string
+/// written out (with the rule set's own hands under `pieces=N`).
+#[test]
+fn start_is_the_empty_board_for_every_command() {
+    for (rules, written) in [
+        ("tigadi", START.to_string()),
+        (
+            "lasker,pieces=4",
+            ".../.../.../....../.../.../... B 4 4".to_string(),
+        ),
+    ] {
+        for args in [
+            &["show", "--json"][..],
+            &["moves", "--json"][..],
+            &["perft"][..],
+        ] {
+            let run = |position: &str| {
+                let mut all = vec!["--rules", rules];
+                all.extend_from_slice(args);
+                all.push(position);
+                if args[0] == "perft" {
+                    all.push("2");
+                }
+                let o = tigadi(&all);
+                assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+                stdout(&o)
+            };
+            assert_eq!(run("start"), run(&written), "{rules} {args:?}");
+        }
+    }
+    assert!(fails(&["show", "starts"]).contains("bad position string"));
+}

@@ -189,11 +189,19 @@ pub fn format_record(moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// The word that names the start of a game ([`Position::start`]) wherever a
+/// position string is read.
+pub const START: &str = "start";
+
 /// Parses a position string `RANKS SIDE [BONE_HAND SEED_HAND [QUIET_TURNS]]`
-/// (docs/RULES.md §9) and checks that a game under `rules` can reach it
-/// ([`Position::validate`]: hands up to `rules.pieces`, and so on). There is no
-/// rule-less parser: a string means a position only under a rule set.
+/// (docs/RULES.md §9), or [`START`] for the empty board at the start of a game,
+/// and checks that a game under `rules` can reach it ([`Position::validate`]:
+/// hands up to `rules.pieces`, and so on). There is no rule-less parser: a
+/// string means a position only under a rule set.
 pub fn parse_position(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
+    if text.trim() == START {
+        return Ok(Position::start(rules));
+    }
     let p = parse_unchecked(rules, text)?;
     p.validate(rules)?;
     Ok(p)
@@ -430,6 +438,37 @@ mod tests {
             parse_position(&RuleSet::TIGADI, ".../.../.../....../.../.../... B 9 9").unwrap();
         assert_eq!(start, Position::start(&RuleSet::TIGADI));
         assert_eq!(start.to_string(), ".../.../.../....../.../.../... B 9 9");
+    }
+
+    /// `start` reads as the empty board with full hands, Bone to place, under
+    /// every rule set (its own `pieces`), as the explicit string of RULES.md
+    /// §9 does; nothing else near it does.
+    #[test]
+    fn start_names_the_empty_board_of_the_rule_set() {
+        for spec in [
+            "tigadi",
+            "navakankari",
+            "morris",
+            "morabaraba",
+            "lasker",
+            "lasker,pieces=4",
+        ] {
+            let rules = RuleSet::parse(spec).unwrap();
+            let n = rules.pieces;
+            let written = format!(".../.../.../....../.../.../... B {n} {n}");
+            let explicit = parse_position(&rules, &written).unwrap();
+            for text in ["start", " start\n"] {
+                assert_eq!(
+                    parse_position(&rules, text).unwrap(),
+                    explicit,
+                    "{spec}: {text:?}"
+                );
+                assert_eq!(parse_reached_position(&rules, text).unwrap(), explicit);
+            }
+            for text in ["Start", "starts", "start B", "start 9 9"] {
+                assert!(parse_position(&rules, text).is_err(), "{spec}: {text:?}");
+            }
+        }
     }
 
     #[test]
