@@ -238,19 +238,27 @@ impl JobObserver for SolveProgress<'_> {
     fn horizon_solved(&self, r: &HorizonReport) {
         self.progress.done(r.slots);
         let c = &r.categories;
+        // Found in the game values' pass, whose line counts the CPU of both.
+        let usage = if r.with_game {
+            "found with the game values".to_string()
+        } else {
+            self.usage_figures()
+        };
+        // The slots and the time before writing are for the log (summed by
+        // benches/solve_log_totals.py); left out on a terminal, where the
+        // line would no longer fit.
+        let figures = if self.progress.visible {
+            format!("{:.1} s ({usage})", r.seconds)
+        } else {
+            format!(
+                "{} slots, {:.1} s ({:.1} s before writing; {usage})",
+                r.slots, r.seconds, r.found_seconds
+            )
+        };
         self.progress.line(&format!(
-            "{} (100-turn): {} slots, {:.1} s ({:.1} s before writing; {}), {} rounds, {} wins, \
+            "{} (100-turn): {figures}, {} rounds, {} wins, \
              {} cursed wins, {} draws, {} blessed losses, {} losses at counter 0 (classes)",
             step_name(&self.rules, r.tier),
-            r.slots,
-            r.seconds,
-            r.found_seconds,
-            // Found in the game values' pass, whose line counts the CPU of both.
-            if r.with_game {
-                "found with the game values".to_string()
-            } else {
-                self.usage_figures()
-            },
             r.rounds,
             c[4],
             c[3],
