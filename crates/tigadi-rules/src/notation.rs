@@ -441,7 +441,7 @@ mod tests {
     }
 
     /// `start` reads as the empty board with full hands, Bone to place, under
-    /// every rule set (its own `pieces`), as the explicit string of RULES.md
+    /// every rule set (its own `pieces`), as the explicit string of docs/RULES.md
     /// §9 does; nothing else near it does.
     #[test]
     fn start_names_the_empty_board_of_the_rule_set() {
