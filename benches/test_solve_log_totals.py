@@ -52,12 +52,14 @@ def run(*args):
 class Totals(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        self.logs = []
-        for i, text in enumerate((FIRST, SECOND)):
-            path = os.path.join(self.tmp.name, f"run{i}.log")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            self.logs.append(path)
+        self.logs = [self.log(f"run{i}.log", text) for i, text in enumerate((FIRST, SECOND))]
+
+    def log(self, name, text):
+        """Writes `text` to a log file `name` in the scratch folder; its path."""
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -79,9 +81,7 @@ class Totals(unittest.TestCase):
         self.assertEqual(placing["peak_gb"], 4.5)
 
     def test_a_lasker_pair_step_counts_both_tiers_and_its_time_once(self):
-        path = os.path.join(self.tmp.name, "lasker.log")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(LASKER)
+        path = self.log("lasker.log", LASKER)
         out = run("--json", path)
         self.assertEqual(out.returncode, 0, out.stderr)
         moving, placing = [json.loads(line) for line in out.stdout.splitlines()]
@@ -101,14 +101,14 @@ class Totals(unittest.TestCase):
     def test_a_log_of_the_layer_job_is_summed_too(self):
         # Placing lines as solves before the tier job wrote them; the 100-turn
         # pass's line is not counted.
-        path = os.path.join(self.tmp.name, "layers.log")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("placing layer 9, 2v3: 400 slots, 1.0 s (2.0 CPU s, peak 0.5 GB)\n"
-                    "placing layer 9, 2v4: 600 slots, 2.0 s (3.0 CPU s, peak 0.7 GB)\n"
-                    "placing layer 8, 2v3: 100 slots, 1.0 s (1.0 CPU s, peak 0.6 GB)\n"
-                    "placing layer 9, 2v3: 400 slots, 5.0 s (5.0 CPU s, peak 0.5 GB)\n"
-                    "placing layer 9, 100-turn rule, 2v3: 400 slots, 0.0 s "
-                    "(0.0 CPU s, peak 9.0 GB) (the game-theoretic values)\n")
+        path = self.log(
+            "layers.log",
+            "placing layer 9, 2v3: 400 slots, 1.0 s (2.0 CPU s, peak 0.5 GB)\n"
+            "placing layer 9, 2v4: 600 slots, 2.0 s (3.0 CPU s, peak 0.7 GB)\n"
+            "placing layer 8, 2v3: 100 slots, 1.0 s (1.0 CPU s, peak 0.6 GB)\n"
+            "placing layer 9, 2v3: 400 slots, 5.0 s (5.0 CPU s, peak 0.5 GB)\n"
+            "placing layer 9, 100-turn rule, 2v3: 400 slots, 0.0 s "
+            "(0.0 CPU s, peak 9.0 GB) (the game-theoretic values)\n")
         out = run("--json", path)
         self.assertEqual(out.returncode, 0, out.stderr)
         (placing,) = [json.loads(line) for line in out.stdout.splitlines()]
@@ -117,9 +117,7 @@ class Totals(unittest.TestCase):
         self.assertEqual(placing["peak_gb"], 0.7)
 
     def test_a_log_without_result_lines_is_an_error(self):
-        path = os.path.join(self.tmp.name, "empty.log")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("4v3+3v4: already solved\n")
+        path = self.log("empty.log", "4v3+3v4: already solved\n")
         out = run(path)
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("no pair, placing-tier or 100-turn lines", out.stderr)
@@ -127,18 +125,18 @@ class Totals(unittest.TestCase):
     def test_the_100_turn_lines_make_a_row_of_their_own(self):
         # An older line (no slots, no CPU), a newer one, a step found with its
         # game values (counted apart), and a resumed run's repeat (counted once).
-        path = os.path.join(self.tmp.name, "rule.log")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("3v3 (100-turn): 2.5 s (2.0 s before writing), 9 rounds, 1 wins\n"
-                    "4v3+3v4 (100-turn): 3000 slots, 4.0 s (3.0 s before writing; "
-                    "6.5 CPU s, peak 1.25 GB), 12 rounds, 5 wins\n"
-                    "2v2 with 1+1 in hand (100-turn): 70 slots, 0.5 s (0.4 s before "
-                    "writing; found with the game values), 29 rounds, 3 wins\n"
-                    "4v3+3v4 (100-turn): 3000 slots, 9.0 s (8.0 s before writing; "
-                    "9.5 CPU s, peak 2.0 GB), 12 rounds, 5 wins\n"
-                    "2v2 with 1+1 in hand: 70 slots, 0.1 s (0.2 CPU s, peak 0.01 GB), "
-                    "29 rounds, 3 wins, 1 draws, 4 losses (classes); its 100-turn "
-                    "values found with them\n")
+        path = self.log(
+            "rule.log",
+            "3v3 (100-turn): 2.5 s (2.0 s before writing), 9 rounds, 1 wins\n"
+            "4v3+3v4 (100-turn): 3000 slots, 4.0 s (3.0 s before writing; "
+            "6.5 CPU s, peak 1.25 GB), 12 rounds, 5 wins\n"
+            "2v2 with 1+1 in hand (100-turn): 70 slots, 0.5 s (0.4 s before "
+            "writing; found with the game values), 29 rounds, 3 wins\n"
+            "4v3+3v4 (100-turn): 3000 slots, 9.0 s (8.0 s before writing; "
+            "9.5 CPU s, peak 2.0 GB), 12 rounds, 5 wins\n"
+            "2v2 with 1+1 in hand: 70 slots, 0.1 s (0.2 CPU s, peak 0.01 GB), "
+            "29 rounds, 3 wins, 1 draws, 4 losses (classes); its 100-turn "
+            "values found with them\n")
         out = run("--json", path)
         self.assertEqual(out.returncode, 0, out.stderr)
         placing, rule = [json.loads(line) for line in out.stdout.splitlines()]
@@ -149,7 +147,9 @@ class Totals(unittest.TestCase):
         self.assertEqual((rule["measured_steps"], rule["slots"]), (1, 3000))
         self.assertEqual((rule["cpu_seconds"], rule["peak_gb"]), (6.5, 1.25))
         text = run(path).stdout.splitlines()
-        self.assertTrue(text[1].startswith("100-turn: 3 steps (1 found with the game values), 6.5 s"))
+        self.assertTrue(
+            text[1].startswith("100-turn: 3 steps (1 found with the game values), 6.5 s"),
+            text)
 
 
 if __name__ == "__main__":
