@@ -405,7 +405,9 @@ fn capture_keys<const K: usize>(
     tables: [&GroupTables; K],
     after: Bits,
 ) -> [u16; K] {
-    debug_assert!(!targets.is_empty(), "a line closed with no goti to capture");
+    if targets.is_empty() {
+        unreachable!("a line closed with no goti to capture");
+    }
     let no_table = || unreachable!("no table for the captures");
     let index = tables[0].capture.unwrap_or_else(no_table).0;
     let values: [&[Packed]; K] =
