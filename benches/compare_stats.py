@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two `tigadi stats --json` outputs row by row.
 
-Usage: compare_stats.py [--partial] COMMITTED RECOMPUTED
+Usage: compare_stats.py [--partial] [--game] COMMITTED RECOMPUTED
 
 COMMITTED is a published file such as data/tigadi-moving-stats.jsonl, RECOMPUTED
 the output of `tigadi --rules GAME stats --json --dir DIR` after a re-run.
@@ -26,6 +26,10 @@ them.
 With --partial (a run limited by --max-pieces), committed rows the run did not
 compute are listed as not compared instead of missing.
 
+With --game (a re-run solved with --no-horizon), the fields under the
+100-turn rule (HORIZON) are left out on both sides: the game values' fields are
+compared with a file published with both kinds.
+
 Prints one verdict per committed row and a summary line. Exit status: 0 when
 every compared row is equal, 1 when a row differs, is missing, or is extra (or
 nothing was compared), 2 for bad usage or unreadable input. Python 3 standard
@@ -36,11 +40,14 @@ import json
 import sys
 
 IGNORED = {"seconds"}  # wall-clock time: differs from run to run and machine to machine
+# The fields under the 100-turn rule: a row's counts and depths under the rule
+# (under Lasker's rule the depth is a DTZ₁₀₀), null or absent without the
+# horizon tables.
+HORIZON = {"cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss",
+           "max_dtz100_win", "max_dtz100_loss"}
 OPTIONAL = {"longest_dtw", "dtw",  # only with DTW tables: compared when committed
             # a placing layer's counts under the 100-turn rule: only with its horizon tables
-            "cursed_win", "blessed_loss", "max_dtc100_win", "max_dtc100_loss",
-            # the same under Lasker's rule, where the depth under the rule is a DTZ₁₀₀
-            "max_dtz100_win", "max_dtz100_loss",
+            *HORIZON,
             # a placing row's hands, [mover, opponent]: newer than the published files
             "hands"}
 
@@ -95,10 +102,11 @@ def by_key(rows, path):
     return table
 
 
-def differences(committed, recomputed):
-    """(field, committed value, recomputed value) for every field that differs."""
+def differences(committed, recomputed, ignored=IGNORED):
+    """(field, committed value, recomputed value) for every field that differs,
+    the fields in `ignored` left out."""
     extra = (set(recomputed) - set(committed)) & OPTIONAL
-    fields = sorted((set(committed) | set(recomputed)) - IGNORED - extra)
+    fields = sorted((set(committed) | set(recomputed)) - ignored - extra)
     missing = "(no such field)"
     return [
         (f, committed.get(f, missing), recomputed.get(f, missing))
@@ -107,8 +115,10 @@ def differences(committed, recomputed):
     ]
 
 
-def compare(committed_path, recomputed_path, partial=False, out=sys.stdout):
-    """Print the verdicts and the summary; return the exit status (0 or 1)."""
+def compare(committed_path, recomputed_path, partial=False, out=sys.stdout, game=False):
+    """Print the verdicts and the summary; return the exit status (0 or 1).
+    With `game`, the fields under the 100-turn rule are not compared."""
+    ignored_fields = IGNORED | HORIZON if game else IGNORED
     committed_rows, by_hands = load(committed_path)
     recomputed_rows, _ = load(recomputed_path, by_hands)
     committed = by_key(committed_rows, committed_path)
@@ -125,7 +135,7 @@ def compare(committed_path, recomputed_path, partial=False, out=sys.stdout):
                 missing += 1
                 print(f"MISSING  {key}: in {committed_path}, not in the re-run", file=out)
             continue
-        diffs = differences(row, recomputed[key])
+        diffs = differences(row, recomputed[key], ignored_fields)
         if diffs:
             differ += 1
             for field, was, now in diffs:
@@ -142,7 +152,7 @@ def compare(committed_path, recomputed_path, partial=False, out=sys.stdout):
         print(f"EXTRA    {key}: in the re-run, not in {committed_path}", file=out)
 
     compared = equal + differ
-    ignored = ", ".join(sorted(IGNORED))
+    ignored = ", ".join(sorted(IGNORED)) + (" and the 100-turn fields (--game)" if game else "")
     if differ or missing or extra or compared == 0:
         print(f"SUMMARY: DIFFERENT: {differ} of {compared} compared rows differ, "
               f"{missing} missing, {len(extra)} extra"
@@ -163,11 +173,14 @@ def main(argv):
     partial = "--partial" in args
     if partial:
         args.remove("--partial")
+    game = "--game" in args
+    if game:
+        args.remove("--game")
     if len(args) != 2 or any(a.startswith("-") for a in args):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     try:
-        return compare(args[0], args[1], partial)
+        return compare(args[0], args[1], partial, game=game)
     except (OSError, ValueError) as e:
         print(f"compare_stats.py: {e}", file=sys.stderr)
         return 2

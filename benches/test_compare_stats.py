@@ -141,6 +141,24 @@ class CompareStats(Files):
         self.assertEqual(status, 1, out)
         self.assertIn("DIFFERS  placed 1: blessed_loss: committed 0, recomputed 2", out)
 
+    def test_game_leaves_out_the_100_turn_fields_only(self):
+        # A re-run solved with --no-horizon writes its 100-turn fields as null.
+        rule = {"cursed_win": 3, "blessed_loss": 1, "max_dtz100_win": 9, "max_dtz100_loss": 4}
+        published = [dict(r, **rule) for r in MOVING]
+        rerun = [dict(r, **{k: None for k in rule}) for r in MOVING]
+        status, out = self.compare(published, rerun)
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  3v3: cursed_win: committed 3, recomputed null", out)
+        status, out = self.compare(published, rerun, "--game")
+        self.assertEqual(status, 0, out)
+        self.assertIn("SUMMARY: EQUAL: 4 of 4 rows equal in every field but seconds and "
+                      "the 100-turn fields (--game)", out)
+        # The game values' fields are still compared.
+        rerun[2]["max_dtc_win"] = 99
+        status, out = self.compare(published, rerun, "--game")
+        self.assertEqual(status, 1, out)
+        self.assertIn("DIFFERS  4v3: max_dtc_win: committed 5, recomputed 99", out)
+
     def test_placing_hands_compared_only_when_committed(self):
         # `stats` writes a placing row's hands beside `placed`; the published files
         # predate the key, so a re-run with it still compares equal with them.
