@@ -19,7 +19,10 @@
 //!    the boards grouped by the opponent's set, in which a board's placements
 //!    all read one run of their tables ([`crate::leaving`]'s
 //!    `best_placements`, as for the tiers without moves inside); the slides'
-//!    part board by board. A position without a move is `Loss(0)`; one whose exit is `Win(1)`
+//!    part a run at a time, as a moving pair's initial pass takes it
+//!    ([`RunMoves`]: the mover set's slides listed once per run, the capture
+//!    targets' values read once per run into a memo, each capture one rank
+//!    and one read of it). A position without a move is `Loss(0)`; one whose exit is `Win(1)`
 //!    is decided; one without moves inside the step is its exit (at once: the
 //!    forward rounds read a level only after it is complete, so an early value
 //!    is read in the round it belongs to). Otherwise the counter is its inside
@@ -63,19 +66,19 @@
 //! kinds' words and exits (12 bytes a slot) and each part's tables of both
 //! kinds ([`step_in_hand_bytes`]).
 
-use crate::evaluate::{for_each_slide_target, Step, TurnTarget};
+use crate::evaluate::Step;
 use crate::leaving::{best_placements_of, PlacementGroups, PlacementTables, SuccessorKeys};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
-use crate::runs::SlotSet;
+use crate::runs::{RunMoves, SlotSet};
 use crate::tables::{Observer, SolveError, SolvedSubspace};
 use crate::value::Metric;
 use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-use tigadi_index::{MoverClass, SlotFinder, Subspace, SubspaceIndex};
-use tigadi_rules::{Board, RuleSet};
+use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_rules::geometry::Bits;
+use tigadi_rules::RuleSet;
 use tigadi_values::{successor_tiers, value_at_counter, Hands, Tier};
 
 /// The values of a solved tier, as a step with gotis in hand reads them.
@@ -189,137 +192,7 @@ impl<'a> Targets<'a> {
     fn placements(&self, tier: Tier) -> PlacementTables<'_> {
         PlacementTables::of(tier, |t| self.table(t))
     }
-
-    /// Where the value of `board` (its player to move holding `hands`) lies:
-    /// its tier's place among these and its slot in that tier's table. `last`
-    /// is the last target's tier's place and the slot finder of its index: a
-    /// board's successive exits often lead to one tier and one mover set (its
-    /// slides that capture one goti, or its quiet slides when they leave the
-    /// step), whose slots [`SlotFinder`] finds by toggling two points.
-    fn entry(
-        &self,
-        hands: tigadi_values::Hands,
-        board: Board,
-        last: &mut (usize, SlotFinder),
-    ) -> (u32, u32) {
-        let tier = Tier::new(hands, Subspace::of(board));
-        if self.0.get(last.0).is_none_or(|(t, _, _)| *t != tier) {
-            last.0 = self
-                .place(tier)
-                .unwrap_or_else(|| panic!("{tier} is an exit tier of the step"));
-            last.1.reset();
-        }
-        let idx = &self.0[last.0].1;
-        // Subspaces hold fewer than 2^32 slots, steps fewer than 2^32 tiers.
-        (last.0 as u32, last.1.slot(idx, board) as u32)
-    }
-
-    /// The value at an [`Entry`]'s place.
-    #[inline]
-    fn value(&self, (t, slot, _): Entry) -> Packed {
-        self.0[t as usize].2[slot as usize]
-    }
-
-    /// Asks the CPU to bring in the value at an [`Entry`]'s place.
-    #[inline]
-    fn prefetch(&self, (t, slot, _): Entry) {
-        if let Some(v) = self.0[t as usize].2.get(slot as usize) {
-            crate::memory::prefetch(v);
-        }
-    }
 }
-
-/// The exit tables of one part of a step, one [`Targets`] per kind being
-/// solved, all of the same tiers in the same order: a board's exits are
-/// found once and read in every kind's tables at the same places.
-struct KindTargets<'a>(Vec<Targets<'a>>);
-
-impl KindTargets<'_> {
-    /// The slides of `board` of `tier` ([`for_each_slide_target`]; its
-    /// placements' best comes from [`best_placements`]), generated
-    /// once and gathered for [`initial`] to take [`AHEAD`] boards later: the
-    /// number of distinct classes its quiet turns inside the step lead to
-    /// (`inside` indexes the part they lead to when that is in the step;
-    /// `keys` is scratch), the best value of its turns valued without a
-    /// lookup, and, appended to `ahead` in the order of the turns, the place
-    /// of every other turn's target value in its exit table (the quiet
-    /// slides' too when they leave the step) with how the turn's value
-    /// follows from it. Those places are prefetched in every kind's tables:
-    /// each read is a cache miss in a large table.
-    fn gather(
-        &self,
-        rules: &RuleSet,
-        tier: Tier,
-        board: Board,
-        inside: Option<&SubspaceIndex>,
-        keys: &mut SlotSet,
-        ahead: &mut VecDeque<Entry>,
-    ) -> Gathered {
-        let before = ahead.len();
-        let slid = tier.flipped().hands;
-        let mut last = (usize::MAX, SlotFinder::default());
-        let first = &self.0[0];
-        let mut exit = |hands, next, step| {
-            let (t, slot) = first.entry(hands, next, &mut last);
-            let e = (t, slot, step);
-            for kind in &self.0 {
-                kind.prefetch(e);
-            }
-            ahead.push_back(e);
-        };
-        // Every quiet turn (a slide, or the pass of a blocked player) leads
-        // to a board whose mover set is this board's opponent set, so only
-        // the count of their classes is needed, not their slots: when no
-        // symmetry but the identity fixes that set, distinct slides lead to
-        // distinct classes and are counted; otherwise each class is told by
-        // its opponent key (as `RunMoves::quiet_classes` counts them).
-        let mut quiet_class: Option<MoverClass> = None;
-        let mut distinct = 0usize;
-        keys.clear();
-        let mut valued: Option<Value> = None;
-        for_each_slide_target(rules, tier.hands, board, |t| match (t, inside) {
-            (TurnTarget::Quiet(next), Some(idx)) => {
-                debug_assert_eq!(next.mover, board.opponent, "a quiet turn's mover set");
-                let c = *quiet_class.get_or_insert_with(|| idx.mover_class(board.opponent));
-                if c.is_symmetric() {
-                    keys.push(c.opponent_key(next.opponent) as u64);
-                } else {
-                    distinct += 1;
-                }
-            }
-            (TurnTarget::Quiet(next), None) => exit(slid, next, Step::Slide { capture: false }),
-            (TurnTarget::Exit { hands, board, step }, _) => exit(hands, board, step),
-            (TurnTarget::Valued(v), _) => {
-                if valued.is_none_or(|b| v.better_than(b)) {
-                    valued = Some(v);
-                }
-            }
-        });
-        Gathered {
-            exits: ahead.len() - before,
-            classes: distinct + keys.distinct().len(),
-            valued,
-        }
-    }
-}
-
-/// The place of a turn's target value (its tier's place among the part's
-/// [`Targets`] and its slot there), and how the turn's value follows from
-/// it: what [`KindTargets::gather`] appends.
-type Entry = (u32, u32, Step);
-
-/// What [`KindTargets::gather`] found of one board's turns besides its entries.
-struct Gathered {
-    /// How many entries it appended.
-    exits: usize,
-    /// The distinct classes its quiet turns inside the step lead to.
-    classes: usize,
-    /// The best value of its turns valued without a lookup.
-    valued: Option<Value>,
-}
-
-/// How many boards ahead of [`initial`] the entries are found and prefetched.
-const AHEAD: usize = 2;
 
 /// About the most bytes the solve of `step` holds at once when it finds
 /// `kinds` kinds of values together (see "Memory" in the module docs): per
@@ -576,7 +449,6 @@ pub(crate) fn initialise<const K: usize>(
             targets.push(Targets::load(&exits_of_part, kind.tables)?);
             known.push(kind.draws.as_mut().map(|d| ask(d, *tier)).transpose()?);
         }
-        let targets = KindTargets(targets);
         // Is the position in this slot a draw known in advance to kind `k`?
         // Only slots holding a position are asked (padding keeps its mark).
         let known_draw = |k: usize, slot: u64| {
@@ -585,68 +457,49 @@ pub(crate) fn initialise<const K: usize>(
                 .is_some_and(|d| d[slot as usize].get() == Some(Value::Draw))
         };
         let (idx, start) = space.parts[p];
-        let next_idx = inside(p).then(|| space.other(p).0);
+        let slides = SlideExits::new(*tier, &targets, inside(p).then(|| space.other(p).0));
         let ways: [(Metric, u16); K] = std::array::from_fn(|k| (kinds[k].metric, kinds[k].limit));
         space.sweep_part_runs(p, observer, |runs| {
             let run = idx.run_length();
             let mut keys = SlotSet::new();
+            let mut moves = RunMoves::default();
             let (mut open, mut at_one) = ([0u64; K], [0u64; K]);
-            let (mut ahead, mut gathered, mut current) =
-                (VecDeque::new(), VecDeque::new(), Vec::new());
             for r in runs {
-                let mut boards = idx.boards(r * run..(r + 1) * run);
-                let mut queue = VecDeque::with_capacity(AHEAD + 1);
-                loop {
-                    while queue.len() <= AHEAD {
-                        let Some((slot, board)) = boards.next() else {
-                            break;
-                        };
-                        let g = (start + slot) as usize;
-                        let mut knows = [false; K];
-                        for (k, knows) in knows.iter_mut().enumerate() {
-                            *knows = known_draw(k, slot);
-                            if *knows {
-                                // Decided before the rounds and never by
-                                // them: no exit, no counter, never undecided.
-                                words[k][g].store(word(Packed::DRAW, 0), Relaxed);
-                                exit_values[k][g].store(Packed::NONE.0, Relaxed);
-                            }
-                        }
-                        if knows.iter().all(|&d| d) {
-                            continue;
-                        }
-                        gathered.push_back(targets.gather(
-                            rules,
-                            *tier,
-                            board,
-                            next_idx.as_ref(),
-                            &mut keys,
-                            &mut ahead,
-                        ));
-                        queue.push_back((slot, knows));
-                    }
-                    let Some((slot, knows)) = queue.pop_front() else {
-                        break;
-                    };
-                    let turns = gathered.pop_front().expect("gathered per board");
-                    current.clear();
-                    current.extend(ahead.drain(..turns.exits));
+                let (mover, _) = idx.run_mover(r);
+                slides.prepare(rules, &mut moves, mover);
+                for (slot, board) in idx.boards(r * run..(r + 1) * run) {
                     let g = (start + slot) as usize;
-                    for (k, &(metric, limit)) in ways.iter().enumerate() {
-                        if knows[k] {
-                            continue;
+                    let mut knows = [false; K];
+                    for (k, knows) in knows.iter_mut().enumerate() {
+                        *knows = known_draw(k, slot);
+                        if *knows {
+                            // Decided before the rounds and never by them:
+                            // no exit, no counter, never undecided.
+                            words[k][g].store(word(Packed::DRAW, 0), Relaxed);
+                            exit_values[k][g].store(Packed::NONE.0, Relaxed);
                         }
-                        let placed = placing[p].then(|| {
+                    }
+                    if knows.iter().all(|&d| d) {
+                        continue;
+                    }
+                    // Each kind's exit starts from its best placement, if any.
+                    let mut best: [Option<Value>; K] = std::array::from_fn(|k| {
+                        (placing[p] && !knows[k]).then(|| {
                             let key = exit_values[k][g].load(Relaxed);
                             debug_assert_ne!(
                                 key, 0,
                                 "a board with gotis in hand has an empty point"
                             );
                             SuccessorKeys::value(key)
-                        });
-                        let read = |e: Entry| targets.0[k].value(e);
-                        let (value, count, exit) =
-                            initial(metric, &turns, placed, &current, read, limit);
+                        })
+                    });
+                    let classes =
+                        slides.exits(rules, &moves, board.opponent, &ways, &mut keys, &mut best);
+                    for (k, &(_, limit)) in ways.iter().enumerate() {
+                        if knows[k] {
+                            continue;
+                        }
+                        let (value, count, exit) = initial(best[k], classes, limit);
                         open[k] += (value == Packed::NONE) as u64;
                         at_one[k] += level_one.contains(&value) as u64;
                         words[k][g].store(word(value, count), Relaxed);
@@ -678,40 +531,151 @@ pub(crate) fn initialise<const K: usize>(
     }))
 }
 
+/// Where the slides of one part of a step lead, and the tables that value
+/// those that leave it: the part's tier, the tier its captures lead to (none
+/// when they end the game) and, when its quiet slides leave the step, the
+/// flipped tier's tables; otherwise the index of the part they lead to.
+struct SlideExits<'t> {
+    /// The part's tier.
+    tier: Tier,
+    /// Does a capture leave the opponent fewer than three gotis?
+    ends_game: bool,
+    /// The capture targets' index and their table in every kind, when a
+    /// capture does not end the game and a slide can capture.
+    captures: Option<(SubspaceIndex, Vec<&'t [Packed]>)>,
+    /// Where the quiet slides lead.
+    quiet: QuietSlides<'t>,
+}
+
+/// Where the quiet slides (and a blocked player's pass) of a part lead.
+enum QuietSlides<'t> {
+    /// Into the step, to the part this index indexes: only their classes
+    /// are counted.
+    Inside(SubspaceIndex),
+    /// Out of the step, into the flipped tier solved before it: its index
+    /// and its table in every kind (none when the part has no slide).
+    Exit(SubspaceIndex, Vec<&'t [Packed]>),
+}
+
+impl<'t> SlideExits<'t> {
+    /// The slides of part tier `tier`, its exits' tables among `targets`
+    /// (one per kind), `inside` the index of the part its quiet slides lead
+    /// to when they stay in the step.
+    fn new(
+        tier: Tier,
+        targets: &'t [Targets<'_>],
+        inside: Option<SubspaceIndex>,
+    ) -> SlideExits<'t> {
+        let tables = |exit: Tier| -> Option<(SubspaceIndex, Vec<&'t [Packed]>)> {
+            let idx = targets[0].table(exit)?.0;
+            let tables = targets
+                .iter()
+                .map(|t| t.table(exit).expect("every kind's exit").1);
+            Some((idx, tables.collect()))
+        };
+        let sub = tier.subspace;
+        let slid = tier.flipped().hands;
+        // A capture takes one of the opponent's gotis on the board: the game
+        // ends when that leaves it fewer than three on the board and in hand.
+        let target = Tier::new(
+            slid,
+            Subspace::new(sub.opponent.saturating_sub(1), sub.mover),
+        );
+        let ends_game = sub.opponent as u32 + slid.mover as u32 <= MIN_GOTIS as u32;
+        // No target tier when no slide can capture (fewer than three of the
+        // mover's gotis on the board, or none of the opponent's).
+        let captures = (!ends_game).then(|| tables(target)).flatten();
+        let quiet = match inside {
+            Some(idx) => QuietSlides::Inside(idx),
+            None => {
+                let flipped = tier.flipped();
+                let (idx, tables) =
+                    tables(flipped).unwrap_or((SubspaceIndex::new(flipped.subspace), Vec::new()));
+                QuietSlides::Exit(idx, tables)
+            }
+        };
+        SlideExits {
+            tier,
+            ends_game,
+            captures,
+            quiet,
+        }
+    }
+
+    /// Prepares `moves` for the run of mover set `mover`: its slides, and
+    /// its capture targets' values in every kind.
+    fn prepare(&self, rules: &RuleSet, moves: &mut RunMoves, mover: Bits) {
+        let target = self.captures.as_ref().map(|(idx, t)| (*idx, &t[..]));
+        let (o, hand) = (self.tier.subspace.opponent as u32, self.tier.hands.mover);
+        moves.prepare_many_holding(rules, mover, o, target, hand);
+    }
+
+    /// The slides of the board `(M, opponent)` of the run prepared in
+    /// `moves`: each kind's value of its best slide that leaves the step,
+    /// taken into `best` (kind `k` valued in `ways[k]`'s metric), and the
+    /// number of distinct classes its quiet slides inside the step lead to
+    /// (`keys` is scratch).
+    #[inline]
+    fn exits<const K: usize>(
+        &self,
+        rules: &RuleSet,
+        moves: &RunMoves,
+        opponent: Bits,
+        ways: &[(Metric, u16); K],
+        keys: &mut SlotSet,
+        best: &mut [Option<Value>; K],
+    ) -> usize {
+        let better = |b: &mut Option<Value>, v: Value| {
+            if b.is_none_or(|b| v.better_than(b)) {
+                *b = Some(v);
+            }
+        };
+        let win = Some(Value::Win(1));
+        moves.captures_many(rules, opponent, self.ends_game, |next| {
+            for (k, b) in best.iter_mut().enumerate() {
+                better(
+                    b,
+                    match next {
+                        None => Value::Win(1),
+                        Some(next) => {
+                            let next = next[k]
+                                .get()
+                                .expect("a solved table has a value at every position");
+                            Step::Slide { capture: true }.value(ways[k].0, next)
+                        }
+                    },
+                );
+            }
+            // Nothing is better than a win at once.
+            best.iter().any(|&b| b != win)
+        });
+        match &self.quiet {
+            QuietSlides::Inside(idx) => moves.quiet_classes(rules, idx, opponent, keys),
+            QuietSlides::Exit(idx, tables) => {
+                moves.quiet_successors(rules, idx, opponent, keys);
+                for &slot in keys.distinct() {
+                    for (k, b) in best.iter_mut().enumerate() {
+                        let next = tables[k][slot as usize]
+                            .get()
+                            .expect("a solved table has a value at every position");
+                        better(b, Step::Slide { capture: false }.value(ways[k].0, next));
+                    }
+                }
+                0
+            }
+        }
+    }
+}
+
 /// Step 1 of the module docs for one board: its initial value (or
-/// [`Packed::NONE`]), its counter and its exit in one kind, from what
-/// [`KindTargets::gather`] found of its slides (`turns`, and `exits` the
-/// entries it appended, their values now in the cache, which `read` reads in
-/// the kind's tables) and its best placement in the kind (`placed`, when its
-/// player holds a goti). An exit deeper than `limit` is a draw.
-fn initial(
-    metric: Metric,
-    turns: &Gathered,
-    placed: Option<Value>,
-    exits: &[Entry],
-    read: impl Fn(Entry) -> Packed,
-    limit: u16,
-) -> (Packed, u8, Packed) {
-    let mut exit = turns.valued;
-    if let Some(v) = placed {
-        if exit.is_none_or(|b| v.better_than(b)) {
-            exit = Some(v);
-        }
-    }
-    for &entry in exits {
-        let step = entry.2;
-        let next = read(entry)
-            .get()
-            .expect("a solved table has a value at every position");
-        let v = step.value(metric, next);
-        if exit.is_none_or(|b| v.better_than(b)) {
-            exit = Some(v);
-        }
-    }
+/// [`Packed::NONE`]), its counter and its exit in one kind, from the best
+/// value among its turns that leave the step (`exit`, its placements' and
+/// slides') and the number of classes its quiet slides inside the step lead
+/// to. An exit deeper than `limit` is a draw.
+fn initial(exit: Option<Value>, classes: usize, limit: u16) -> (Packed, u8, Packed) {
     // Capping the best exit caps every exit: a win or loss past the limit
     // becomes a draw, which keeps the order of the others.
     let exit = exit.map(|v| value_at_counter(v, 0, limit).expect("counter 0"));
-    let classes = turns.classes;
     let exit_packed = exit.map_or(Packed::NONE, Packed::new);
     let value = match exit {
         None if classes == 0 => Packed::new(Value::Loss(0)),

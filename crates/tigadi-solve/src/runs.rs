@@ -120,7 +120,13 @@ impl RunMoves {
         self.prepare_many_holding(rules, mover, opponent, None, hand);
     }
 
-    fn prepare_many_holding(
+    /// [`prepare_many`](Self::prepare_many) for a mover that also holds
+    /// `hand` gotis (Lasker's rule, docs/RULES.md §8.2), as in
+    /// [`prepare_holding`](Self::prepare_holding). With no opponent goti on the
+    /// board (`opponent` 0, possible only while placing) a slide that closes a
+    /// line has nothing to take and is no move (docs/RULES.md §8, as the rules'
+    /// move generation has it).
+    pub(crate) fn prepare_many_holding(
         &mut self,
         rules: &RuleSet,
         mover: Bits,
@@ -136,10 +142,16 @@ impl RunMoves {
         for (p, n) in self.free_number.iter_mut().enumerate() {
             *n = (!mover & ((1 << p) - 1)).count_ones();
         }
-        let targets_per_slide = binomial(POINTS as u32 - mover.count_ones() - 1, opponent - 1);
+        let targets_per_slide = match opponent {
+            0 => 0,
+            o => binomial(POINTS as u32 - mover.count_ones() - 1, o - 1),
+        };
         let mut memo_len = 0;
         Board { mover, opponent: 0 }.for_each_step_holding(rules, hand, |from, to, closes| {
             let after = mover ^ (1 << from) ^ (1 << to);
+            if closes && opponent == 0 {
+                return;
+            }
             self.reach |= 1 << to;
             if closes {
                 self.closing.push(Closing {
