@@ -3,7 +3,8 @@
 //! hand by the rounds step, `tigadi_solve::in_hand`), game, 100-turn and DTW
 //! tables, and `verify` passes its tables and catches one altered value of each
 //! kind in a tier with gotis in hand and moves inside it, and in one whose moves
-//! all leave it.
+//! all leave it; it passes `lasker,pieces=4`'s, where captures while gotis are
+//! in hand need not end the game.
 
 mod common;
 
@@ -71,6 +72,25 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
     }
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
+}
+
+/// `verify` passes the game, 100-turn and DTW tables of `lasker,pieces=4`,
+/// the least size at which a capture by a slide while gotis are in hand can
+/// leave the game going (under `pieces=3` every capture ends it), so the
+/// least at which the initial pass of a step in hand reads its capture
+/// targets' values. `verify` recomputes every value board by board from its
+/// successors, sharing none of the solver's work a run at a time.
+#[test]
+fn lasker_4_solved_and_verified() {
+    let rules = RuleSet::parse("lasker,pieces=4").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let steps = steps(&rules, Scope::Whole);
+    let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
+    common::job(dir.path(), &rules, &steps, &kinds);
+    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    let checked = report.subspaces.iter().filter(|s| !s.tier.is_moving());
+    assert!(checked.count() > 3 * 20, "the tiers in hand of every kind");
 }
 
 /// Counts the steps whose 100-turn tables were found with their game values.
