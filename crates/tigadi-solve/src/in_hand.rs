@@ -76,7 +76,7 @@ use crate::value::{Packed, Value};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
-use tigadi_index::{Subspace, SubspaceIndex, MIN_GOTIS};
+use tigadi_index::SubspaceIndex;
 use tigadi_rules::geometry::Bits;
 use tigadi_rules::RuleSet;
 use tigadi_values::{successor_tiers, value_at_counter, Hands, Tier};
@@ -573,18 +573,11 @@ impl<'t> SlideExits<'t> {
                 .map(|t| t.table(exit).expect("every kind's exit").1);
             Some((idx, tables.collect()))
         };
-        let sub = tier.subspace;
-        let slid = tier.flipped().hands;
-        // A capture takes one of the opponent's gotis on the board: the game
-        // ends when that leaves it fewer than three on the board and in hand.
-        let target = Tier::new(
-            slid,
-            Subspace::new(sub.opponent.saturating_sub(1), sub.mover),
-        );
-        let ends_game = sub.opponent as u32 + slid.mover as u32 <= MIN_GOTIS as u32;
-        // No target tier when no slide can capture (fewer than three of the
-        // mover's gotis on the board, or none of the opponent's).
-        let captures = (!ends_game).then(|| tables(target)).flatten();
+        // No target table when no slide can capture (fewer than three of the
+        // mover's gotis on the board).
+        let capture = tier.slide_capture();
+        let ends_game = capture.is_none();
+        let captures = capture.and_then(tables);
         let quiet = match inside {
             Some(idx) => QuietSlides::Inside(idx),
             None => {

@@ -126,7 +126,7 @@ impl RunMoves {
     /// board (`opponent` 0, possible only while placing) a slide that closes a
     /// line has nothing to take and is no move (docs/RULES.md §8, as the rules'
     /// move generation has it).
-    pub(crate) fn prepare_many_holding(
+    pub fn prepare_many_holding(
         &mut self,
         rules: &RuleSet,
         mover: Bits,

@@ -133,6 +133,19 @@ impl Tier {
         )
     }
 
+    /// Where a slide of this tier's player to move that closes a line leads:
+    /// the flipped hands, the opponent one goti fewer on the board, the mover's
+    /// gotis as they were. `None` when such a capture ends the game, the
+    /// opponent left fewer than three gotis on the board and in hand (or it
+    /// has none on the board to take).
+    pub fn slide_capture(self) -> Option<Tier> {
+        let (h, s) = (self.hands, self.subspace);
+        (s.opponent > 0 && s.opponent - 1 + h.opponent >= MIN_GOTIS).then(|| {
+            let after = Subspace::new(s.opponent - 1, s.mover);
+            Tier::new(Hands::new(h.opponent, h.mover), after)
+        })
+    }
+
     /// Do some moves of this tier lead back into its step (itself, or its
     /// [`Tier::flipped`] partner when each reaches the other)? Then it is solved
     /// by rounds; otherwise by one pass over its successors' values. Read off the
@@ -270,11 +283,9 @@ fn tier_moves(rules: &RuleSet, tier: Tier) -> Vec<Tier> {
         }
     }
     if s.mover > 0 && (h.mover == 0 || rules.slides_in_hand) {
-        let flipped = tier.flipped();
-        out.push(flipped);
-        if s.mover >= MIN_GOTIS && captures(s.opponent, h.opponent) {
-            let sub = Subspace::new(s.opponent - 1, s.mover);
-            out.push(Tier::new(flipped.hands, sub));
+        out.push(tier.flipped());
+        if s.mover >= MIN_GOTIS {
+            out.extend(tier.slide_capture());
         }
     }
     out.retain(|&t| !tier_ended(t));

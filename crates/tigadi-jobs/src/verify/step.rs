@@ -164,11 +164,14 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
     // sweep.
     let groups: Vec<&[TableKind]> = match shape {
         Shape::InHand => {
+            // Its successors' tables and its own, and its best placements'
+            // keys (in_hand.rs), two bytes a slot each.
+            let placed = (tier.hands.mover > 0) as u64;
             let per_kind = 2 * successors
                 .iter()
                 .map(|t| SubspaceIndex::new(t.subspace).slots())
                 .sum::<u64>()
-                + 2 * slots;
+                + 2 * slots * (1 + placed);
             let at_once = (FUSED_BYTES / per_kind.max(1)).max(1) as usize;
             step.kinds.chunks(at_once).collect()
         }
