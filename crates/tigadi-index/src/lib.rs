@@ -40,6 +40,6 @@ mod tables;
 pub use classes::classes;
 pub use free::FreeSets;
 pub use images::Images;
-pub use index::{canonical, orbit_size, Boards, MoverClass, Near, SlotFinder, SubspaceIndex};
+pub use index::{canonical, orbit_size, Boards, MoverClass, Near, SubspaceIndex};
 pub use subspace::{Subspace, MAX_GOTIS, MIN_GOTIS};
 pub use tables::binomial;

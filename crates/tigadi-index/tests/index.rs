@@ -4,9 +4,7 @@
 
 use std::collections::HashSet;
 
-use tigadi_index::{
-    canonical, classes, orbit_size, FreeSets, Images, SlotFinder, Subspace, SubspaceIndex,
-};
+use tigadi_index::{canonical, classes, orbit_size, FreeSets, Images, Subspace, SubspaceIndex};
 use tigadi_rules::geometry::{transform_point, Bits, Point, POINTS, SYMMETRIES};
 use tigadi_rules::{Board, Rng};
 
@@ -456,71 +454,5 @@ fn shared_work_agrees_with_plain_indexing() {
     assert!(
         near_checked > 100_000,
         "only {near_checked} toggles checked"
-    );
-}
-
-/// [`SlotFinder`] gives every board's slot, whatever came before it in the
-/// same index: runs of boards that share a mover set and move one opponent
-/// goti (what it toggles), mixed with boards of other mover sets and moves of
-/// two gotis (what it must index afresh), and symmetric mover sets; the runs'
-/// first boards looked up or made the base ([`SlotFinder::base`]).
-#[test]
-fn slot_finder_gives_every_boards_slot() {
-    let mut rng = Rng::seeded(0x51_07_F1_4D);
-    let (mut toggled, mut total) = (0u64, 0u64);
-    for (m, o) in [(3, 3), (4, 6), (6, 4), (8, 8), (9, 7), (2, 10)] {
-        let sub = Subspace::new(m, o);
-        let index = SubspaceIndex::new(sub);
-        let mut finder = SlotFinder::default();
-        let mut before = random_board(&mut rng, sub);
-        for _ in 0..2_000 {
-            // Now and then a first board with the mover set of the one before.
-            let first = match rng.below(4) {
-                0 => Board {
-                    mover: before.mover,
-                    opponent: rng.points(o, before.mover),
-                },
-                _ => random_board(&mut rng, sub),
-            };
-            before = first;
-            let empty = !(first.mover | first.opponent) & ((1 << POINTS) - 1);
-            // Half the time the first board is made the base without being
-            // looked up, its mover set's class perhaps kept from before.
-            if rng.below(2) == 0 {
-                finder.base(&index, first);
-            }
-            for _ in 0..6 {
-                // One opponent goti moved from the first board, or two, or a
-                // board of another mover set now and then.
-                let board = match rng.below(8) {
-                    0 => random_board(&mut rng, sub),
-                    1 | 2 => Board {
-                        mover: first.mover,
-                        opponent: rng.points(o, first.mover),
-                    },
-                    _ => {
-                        let from = rng.points(1, !first.opponent);
-                        let to = rng.points(1, !empty);
-                        Board {
-                            mover: first.mover,
-                            opponent: first.opponent ^ from ^ to,
-                        }
-                    }
-                };
-                let near = (board.mover == first.mover
-                    && (board.opponent ^ first.opponent).count_ones() == 2)
-                    as u64;
-                toggled += near;
-                total += 1;
-                assert_eq!(finder.slot(&index, board), index.index(board), "{board:?}");
-            }
-            if rng.below(2) == 0 {
-                finder.reset();
-            }
-        }
-    }
-    assert!(
-        toggled > total / 4,
-        "{toggled} of {total} boards one move away"
     );
 }
