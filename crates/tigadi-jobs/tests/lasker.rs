@@ -87,10 +87,31 @@ fn lasker_4_solved_and_verified() {
     let steps = steps(&rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
     common::job(dir.path(), &rules, &steps, &kinds);
-    let report = verify(dir.path(), &rules, &no_progress).unwrap();
+    let progress = Progress::default();
+    let report = tigadi_jobs::verify_with(dir.path(), &rules, false, &progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
     let checked = report.subspaces.iter().filter(|s| !s.tier.is_moving());
     assert!(checked.count() > 3 * 20, "the tiers in hand of every kind");
+    // Every step's progress adds up to its slots times its kinds, in the
+    // tiers in hand (two passes, one for the placements) as in the others.
+    let steps = progress.0.into_inner().unwrap();
+    assert!(steps.iter().filter(|s| !s.0.is_moving()).count() > 20);
+    for (tier, planned, done) in steps {
+        assert_eq!(done, planned, "{tier}");
+    }
+}
+
+/// Each step's tier, the slots it said it would check, and the slots it
+/// reported checked.
+#[derive(Default)]
+struct Progress(std::sync::Mutex<Vec<(Tier, u64, u64)>>);
+impl tigadi_jobs::VerifyObserver for Progress {
+    fn started(&self, tier: Tier, slots: u64) {
+        self.0.lock().unwrap().push((tier, slots, 0));
+    }
+    fn advance(&self, slots: u64) {
+        self.0.lock().unwrap().last_mut().unwrap().2 += slots;
+    }
 }
 
 /// Counts the steps whose 100-turn tables were found with their game values.
