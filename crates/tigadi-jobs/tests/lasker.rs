@@ -17,13 +17,20 @@ use tigadi_values::{Hands, Tier};
 
 fn no_progress(_: u64, _: u64) {}
 
-#[test]
-fn lasker_3_solved_verified_and_an_altered_value_caught() {
-    let rules = RuleSet::parse("lasker,pieces=3").unwrap();
+/// `spec` solved whole by the job, game, 100-turn and DTW tables, in a new
+/// directory; with the kinds solved.
+fn solved_every_kind(spec: &str) -> (RuleSet, tempfile::TempDir, [TableKind; 3]) {
+    let rules = RuleSet::parse(spec).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let steps = steps(&rules, Scope::Whole);
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
     common::job(dir.path(), &rules, &steps, &kinds);
+    (rules, dir, kinds)
+}
+
+#[test]
+fn lasker_3_solved_verified_and_an_altered_value_caught() {
+    let (rules, dir, kinds) = solved_every_kind("lasker,pieces=3");
     let report = verify(dir.path(), &rules, &no_progress).unwrap();
     assert!(report.is_ok(), "{report:?}");
     let store = TablebaseDir::new(dir.path(), &rules);
@@ -78,15 +85,12 @@ fn lasker_3_solved_verified_and_an_altered_value_caught() {
 /// the least size at which a capture by a slide while gotis are in hand can
 /// leave the game going (under `pieces=3` every capture ends it), so the
 /// least at which the initial pass of a step in hand reads its capture
-/// targets' values. `verify` recomputes every value board by board from its
-/// successors, sharing none of the solver's work a run at a time.
+/// targets' values. `verify` recomputes every value from its successors'
+/// stored values (it shares `RunMoves` with the solver, not its initial pass
+/// or rounds), and one slot in 64 from scratch by the rules.
 #[test]
 fn lasker_4_solved_and_verified() {
-    let rules = RuleSet::parse("lasker,pieces=4").unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let steps = steps(&rules, Scope::Whole);
-    let kinds = [TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw];
-    common::job(dir.path(), &rules, &steps, &kinds);
+    let (rules, dir, _) = solved_every_kind("lasker,pieces=4");
     let progress = Progress::default();
     let report = tigadi_jobs::verify_with(dir.path(), &rules, false, &progress).unwrap();
     assert!(report.is_ok(), "{report:?}");

@@ -148,10 +148,10 @@ impl RunMoves {
         };
         let mut memo_len = 0;
         Board { mover, opponent: 0 }.for_each_step_holding(rules, hand, |from, to, closes| {
-            let after = mover ^ (1 << from) ^ (1 << to);
             if closes && opponent == 0 {
                 return;
             }
+            let after = mover ^ (1 << from) ^ (1 << to);
             self.reach |= 1 << to;
             if closes {
                 self.closing.push(Closing {

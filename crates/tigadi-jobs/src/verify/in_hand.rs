@@ -29,7 +29,7 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
-use tigadi_index::SubspaceIndex;
+use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::evaluate::Step;
 use tigadi_solve::leaving::{
@@ -61,7 +61,7 @@ impl Tiers {
 
     /// The place among them of the tier of `board` with `hands`.
     fn place(&self, hands: Hands, board: Board) -> usize {
-        self.at(Tier::new(hands, tigadi_index::Subspace::of(board)))
+        self.at(Tier::new(hands, Subspace::of(board)))
             .expect("a tier's successors are loaded")
     }
 }

@@ -11,7 +11,6 @@ use tigadi_solve::runs::SlotSet;
 use tigadi_solve::runs::{run_tasks, RunMoves};
 use tigadi_solve::{evaluate_with, Packed, Value};
 use tigadi_tablebase::TableKind;
-use tigadi_values::Tier;
 
 use super::passes::{horizon_follows_from_game, SuccessorKeys};
 use super::report::SubspaceReport;
@@ -193,9 +192,7 @@ impl<'a> TierSweep<'a> {
         assert!((1..=KINDS).contains(&k), "{k} kinds of table");
         let tier = parts[0].values.own.tier;
         let sub = tier.subspace;
-        let target_sub = sub.capture_target();
-        // A capture by a slide leads to the flipped tier's hands.
-        let target_tier = |t| Tier::new(tier.flipped().hands, t);
+        let target = tier.slide_capture();
         let kinds = parts
             .iter()
             .map(|p| KindTables {
@@ -220,9 +217,9 @@ impl<'a> TierSweep<'a> {
             sub,
             own_idx: SubspaceIndex::new(sub),
             quiet_idx: SubspaceIndex::new(sub.flipped()),
-            target_idx: target_sub.map(SubspaceIndex::new),
-            target: match target_sub {
-                Some(t) => parts.iter().map(|p| p.values.of(target_tier(t))).collect(),
+            target_idx: target.map(|t| SubspaceIndex::new(t.subspace)),
+            target: match target {
+                Some(t) => parts.iter().map(|p| p.values.of(t)).collect(),
                 None => Vec::new(),
             },
             kinds,
