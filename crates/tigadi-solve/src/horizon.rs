@@ -42,7 +42,7 @@
 //! game draws (tests/lasker_horizon_from_game.rs checks it against
 //! [`solve_step_in_hand_horizon`]).
 
-use crate::evaluate::{evaluate, evaluate_in_hand};
+use crate::evaluate::evaluate;
 use crate::horizon_shortcut::cap_at_limit;
 use crate::in_hand::{
     ask, given, initialise, solve_step_in_hand_capped, Kind, TableSource, TierTable,
@@ -55,8 +55,8 @@ use crate::value::{Metric, Packed, Value};
 use rayon::prelude::*;
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
+use tigadi_values::Tier;
 pub use tigadi_values::{value_at_counter, Category};
-use tigadi_values::{Hands, Tier};
 
 /// Solves one pair under the 100-turn rule of `rules` (turn limit `rules.quiet`).
 /// `rule_targets` must hold the **DTC₁₀₀ tables** (this function's output) of the
@@ -269,22 +269,6 @@ pub fn solve_step_in_hand_game_and_horizon<'a>(
         agrees_with_game(s, &g.values)?;
     }
     Ok((game, found))
-}
-
-/// The value under the rule at counter 0 (its DTC₁₀₀) of `board` of a tier with
-/// gotis in hand, `hands` in hand, under Lasker's rule, recomputed from its
-/// successors' DTC₁₀₀ values ([`evaluate_in_hand`] in
-/// [`Metric::Dtz`](crate::Metric::Dtz), then a draw if that takes more than
-/// `rules.quiet` turns). What [`solve_step_in_hand_horizon`]'s results satisfy
-/// everywhere, and `verify` checks.
-pub fn evaluate_in_hand_horizon(
-    rules: &RuleSet,
-    hands: Hands,
-    board: Board,
-    lookup: &impl Fn(Hands, Board) -> Value,
-) -> Value {
-    let v = evaluate_in_hand(rules, Metric::Dtz, hands, board, lookup);
-    value_at_counter(v, 0, rules.quiet).expect("counter 0 is within every limit")
 }
 
 /// The DTC₁₀₀ values of `pair` from its game-theoretic values, without the pass:

@@ -392,8 +392,11 @@ pub(crate) fn initialise<const K: usize>(
     );
     assert!(K > 0, "at least one kind");
     let n = space.total as usize;
+    // In huge pages, as the words: the grouped pass stores each board's best
+    // placement at a random slot (its boards follow the opponent's set, the
+    // slots the mover's), and with 4 KiB pages each store also missed the TLB.
     let exit_values: [Vec<AtomicU16>; K] =
-        std::array::from_fn(|_| (0..n).map(|_| AtomicU16::new(Packed::NONE.0)).collect());
+        std::array::from_fn(|_| crate::memory::vec_from_fn(n, |_| AtomicU16::new(Packed::NONE.0)));
     // Quiet slides stay in the step when it has moves inside (into the flipped
     // tier, which is then in the step); otherwise they leave it, if any.
     let inside = |p: usize| step[p].has_moves_inside(rules);
@@ -423,7 +426,12 @@ pub(crate) fn initialise<const K: usize>(
             .zip(&targets)
             .map(|(kind, t)| PlacementGroups::new(rules, kind.metric, *tier, t.placements(*tier)))
             .collect();
-        best_placements_of(&passes, observer, |slot, best| {
+        let ahead = |slot: u64| {
+            for exit_values in &exit_values {
+                crate::memory::prefetch_write(&exit_values[(start + slot) as usize]);
+            }
+        };
+        best_placements_of(&passes, observer, ahead, |slot, best| {
             for (exit_values, &key) in exit_values.iter().zip(best) {
                 exit_values[(start + slot) as usize].store(key, Relaxed);
             }

@@ -468,16 +468,21 @@ pub fn solve_tier_with(
     // threads. This is `evaluate_placing` reorganised; `verify` recomputes a sample
     // of every placing table with `evaluate_placing` itself, and the tests compare
     // both with a naive solver.
-    best_placements(rules, metric, tier, placements, observer, |slot, best| {
-        // Fewer than 24 gotis stand on the board while anyone holds one in
-        // hand, so there is always an empty point.
-        debug_assert_ne!(best, 0, "a placing position with no empty point");
-        // The result's slot is random (one cache miss per position). Not
-        // prefetched: the store waits in the store buffer without
-        // stalling the pass, where a prefetch issued at the board's start
-        // measured ~9% slower (docs/PERFORMANCE.md).
-        out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
-    });
+    let ahead = |slot: u64| crate::memory::prefetch_write(&out[slot as usize]);
+    best_placements(
+        rules,
+        metric,
+        tier,
+        placements,
+        observer,
+        ahead,
+        |slot, best| {
+            // Fewer than 24 gotis stand on the board while anyone holds one in
+            // hand, so there is always an empty point.
+            debug_assert_ne!(best, 0, "a placing position with no empty point");
+            out[slot as usize].store(Packed::new(key_value(best)).0, Relaxed);
+        },
+    );
     Ok(SolvedSubspace {
         subspace: sub,
         values,
@@ -541,31 +546,56 @@ pub fn best_placements(
     tier: Tier,
     tables: PlacementTables<'_>,
     observer: &dyn Observer,
+    ahead: impl Fn(u64) + Sync,
     store: impl Fn(u64, u16) + Sync,
 ) {
     let groups = PlacementGroups::new(rules, metric, tier, tables);
-    best_placements_of(std::slice::from_ref(&groups), observer, |slot, best| {
-        store(slot, best[0])
-    });
+    best_placements_of(
+        std::slice::from_ref(&groups),
+        observer,
+        ahead,
+        |slot, best| store(slot, best[0]),
+    );
 }
 
 /// [`best_placements`] of several passes over one tier at once (one per kind
 /// of table, [`PlacementGroups::visit_all`]): `store(slot, best)` with
 /// `best[i]` the key of `passes[i]`.
+///
+/// The slots come in the pass's order, by the opponent's set, so each store
+/// lands at a random place of a large table. `ahead(slot)` is called
+/// [`STORE_LAG`] boards before `store` with the same slot, for the caller to
+/// prefetch the line it will write ([`crate::memory::prefetch_write`]).
 pub fn best_placements_of(
     passes: &[PlacementGroups<'_>],
     observer: &dyn Observer,
+    ahead: impl Fn(u64) + Sync,
     store: impl Fn(u64, &[u16]) + Sync,
 ) {
     let Some(first) = passes.first() else {
         return;
     };
+    let k = passes.len();
     let visited: u64 = first
         .tasks()
         .into_par_iter()
         .map(|range| {
-            let count =
-                PlacementGroups::visit_all(passes, range, |slot, _, best| store(slot, best));
+            let mut ring = [(0u64, [0u16; MAX_PASSES]); STORE_LAG];
+            let mut n = 0usize;
+            let count = PlacementGroups::visit_all(passes, range, |slot, _, best| {
+                ahead(slot);
+                let at = &mut ring[n % STORE_LAG];
+                if n >= STORE_LAG {
+                    store(at.0, &at.1[..k]);
+                }
+                at.0 = slot;
+                at.1[..k].copy_from_slice(best);
+                n += 1;
+            });
+            for i in n.saturating_sub(STORE_LAG)..n {
+                let (slot, best) = &ring[i % STORE_LAG];
+                store(*slot, &best[..k]);
+            }
             observer.advance(count);
             count
         })
@@ -573,6 +603,10 @@ pub fn best_placements_of(
     // The padding slots, for the progress count.
     observer.advance(first.index().slots() - visited);
 }
+
+/// Boards between the prefetch of a store's line and the store in
+/// [`best_placements_of`].
+const STORE_LAG: usize = 16;
 
 /// [`best_placements`] in tasks that the caller runs: each board's best
 /// placement handed to it in the order of the pass, by the opponent's set,

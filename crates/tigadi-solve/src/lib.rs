@@ -50,7 +50,7 @@ pub use evaluate::{
     TurnInHand, TurnTarget,
 };
 pub use horizon::{
-    evaluate_horizon, evaluate_in_hand_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
+    evaluate_horizon, solve_pair_horizon, solve_pair_horizon_from_game,
     solve_step_in_hand_game_and_horizon, solve_step_in_hand_horizon,
     solve_step_in_hand_horizon_from_game, solve_up_to_horizon,
 };

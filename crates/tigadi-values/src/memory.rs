@@ -64,6 +64,26 @@ pub fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
+/// Asks the CPU to bring the cache line of `x` in ready to be written
+/// (`PREFETCHW`: owned, so that a later store to it need not wait for the
+/// line), ahead of a store to a random place. A no-op where the instruction
+/// is missing (it decodes as one on x86-64 processors without it).
+#[inline(always)]
+pub fn prefetch_write<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing, writes nothing and
+    // faults on no address.
+    unsafe {
+        std::arch::asm!(
+            "prefetchw [{p}]",
+            p = in(reg) x as *const T,
+            options(nostack, preserves_flags, readonly),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// Asks the CPU to bring in the cache lines of `items`: one [`prefetch`] every
 /// 64 bytes (a cache line) from its first element.
 #[inline]

@@ -12,9 +12,10 @@
 //!   slot count, SHA-256 against `SHA256SUMS`), the decoded values a step
 //!   reads, and the journal of passed tables ([`JOURNAL`]);
 //! - `step.rs`: one step: what each table reads, the journal, the reports;
-//! - `inside.rs`: the recomputation of a tier with moves inside it, every kind
-//!   in one sweep; `leaving.rs`: of a tier whose moves all leave it, by the
-//!   solver's pass; `passes.rs`: every call into the solver's passes and the
+//! - `turns.rs`: the recomputation of a tier whose positions slide (a moving
+//!   tier, or any tier under Lasker's rule), its kinds together, placements
+//!   by the solver's grouped pass and slides a run at a time; `leaving.rs`: of
+//!   a tier whose moves all leave it, by the solver's pass; `passes.rs`: every call into the solver's passes and the
 //!   placing job, one thin function each;
 //! - `sweep.rs`: the parallel sweep and tally both share; `report.rs`: what a
 //!   run reports.
@@ -24,13 +25,12 @@
 //! section is checked against ([`TableKind::first_section_mismatches`]).
 
 mod files;
-mod in_hand;
-mod inside;
 mod leaving;
 mod passes;
 mod report;
 mod step;
 mod sweep;
+mod turns;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

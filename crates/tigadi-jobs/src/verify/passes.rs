@@ -1,6 +1,6 @@
 //! Every call from `verify` into the solver's passes for tiers whose moves all
 //! leave them, one thin function each, keyed by the tier; and the one test of the horizon shortcut for a tier with moves inside.
-//! The recomputations (`inside.rs`, `leaving.rs`) call only these.
+//! The recomputations (`turns.rs`, `leaving.rs`) call only these.
 
 use tigadi_index::Subspace;
 use tigadi_rules::{Board, RuleSet};

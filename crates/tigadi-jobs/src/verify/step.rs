@@ -1,9 +1,8 @@
 //! One step of `verify`: one tier, its tables of every kind checked. A step
 //! gathers each table's values and its successors' (the file checks in
 //! `files.rs`), skips a table that passed an earlier run unchanged, hands the
-//! rest to the recomputation of the tier's shape (`inside.rs` for a tier with
-//! moves inside it, `leaving.rs` for one whose moves all leave it, `in_hand.rs`
-//! for a tier with gotis in hand under Lasker's rule), and
+//! rest to the recomputation of the tier's shape (`turns.rs` for a tier whose
+//! positions slide, `leaving.rs` for one whose moves all leave it), and
 //! journals and reports each table.
 
 use std::collections::{BTreeMap, HashMap};
@@ -16,7 +15,7 @@ use tigadi_values::{successor_tiers, Tier};
 
 use super::files::{Journal, JournalEntry, Tables};
 use super::report::SubspaceReport;
-use super::{in_hand, inside, leaving, VerifyObserver};
+use super::{leaving, turns, VerifyObserver};
 
 /// The most bytes of decoded tables (two a slot) that the check of a tier
 /// with gotis in hand holds to check several kinds in one sweep, which shares
@@ -34,25 +33,24 @@ pub(super) struct Step {
     pub kinds: Vec<TableKind>,
 }
 
-/// How a tier's tables are recomputed: which of `in_hand.rs`, `inside.rs`,
-/// `leaving.rs` takes them.
+/// How a tier's tables are recomputed: which of `turns.rs` and `leaving.rs`
+/// takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Shape {
-    /// A tier with gotis in hand under Lasker's rule (slides while in hand).
-    InHand,
-    /// A tier with moves inside it (or to its flipped partner and back).
-    Inside,
-    /// A tier whose moves all leave it (a goti in hand: every turn a placement).
+    /// A tier whose positions slide: a moving tier (both hands empty), or
+    /// any tier under Lasker's rule (slides while in hand). The solver takes
+    /// them in rounds.
+    Slides,
+    /// A tier whose moves all leave it (a goti in hand and no slides while
+    /// placing: every turn a placement).
     Leaving,
 }
 
 impl Shape {
     /// The shape of `tier` under `rules`.
     pub fn of(rules: &RuleSet, tier: Tier) -> Shape {
-        if rules.slides_in_hand && !tier.is_moving() {
-            Shape::InHand
-        } else if tier.has_moves_inside(rules) {
-            Shape::Inside
+        if rules.slides_in_hand || tier.has_moves_inside(rules) {
+            Shape::Slides
         } else {
             Shape::Leaving
         }
@@ -156,16 +154,16 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
     let shape = Shape::of(&run.rules, tier);
     let slots = SubspaceIndex::new(tier.subspace).slots();
     run.observer.started(tier, slots * step.kinds.len() as u64);
-    // A tier with gotis in hand checks as many kinds in one sweep as fit in
-    // [`FUSED_BYTES`] of decoded tables (its successors' tables, where
-    // placements lead to tiers larger than its own, of every kind at once
-    // would need more memory than its solve for the largest tiers), the
-    // rest one kind at a time. The other shapes check every kind in one
-    // sweep.
+    // A tier with gotis in hand (under Lasker's rule) checks as many kinds
+    // in one sweep as fit in [`FUSED_BYTES`] of decoded tables (its
+    // successors' tables, where placements lead to tiers larger than its
+    // own, of every kind at once would need more memory than its solve for
+    // the largest tiers), the rest one kind at a time. A moving tier, and a
+    // tier whose moves all leave it, check every kind in one sweep.
     let groups: Vec<&[TableKind]> = match shape {
-        Shape::InHand => {
+        Shape::Slides if !tier.is_moving() => {
             // Its successors' tables and its own, and its best placements'
-            // keys (in_hand.rs), two bytes a slot each.
+            // keys (turns.rs), two bytes a slot each.
             let placed = (tier.hands.mover > 0) as u64;
             let per_kind = 2 * successors
                 .iter()
@@ -175,7 +173,7 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             let at_once = (FUSED_BYTES / per_kind.max(1)).max(1) as usize;
             step.kinds.chunks(at_once).collect()
         }
-        Shape::Inside | Shape::Leaving => vec![&step.kinds],
+        Shape::Slides | Shape::Leaving => vec![&step.kinds],
     };
     for kinds in groups {
         let mut keep: Vec<TableId> = vec![TableId::new(TableKind::GameTheoretic, tier)];
@@ -198,8 +196,7 @@ pub(super) fn check_step(run: &mut Run, step: &Step) {
             }
         }
         match shape {
-            Shape::InHand => in_hand::check(run, &mut checks),
-            Shape::Inside => inside::check(run, &mut checks),
+            Shape::Slides => turns::check(run, &mut checks),
             Shape::Leaving => leaving::check(run, &mut checks),
         }
         for c in checks {
