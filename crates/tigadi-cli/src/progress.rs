@@ -1,14 +1,19 @@
 //! Progress on a terminal: one overall bar for the whole run (units done of the
 //! run's total, elapsed time, time left) and one bar for the current step (a
 //! step's phase, a table), replaced at each step rather than stacked; result lines
-//! are printed above the bars. Nothing is drawn when stderr is not a terminal.
+//! are printed above the bars. When stderr is not a terminal (a run in the
+//! background, its output in a log), no bar is drawn: the same figures go to
+//! stderr as one plain line every [`PLAIN_EVERY`] (`TIGADI_PROGRESS_SECS`
+//! seconds where set; `0` for none), so that a run of hours shows where it is.
 //!
 //! Result lines go to standard output through [`Progress::line`]; a failed write
 //! is remembered rather than stopping the work ([`Progress::write_failure`]).
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 use tigadi_jobs::{
     step_name, DtwReport, GameReport, HorizonReport, JobObserver, SubspaceReport, TierReport,
@@ -21,13 +26,22 @@ use tigadi_tablebase::{Hands, TableKind, Tier};
 /// How often the overall bar redraws by itself (its clock runs between updates).
 const TICK: Duration = Duration::from_millis(500);
 
+/// How often a run off a terminal writes its progress line, unless
+/// `TIGADI_PROGRESS_SECS` says otherwise.
+const PLAIN_EVERY: Duration = Duration::from_secs(60);
+
 /// The two bars of a long command and the lines printed above them.
 pub struct Progress {
     multi: MultiProgress,
     overall: ProgressBar,
-    current: Mutex<Option<ProgressBar>>,
+    current: Arc<Mutex<Option<ProgressBar>>>,
     visible: bool,
+    /// What the overall bar counts ("slots").
+    unit: String,
     write_failure: Mutex<Option<String>>,
+    /// Off a terminal: the thread that writes the plain progress lines, and
+    /// the sender whose drop stops it.
+    plain: Mutex<Option<(Sender<()>, JoinHandle<()>)>>,
 }
 
 impl Progress {
@@ -55,20 +69,60 @@ impl Progress {
         Progress {
             multi,
             overall,
-            current: Mutex::new(None),
+            current: Arc::new(Mutex::new(None)),
             visible,
+            unit: unit.to_string(),
             write_failure: Mutex::new(None),
+            plain: Mutex::new(None),
         }
     }
 
-    /// The run's total, in units; starts the overall bar's clock.
+    /// The run's total, in units; starts the overall bar's clock (and off a
+    /// terminal, the plain progress lines).
     pub fn plan(&self, total: u64) {
         self.overall.set_length(total);
         self.overall.reset_elapsed();
         self.multi.insert(0, self.overall.clone());
         if self.visible {
             self.overall.enable_steady_tick(TICK);
+        } else {
+            self.start_plain();
         }
+    }
+
+    /// Off a terminal: a thread that writes [`plain_line`] to stderr every
+    /// [`PLAIN_EVERY`] (or `TIGADI_PROGRESS_SECS`) until [`finish`](Self::finish).
+    fn start_plain(&self) {
+        let every = match std::env::var("TIGADI_PROGRESS_SECS") {
+            Ok(v) => match v.trim().parse::<f64>() {
+                Ok(0.0) => return,
+                Ok(secs) if secs.is_finite() && secs > 0.0 => Duration::from_secs_f64(secs),
+                _ => {
+                    self.warn(&format!(
+                        "TIGADI_PROGRESS_SECS={v:?} is not a number of seconds; \
+                         writing progress every {} s",
+                        PLAIN_EVERY.as_secs()
+                    ));
+                    PLAIN_EVERY
+                }
+            },
+            Err(_) => PLAIN_EVERY,
+        };
+        let mut plain = self.plain.lock().unwrap_or_else(|p| p.into_inner());
+        if plain.is_some() {
+            return;
+        }
+        let (stop, stopped) = mpsc::channel::<()>();
+        let overall = self.overall.clone();
+        let current = Arc::clone(&self.current);
+        let unit = self.unit.clone();
+        let thread = std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                let current = current.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                eprintln!("{}", plain_line(&overall, &unit, current.as_ref()));
+            }
+        });
+        *plain = Some((stop, thread));
     }
 
     /// A new current step of `len` units (an estimate is fine), replacing the
@@ -126,8 +180,13 @@ impl Progress {
         self.multi.suspend(|| eprintln!("tigadi: warning: {text}"));
     }
 
-    /// Stops the bars: the current one goes, the overall one stays as it ends.
+    /// Stops the bars: the current one goes, the overall one stays as it ends
+    /// (and the plain progress lines stop).
     pub fn finish(&self) {
+        if let Some((stop, thread)) = self.plain.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            drop(stop);
+            let _ = thread.join();
+        }
         self.done(0);
         self.overall.disable_steady_tick();
         self.overall.abandon();
@@ -140,6 +199,52 @@ impl Progress {
             .unwrap_or_else(|p| p.into_inner())
             .clone()
     }
+}
+
+impl Drop for Progress {
+    /// Stops the plain progress lines of a run that ended without
+    /// [`finish`](Progress::finish) (an error).
+    fn drop(&mut self) {
+        let plain = self.plain.get_mut().unwrap_or_else(|p| p.into_inner());
+        if let Some((stop, thread)) = plain.take() {
+            drop(stop);
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The plain progress line written off a terminal: the run's share done,
+/// its units, elapsed time and estimated time left, and the current step's
+/// label and share, e.g. `tigadi: progress: 23.4% of 126149396612 slots done
+/// (29518958807), 2:01:33 elapsed, about 6:37:20 left; now 9v7 with 2+0 in
+/// hand placements 45%`.
+fn plain_line(overall: &ProgressBar, unit: &str, current: Option<&ProgressBar>) -> String {
+    let (done, total) = (overall.position(), overall.length().unwrap_or(0));
+    let share = |d: u64, t: u64| {
+        if t == 0 {
+            0.0
+        } else {
+            100.0 * d as f64 / t as f64
+        }
+    };
+    let clock = |d: Duration| {
+        let s = d.as_secs();
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    };
+    let left = if done == 0 {
+        "time left not yet known".to_string()
+    } else {
+        format!("about {} left", clock(overall.eta()))
+    };
+    let now = current.map_or(String::new(), |c| {
+        let (d, t) = (c.position(), c.length().unwrap_or(0));
+        format!("; now {} {:.0}%", c.prefix(), share(d, t).min(100.0))
+    });
+    format!(
+        "tigadi: progress: {:.1}% of {total} {unit} done ({done}), {} elapsed, {left}{now}",
+        share(done, total),
+        clock(overall.elapsed()),
+    )
 }
 
 /// `solve`'s progress: the overall bar counts slots of the steps still to solve

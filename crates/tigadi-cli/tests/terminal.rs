@@ -182,3 +182,58 @@ fn verify_in_a_terminal_shows_two_bars_and_one_line_per_table() {
     }
     assert!(text.contains("all 3 tables good"), "{text}");
 }
+
+/// Off a terminal (stderr a file or a pipe, as for a run in the background)
+/// no bar is drawn, but the same figures go to stderr as plain lines every
+/// `TIGADI_PROGRESS_SECS` seconds, the share done never going back; `0`
+/// turns them off, and a value that is not a number is named in a warning.
+/// The result lines on standard output are the same either way.
+#[test]
+fn off_a_terminal_progress_is_plain_lines_on_stderr() {
+    let solve = |secs: &str| {
+        let dir = scratch(&format!("plain-{}", secs.replace('.', "_")));
+        let out = tigadi()
+            .args(["solve", "--max-pieces", "8", "--no-horizon", "--dir"])
+            .arg(&dir)
+            .env("TIGADI_PROGRESS_SECS", secs)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{secs}: {out:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (stdout, stderr) = solve("0.02");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.len() >= 3, "a line every 20 ms:\n{stderr}");
+    let mut last = 0.0;
+    for l in &lines {
+        let rest = l
+            .strip_prefix("tigadi: progress: ")
+            .unwrap_or_else(|| panic!("not a progress line: {l}"));
+        assert!(
+            rest.contains(" slots done (") && rest.contains(" elapsed, "),
+            "{l}"
+        );
+        let share: f64 = rest.split('%').next().unwrap().parse().expect("a share");
+        assert!((last..=100.0).contains(&share), "{share} after {last}: {l}");
+        last = share;
+    }
+    assert!(!stdout.contains("progress"), "{stdout}");
+
+    let (quiet_stdout, quiet_stderr) = solve("0");
+    assert_eq!(quiet_stderr, "", "no progress lines with 0");
+    let results = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("done in"))
+            .map(|l| l.split(": ").next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(results(&stdout), results(&quiet_stdout));
+
+    let (_, warned) = solve("soon");
+    assert!(
+        warned.contains("TIGADI_PROGRESS_SECS=\"soon\" is not a number of seconds"),
+        "{warned}"
+    );
+}
