@@ -218,6 +218,11 @@ fn off_a_terminal_progress_is_plain_lines_on_stderr() {
         let share: f64 = rest.split('%').next().unwrap().parse().expect("a share");
         assert!((last..=100.0).contains(&share), "{share} after {last}: {l}");
         last = share;
+        // The time left, where known, is that of a run of seconds.
+        if let Some(left) = rest.split("about ").nth(1) {
+            let hours: u64 = left.split(':').next().unwrap().parse().expect("hours");
+            assert_eq!(hours, 0, "{l}");
+        }
     }
     assert!(!stdout.contains("progress"), "{stdout}");
 
