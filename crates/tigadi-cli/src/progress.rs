@@ -125,6 +125,15 @@ impl Progress {
         *plain = Some((stop, thread));
     }
 
+    /// Stops the plain progress lines, if they run: drops the sender that
+    /// keeps their thread waiting, then waits for it.
+    fn stop_plain(&self) {
+        if let Some((stop, thread)) = self.plain.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            drop(stop);
+            let _ = thread.join();
+        }
+    }
+
     /// A new current step of `len` units (an estimate is fine), replacing the
     /// previous one's bar.
     pub fn step(&self, label: &str, len: u64) {
@@ -183,10 +192,7 @@ impl Progress {
     /// Stops the bars: the current one goes, the overall one stays as it ends
     /// (and the plain progress lines stop).
     pub fn finish(&self) {
-        if let Some((stop, thread)) = self.plain.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            drop(stop);
-            let _ = thread.join();
-        }
+        self.stop_plain();
         self.done(0);
         self.overall.disable_steady_tick();
         self.overall.abandon();
@@ -205,11 +211,7 @@ impl Drop for Progress {
     /// Stops the plain progress lines of a run that ended without
     /// [`finish`](Progress::finish) (an error).
     fn drop(&mut self) {
-        let plain = self.plain.get_mut().unwrap_or_else(|p| p.into_inner());
-        if let Some((stop, thread)) = plain.take() {
-            drop(stop);
-            let _ = thread.join();
-        }
+        self.stop_plain();
     }
 }
 
