@@ -12,6 +12,7 @@ macro_rules! outln {
 
 mod commands;
 mod input;
+mod interrupt;
 mod output;
 mod progress;
 mod usage;

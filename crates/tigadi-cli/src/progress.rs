@@ -443,6 +443,10 @@ impl JobObserver for SolveProgress<'_> {
     fn warning(&self, message: &str) {
         self.progress.warn(message);
     }
+    /// A signal asked the run to stop ([`crate::interrupt`]).
+    fn stop_requested(&self) -> bool {
+        crate::interrupt::asked().is_some()
+    }
 }
 
 /// `verify`'s progress: the overall bar counts slots of all tables; the current

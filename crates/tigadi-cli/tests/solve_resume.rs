@@ -317,3 +317,139 @@ fn solve_memory_chooses_how_and_not_what() {
         "a rejected run made its directory"
     );
 }
+
+/// The step during which [`solve8_signalled`] sends its signals: its third,
+/// which takes about a second on a 2-core machine.
+#[cfg(unix)]
+const SIGNALLED_STEP: &str = "5v3+3v5";
+
+/// `solve --max-pieces 8 --dir DIR`, its plain progress lines read as they
+/// come (one every 10 ms): `signals` (names for `kill`, e.g. `INT`) are sent 50
+/// ms apart as soon as one says that [`SIGNALLED_STEP`] is being solved, so
+/// that they arrive after the job has begun it, and before it ends. Returns how
+/// the run ended and the lines it printed on standard output.
+#[cfg(unix)]
+fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, Vec<String>) {
+    use std::io::{BufRead, Read};
+    let mut child = tigadi()
+        .args(["solve", "--max-pieces", "8", "--dir"])
+        .arg(dir)
+        .env("TIGADI_PROGRESS_SECS", "0.01")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).unwrap();
+        s
+    });
+    let now = format!("; now {SIGNALLED_STEP} ");
+    let mut sent = false;
+    for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
+        if sent || !line.unwrap().contains(&now) {
+            continue;
+        }
+        sent = true;
+        for (i, signal) in signals.iter().enumerate() {
+            if i > 0 {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let kill = Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(kill.success(), "kill -{signal}");
+        }
+    }
+    assert!(sent, "no progress line named {SIGNALLED_STEP}");
+    let lines = reader.join().unwrap().lines().map(String::from).collect();
+    (child.wait().unwrap(), lines)
+}
+
+/// The names of the steps whose result lines `lines` hold (`4v3+3v4`, `3v3
+/// (100-turn)`), "already solved" lines left out.
+fn solved_steps(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains(" slots"))
+        .filter_map(|l| l.split_once(": ").map(|(step, _)| step.to_string()))
+        .collect()
+}
+
+/// Ctrl-C or SIGTERM during `solve`: the run finishes the step in progress,
+/// waits for every table solved to be written and listed, says where it
+/// stopped and exits with 128 plus the signal's number; started again, it solves
+/// none of those steps again and ends with the uninterrupted run's bytes. A
+/// second signal ends the run at once (the signal's own death), and the run
+/// still resumes to the same bytes.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_solve_between_steps_and_a_second_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    let out = tigadi()
+        .args(["solve", "--max-pieces", "8", "--dir"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let reference = tables(&whole);
+    let all_steps = solved_steps(
+        &String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(String::from)
+            .collect::<Vec<_>>(),
+    );
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let dir = tmp.path().join(signal);
+        let (status, lines) = solve8_signalled(&dir, &[signal]);
+        assert_eq!(status.code(), Some(code), "{signal}: {lines:#?}");
+        let solved = solved_steps(&lines);
+        assert_eq!(
+            solved.last(),
+            Some(&SIGNALLED_STEP.to_string()),
+            "{signal}: the step in progress was not finished, or another begun: {lines:#?}"
+        );
+        assert!(solved.len() < all_steps.len(), "{signal}: it never stopped");
+        let last = lines.last().unwrap();
+        assert!(
+            last.starts_with("stopped by ")
+                && last.contains(&format!(" before {}:", all_steps[solved.len()])),
+            "{signal}: {last}"
+        );
+        for e in fs::read_dir(dir.join("tigadi")).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(!name.contains("tmp"), "{signal}: left over: {name}");
+        }
+        let again = tigadi()
+            .args(["solve", "--max-pieces", "8", "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(again.status.success(), "{signal}: the resumed run failed");
+        let again = String::from_utf8_lossy(&again.stdout);
+        for step in &solved {
+            assert!(
+                again.contains(&format!("{step}: already solved")),
+                "{signal}: {step} was solved again:\n{again}"
+            );
+        }
+        assert!(
+            reference == tables(&dir),
+            "{signal}: files differ on resume"
+        );
+    }
+    let dir = tmp.path().join("twice");
+    let (status, lines) = solve8_signalled(&dir, &["INT", "INT"]);
+    assert_eq!(status.signal(), Some(2), "{lines:#?}");
+    let out = tigadi()
+        .args(["solve", "--max-pieces", "8", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(reference == tables(&dir), "files differ on resume");
+}

@@ -264,6 +264,11 @@ fn run_pass<O: JobObserver>(
             observer.skipped(kind, tier);
             continue;
         }
+        if observer.stop_requested() {
+            Stored::finish(&mut last)?;
+            one_pass.close(observer)?;
+            return Err(JobError::Stopped(tier));
+        }
         observer.started(kind, tier, step_slots(tables.rules(), tier));
         if pass.both[i] && kind == TableKind::GameTheoretic {
             one_pass.close(observer)?;

@@ -156,6 +156,13 @@ pub trait JobObserver: Observer {
     }
     /// Something worth saying that does not stop the run.
     fn warning(&self, _message: &str) {}
+    /// Asked before each step: `true` stops the job there, with
+    /// [`JobError::Stopped`], once the tables of the steps already solved are
+    /// written and listed (a run stopped so loses no step; one killed loses
+    /// the step in progress and the one still being written).
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// Why a job stopped.
@@ -165,6 +172,10 @@ pub enum JobError {
     Tablebase(TablebaseError),
     /// The solver refused a step.
     Solve(Tier, SolveError),
+    /// The observer asked the job to stop ([`JobObserver::stop_requested`])
+    /// before this step, the first not solved; every step before it is
+    /// written and listed, so running the job again resumes there.
+    Stopped(Tier),
 }
 
 impl fmt::Display for JobError {
@@ -172,6 +183,9 @@ impl fmt::Display for JobError {
         match self {
             JobError::Tablebase(e) => e.fmt(f),
             JobError::Solve(tier, e) => write!(f, "solving {}: {e}", pair_or_tier(*tier)),
+            JobError::Stopped(tier) => {
+                write!(f, "stopped on request before {}", pair_or_tier(*tier))
+            }
         }
     }
 }

@@ -1,0 +1,60 @@
+//! Ctrl-C and SIGTERM during `solve`: the first stops the run after the step
+//! in progress, once every table solved is written and listed (so nothing is
+//! solved twice when the run is started again); the second stops it at once,
+//! as without this module (the step in progress, and one still being written,
+//! are then solved again on resume). Elsewhere than Unix the signals keep
+//! their default action.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The signal that asked for the stop, 0 while none has.
+static ASKED: AtomicI32 = AtomicI32::new(0);
+
+/// The handler: the first signal is only recorded; a second one (of either
+/// kind) takes the default action, ending the process. Async-signal-safe: an
+/// atomic swap, `signal` and `raise`.
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    if ASKED.swap(signal, Ordering::SeqCst) != 0 {
+        // SAFETY: both are async-signal-safe.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+}
+
+/// Takes over SIGINT and SIGTERM for the rest of the process.
+pub fn install() {
+    #[cfg(unix)]
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // SAFETY: installs a handler that is async-signal-safe (above).
+        unsafe {
+            libc::signal(signal, handler);
+        }
+    }
+}
+
+/// The number of the signal that asked the run to stop, if one has.
+pub fn asked() -> Option<i32> {
+    match ASKED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// The exit code of a run stopped by `signal`, as the shell reports a process
+/// the signal ended: 128 plus its number (130 for Ctrl-C, 143 for SIGTERM).
+pub fn exit_code(signal: i32) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(u8::MAX)
+}
+
+/// The signal's name for messages.
+pub fn name(signal: i32) -> &'static str {
+    match signal {
+        2 => "Ctrl-C (SIGINT)",
+        15 => "SIGTERM",
+        _ => "a signal",
+    }
+}

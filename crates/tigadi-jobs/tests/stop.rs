@@ -1,0 +1,143 @@
+//! A job asked to stop ([`JobObserver::stop_requested`]) stops before the next
+//! step with every step before it written and listed: the run started again
+//! skips exactly the steps the stopped run began, begins with the step it
+//! stopped before, and ends with the bytes of a run never stopped. Checked at
+//! every step of whole small games: Tigadi's one-pass steps (placing, in
+//! groups by hands, written beside the next step) and moving pairs, and
+//! Lasker's steps with gotis in hand (game and 100-turn values in one pass).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+use tigadi_jobs::{solve, steps, JobError, JobObserver, Scope};
+use tigadi_rules::RuleSet;
+use tigadi_tablebase::{TableKind, Tier};
+
+/// Records the steps begun and skipped, and asks to stop once `stop_after`
+/// steps have begun.
+struct StopAfter {
+    stop_after: usize,
+    started: Mutex<Vec<(TableKind, Tier)>>,
+    skipped: Mutex<Vec<(TableKind, Tier)>>,
+}
+
+impl StopAfter {
+    fn new(stop_after: usize) -> StopAfter {
+        StopAfter {
+            stop_after,
+            started: Default::default(),
+            skipped: Default::default(),
+        }
+    }
+}
+
+impl tigadi_solve::Observer for StopAfter {}
+impl JobObserver for StopAfter {
+    fn started(&self, kind: TableKind, tier: Tier, _slots: u64) {
+        self.started.lock().unwrap().push((kind, tier));
+    }
+    fn skipped(&self, kind: TableKind, tier: Tier) {
+        self.skipped.lock().unwrap().push((kind, tier));
+    }
+    fn stop_requested(&self) -> bool {
+        self.started.lock().unwrap().len() >= self.stop_after
+    }
+}
+
+/// Every file of the rule set's directory under `dir` but the manifest (which
+/// keeps solve times), by name.
+fn files(dir: &Path, rules: &RuleSet) -> BTreeMap<String, Vec<u8>> {
+    let rdir = tigadi_tablebase::TablebaseDir::new(dir, rules)
+        .path()
+        .to_path_buf();
+    std::fs::read_dir(&rdir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("manifest.json"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_job_stopped_before_any_step_resumes_there_to_the_same_bytes() {
+    let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
+    for spec in ["tigadi,pieces=3", "lasker,pieces=3"] {
+        let rules = RuleSet::parse(spec).unwrap();
+        let steps = steps(&rules, Scope::Whole);
+        let whole = tempfile::tempdir().unwrap();
+        let never = StopAfter::new(usize::MAX);
+        solve(
+            whole.path(),
+            &rules,
+            &steps,
+            &kinds,
+            &Default::default(),
+            &never,
+        )
+        .unwrap();
+        let order = never.started.into_inner().unwrap();
+        let reference = files(whole.path(), &rules);
+        assert!(order.len() > 5, "{spec}: {} steps", order.len());
+        for n in 1..order.len() {
+            let dir = tempfile::tempdir().unwrap();
+            let stopping = StopAfter::new(n);
+            let stopped = solve(
+                dir.path(),
+                &rules,
+                &steps,
+                &kinds,
+                &Default::default(),
+                &stopping,
+            );
+            match stopped {
+                Err(JobError::Stopped(tier)) => assert_eq!(tier, order[n].1, "{spec}, {n}"),
+                other => panic!("{spec}: stop after {n} steps: {other:?}"),
+            }
+            assert_eq!(stopping.started.into_inner().unwrap(), order[..n], "{spec}");
+            // Every table the stopped run wrote is listed, with its hash.
+            let rdir = tigadi_tablebase::TablebaseDir::new(dir.path(), &rules)
+                .path()
+                .to_path_buf();
+            let listed = common::listed_sums(&rdir);
+            for name in files(dir.path(), &rules).keys() {
+                assert!(
+                    !name.contains(".tg") || listed.contains_key(name),
+                    "{spec}: stopped at step {n}: {name} is not listed"
+                );
+            }
+            let resumed = StopAfter::new(usize::MAX);
+            solve(
+                dir.path(),
+                &rules,
+                &steps,
+                &kinds,
+                &Default::default(),
+                &resumed,
+            )
+            .unwrap();
+            // A Lasker step whose 100-turn values came with its game values
+            // is skipped by the 100-turn pass too, but never begun there.
+            let mut skipped = resumed.skipped.into_inner().unwrap();
+            skipped.retain(|s| order.contains(s));
+            assert_eq!(
+                skipped,
+                order[..n],
+                "{spec}: after a stop at step {n}, the steps skipped on resume"
+            );
+            assert_eq!(
+                resumed.started.into_inner().unwrap(),
+                order[n..],
+                "{spec}, {n}"
+            );
+            assert!(
+                files(dir.path(), &rules) == reference,
+                "{spec}: stopped at step {n} and resumed: other bytes"
+            );
+        }
+    }
+}
