@@ -58,3 +58,37 @@ pub fn name(signal: i32) -> &'static str {
         _ => "a signal",
     }
 }
+
+/// How often [`stoppable`]'s watch looks for a stop request.
+const WATCH: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `work` with SIGINT and SIGTERM taken over ([`install`]; `work` asks
+/// [`asked`] between its items), and says on `progress`, as soon as a signal
+/// asks it to stop, that it stops after `item` (e.g. "the step in progress"),
+/// and what stopping at once would cost (`at_once`).
+pub fn stoppable<T>(
+    progress: &crate::progress::Progress,
+    item: &str,
+    at_once: &str,
+    work: impl FnOnce() -> T,
+) -> T {
+    install();
+    let running = std::sync::atomic::AtomicBool::new(true);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while running.load(Ordering::Relaxed) {
+                if let Some(signal) = asked() {
+                    progress.warn(&format!(
+                        "{}: stopping after {item}; send it again to stop at once ({at_once})",
+                        name(signal)
+                    ));
+                    return;
+                }
+                std::thread::sleep(WATCH);
+            }
+        });
+        let out = work();
+        running.store(false, Ordering::Relaxed);
+        out
+    })
+}

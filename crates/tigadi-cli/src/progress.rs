@@ -474,6 +474,10 @@ impl VerifyObserver for VerifyProgress<'_> {
             self.progress.line(&line);
         }
     }
+    /// A signal asked the run to stop ([`crate::interrupt`]).
+    fn stop_requested(&self) -> bool {
+        crate::interrupt::asked().is_some()
+    }
 }
 
 #[cfg(test)]

@@ -323,17 +323,28 @@ fn solve_memory_chooses_how_and_not_what() {
 #[cfg(unix)]
 const SIGNALLED_STEP: &str = "5v3+3v5";
 
-/// `solve --max-pieces 8 --dir DIR`, its plain progress lines read as they
-/// come (one every 10 ms): `signals` (names for `kill`, e.g. `INT`) are sent 50
-/// ms apart as soon as one says that [`SIGNALLED_STEP`] is being solved, so
-/// that they arrive after the job has begun it, and before it ends. Returns how
-/// the run ended and the lines it printed on standard output.
+/// `solve --max-pieces 8 --dir DIR`, signalled with `signals` while it solves
+/// [`SIGNALLED_STEP`] ([`signalled`]).
 #[cfg(unix)]
 fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, Vec<String>) {
+    let mut solve = tigadi();
+    solve.args(["solve", "--max-pieces", "8", "--dir"]).arg(dir);
+    signalled(solve, SIGNALLED_STEP, signals)
+}
+
+/// Runs `command`, its plain progress lines read as they come (one every 10
+/// ms): `signals` (names for `kill`, e.g. `INT`) are sent 50 ms apart as soon
+/// as one says that `now` (a step, `5v3+3v5`, or `verify 5v3`) is in progress,
+/// so that they arrive after the command has begun it. Returns how the run
+/// ended and the lines it printed on standard output.
+#[cfg(unix)]
+fn signalled(
+    mut command: Command,
+    now: &str,
+    signals: &[&str],
+) -> (std::process::ExitStatus, Vec<String>) {
     use std::io::{BufRead, Read};
-    let mut child = tigadi()
-        .args(["solve", "--max-pieces", "8", "--dir"])
-        .arg(dir)
+    let mut child = command
         .env("TIGADI_PROGRESS_SECS", "0.01")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -345,7 +356,7 @@ fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, 
         stdout.read_to_string(&mut s).unwrap();
         s
     });
-    let now = format!("; now {SIGNALLED_STEP} ");
+    let now = format!("; now {now} ");
     let mut sent = false;
     for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
         if sent || !line.unwrap().contains(&now) {
@@ -363,7 +374,7 @@ fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, 
             assert!(kill.success(), "kill -{signal}");
         }
     }
-    assert!(sent, "no progress line named {SIGNALLED_STEP}");
+    assert!(sent, "no progress line said{now}");
     let lines = reader.join().unwrap().lines().map(String::from).collect();
     (child.wait().unwrap(), lines)
 }
@@ -383,10 +394,11 @@ fn solved_steps(lines: &[String]) -> Vec<String> {
 /// stopped and exits with 128 plus the signal's number; started again, it solves
 /// none of those steps again and ends with the uninterrupted run's bytes. A
 /// second signal ends the run at once (the signal's own death), and the run
-/// still resumes to the same bytes.
+/// still resumes to the same bytes. `verify` stops after the table in
+/// progress, and its next run recomputes none of the tables that passed.
 #[cfg(unix)]
 #[test]
-fn a_signal_stops_solve_between_steps_and_a_second_at_once() {
+fn a_signal_stops_solve_and_verify_between_steps_and_a_second_at_once() {
     use std::os::unix::process::ExitStatusExt;
     let tmp = tempfile::tempdir().unwrap();
     let whole = tmp.path().join("whole");
@@ -452,4 +464,48 @@ fn a_signal_stops_solve_between_steps_and_a_second_at_once() {
         .unwrap();
     assert!(out.status.success());
     assert!(reference == tables(&dir), "files differ on resume");
+
+    // `verify` stops the same way, after the table in progress, and its next
+    // run recomputes none of the tables that passed.
+    let mut verify = tigadi();
+    verify.arg("verify").arg("--dir").arg(&whole);
+    let (status, lines) = signalled(verify, "verify 5v3", &["INT"]);
+    assert_eq!(status.code(), Some(130), "{lines:#?}");
+    let passed: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.contains("  ok  "))
+        .map(|l| l.split_once("  ").unwrap().0)
+        .collect();
+    assert!(passed.contains(&"5v3"), "5v3 was not finished: {lines:#?}");
+    assert!(
+        passed.len() < reference.len(),
+        "it never stopped: {lines:#?}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains(": stopped by Ctrl-C (SIGINT) before "),
+        "{lines:#?}"
+    );
+    let again = tigadi()
+        .arg("verify")
+        .arg("--dir")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    let again = String::from_utf8_lossy(&again.stdout);
+    for table in &passed {
+        let earlier = format!("{table}  ok  ");
+        assert!(
+            again.lines().any(|l| l.starts_with(&earlier)
+                && l.ends_with("(passed an earlier run; unchanged since)")),
+            "{table} was checked again:\n{again}"
+        );
+    }
+    assert!(
+        again.contains(&format!("all {} tables good", reference.len())),
+        "{again}"
+    );
 }

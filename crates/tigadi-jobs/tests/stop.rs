@@ -5,13 +5,14 @@
 //! every step of whole small games: Tigadi's one-pass steps (placing, in
 //! groups by hands, written beside the next step) and moving pairs, and
 //! Lasker's steps with gotis in hand (game and 100-turn values in one pass).
+//! `verify` stops the same way, between its steps.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
-use tigadi_jobs::{solve, steps, JobError, JobObserver, Scope};
+use tigadi_jobs::{solve, steps, verify_with, JobError, JobObserver, Scope, VerifyObserver};
 use tigadi_rules::RuleSet;
 use tigadi_tablebase::{TableKind, Tier};
 
@@ -138,6 +139,81 @@ fn a_job_stopped_before_any_step_resumes_there_to_the_same_bytes() {
                 files(dir.path(), &rules) == reference,
                 "{spec}: stopped at step {n} and resumed: other bytes"
             );
+        }
+    }
+}
+
+/// Records the verify steps begun, and asks to stop once `stop_after` have.
+struct VerifyStopAfter {
+    stop_after: usize,
+    started: Mutex<Vec<Tier>>,
+}
+
+impl VerifyObserver for VerifyStopAfter {
+    fn started(&self, tier: Tier, _slots: u64) {
+        self.started.lock().unwrap().push(tier);
+    }
+    fn stop_requested(&self) -> bool {
+        self.started.lock().unwrap().len() >= self.stop_after
+    }
+}
+
+/// A verify asked to stop ([`VerifyObserver::stop_requested`]) stops before
+/// the next step: its report names that step's tier, holds the tables of the
+/// steps before it, and is not ok; the next resuming run recomputes none of
+/// them and checks every table. At every step of whole small games, Tigadi's
+/// and Lasker's.
+#[test]
+fn a_verify_stopped_before_any_step_resumes_there() {
+    for spec in ["tigadi,pieces=3", "lasker,pieces=3"] {
+        let rules = RuleSet::parse(spec).unwrap();
+        let whole = tempfile::tempdir().unwrap();
+        let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
+        let steps = steps(&rules, Scope::Whole);
+        solve(
+            whole.path(),
+            &rules,
+            &steps,
+            &kinds,
+            &Default::default(),
+            &common::Silent,
+        )
+        .unwrap();
+        let all = VerifyStopAfter {
+            stop_after: usize::MAX,
+            started: Default::default(),
+        };
+        let report = verify_with(whole.path(), &rules, false, &all).unwrap();
+        assert!(report.is_ok() && report.stopped_before.is_none(), "{spec}");
+        let order = all.started.into_inner().unwrap();
+        assert!(order.len() > 5, "{spec}: {} steps", order.len());
+        for (n, &next) in order.iter().enumerate().skip(1) {
+            let dir = tempfile::tempdir().unwrap();
+            common::copy_dir(whole.path(), dir.path());
+            let stopping = VerifyStopAfter {
+                stop_after: n,
+                started: Default::default(),
+            };
+            let stopped = verify_with(dir.path(), &rules, true, &stopping).unwrap();
+            assert_eq!(stopped.stopped_before, Some(next), "{spec}, {n}");
+            assert!(!stopped.is_ok(), "{spec}: a stopped verify is not ok");
+            assert!(stopped.subspaces.iter().all(|s| s.is_ok() && !s.earlier));
+            let checked: Vec<_> = stopped.subspaces.iter().map(|s| s.path.clone()).collect();
+            assert!(checked.iter().all(|p| report
+                .subspaces
+                .iter()
+                .any(|s| s.path.file_name() == p.file_name())));
+            let resumed = verify_with(dir.path(), &rules, true, &common::Silent).unwrap();
+            assert!(resumed.is_ok(), "{spec}, {n}");
+            assert_eq!(
+                resumed.subspaces.len(),
+                report.subspaces.len(),
+                "{spec}, {n}"
+            );
+            for s in &resumed.subspaces {
+                let before = checked.iter().any(|p| p.file_name() == s.path.file_name());
+                assert_eq!(s.earlier, before, "{spec}, stopped at {n}: {:?}", s.path);
+            }
         }
     }
 }

@@ -32,20 +32,6 @@ fn solve_all(dir: &Path, rules: &RuleSet) {
     common::job(dir, rules, &steps, &kinds);
 }
 
-/// Copies every file of `from` into `to` (one level of folders).
-fn copy_dir(from: &Path, to: &Path) {
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
 /// How a test alters a win of depth `d`, and the kinds of table it alters.
 type Change = (fn(u16) -> Value, &'static [TableKind]);
 
@@ -254,7 +240,7 @@ fn altered_values_are_caught(rules: &RuleSet, changes: &[Change], tiers: &[Tier]
         .filter(|(id, (_, kinds))| kinds.contains(&id.kind));
     for (id, (change, _)) in cases {
         let dir = tempfile::tempdir().unwrap();
-        copy_dir(solved.path(), dir.path());
+        common::copy_dir(solved.path(), dir.path());
         let store = TablebaseDir::new(dir.path(), &rules);
         let (slot, altered) = alter_one_win_with(&store, id, change);
         let report = verify(dir.path(), &rules, &no_progress).unwrap();

@@ -10,8 +10,7 @@
 use super::CmdResult;
 use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tigadi_index::{Subspace, MIN_GOTIS};
 use tigadi_jobs::{step_name, JobError, JobOptions, Scope};
 use tigadi_rules::RuleSet;
@@ -133,27 +132,6 @@ fn job_options(memory: Option<&str>) -> Result<JobOptions, String> {
     }
 }
 
-/// How often the job's signal watch looks for a stop request.
-const WATCH: Duration = Duration::from_millis(50);
-
-/// Says, as soon as a signal asks the run to stop ([`crate::interrupt`]), that
-/// it stops after the step in progress, and how to stop it at once; returns
-/// when `running` turns false.
-fn say_when_asked_to_stop(progress: &Progress, running: &AtomicBool) {
-    while running.load(Ordering::Relaxed) {
-        if let Some(signal) = crate::interrupt::asked() {
-            progress.warn(&format!(
-                "{}: stopping after the step in progress, once its tables are written; \
-                 send it again to stop at once (that step is then solved again when the run \
-                 resumes)",
-                crate::interrupt::name(signal)
-            ));
-            return;
-        }
-        std::thread::sleep(WATCH);
-    }
-}
-
 pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
     let all = (2 * rules.pieces as u32).min(23);
     let max_pieces = args.max_pieces.unwrap_or(all);
@@ -203,15 +181,12 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         kinds.push(tb::TableKind::Dtw);
     }
     let steps = tigadi_jobs::steps(&rules, scope);
-    crate::interrupt::install();
-    let running = AtomicBool::new(true);
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| say_when_asked_to_stop(&progress, &running));
-        let result =
-            pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &options, &observer));
-        running.store(false, Ordering::Relaxed);
-        result
-    });
+    let result = crate::interrupt::stoppable(
+        &progress,
+        "the step in progress, once its tables are written",
+        "that step is then solved again when the run resumes",
+        || pool.install(|| tigadi_jobs::solve(dir, &rules, &steps, &kinds, &options, &observer)),
+    );
     progress.finish();
     if let (Err(JobError::Stopped(tier)), Some(signal)) = (&result, crate::interrupt::asked()) {
         progress.line(&format!(

@@ -75,10 +75,31 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
             })?,
         );
     }
-    let report =
-        tigadi_jobs::verify_tables(&args.dir.dir, &rules, !args.again, &kinds, &only, &observer);
+    let report = crate::interrupt::stoppable(
+        &progress,
+        "the table in progress",
+        "that table is then checked again",
+        || tigadi_jobs::verify_tables(&args.dir.dir, &rules, !args.again, &kinds, &only, &observer),
+    );
     progress.finish();
     let report = report.map_err(|e| e.to_string())?;
+    if let (Some(tier), Some(signal)) = (report.stopped_before, crate::interrupt::asked()) {
+        let failed = report.subspaces.iter().filter(|s| !s.is_ok()).count();
+        let kept = if args.again {
+            "--again keeps no record, so a run without it checks them again"
+        } else {
+            "run verify again to go on: the tables that passed are not recomputed"
+        };
+        progress.line(&format!(
+            "{rules}: stopped by {} before {tier}: {} tables checked, {failed} FAILED; {kept}",
+            crate::interrupt::name(signal),
+            report.subspaces.len(),
+        ));
+        return match progress.write_failure() {
+            Some(e) => Err(e),
+            None => Ok(crate::interrupt::exit_code(signal)),
+        };
+    }
     if let Some(sums) = &report.sums {
         if sums.problems.is_empty() {
             progress.line(&format!("SHA256SUMS  ok  {} files", sums.listed));

@@ -98,6 +98,12 @@ pub trait VerifyObserver: Sync {
     fn advance(&self, _slots: u64) {}
     /// A table's check is over.
     fn finished(&self, _report: &SubspaceReport) {}
+    /// Asked before each step: `true` stops the run there
+    /// ([`VerifyReport::stopped_before`]); the tables checked so far keep
+    /// their reports (and, when resuming, their record in the journal).
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// Like [`verify`], reporting to `observer`, and checking `SHA256SUMS` when
@@ -199,13 +205,19 @@ pub fn verify_tables(
         reports: Vec::new(),
         changed: Default::default(),
     };
+    let mut stopped_before = None;
     for step in &steps {
+        if observer.stop_requested() {
+            stopped_before = Some(step.tier);
+            break;
+        }
         check_step(&mut run, step);
     }
     Ok(VerifyReport {
         rules: *rules,
         subspaces: run.reports,
         sums,
+        stopped_before,
     })
 }
 

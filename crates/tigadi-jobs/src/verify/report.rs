@@ -110,6 +110,11 @@ pub struct VerifyReport {
     /// The check of `SHA256SUMS`, when the directory has one (a table whose
     /// SHA-256 differs from its line fails in its own report).
     pub sums: Option<SumsReport>,
+    /// The tier before which the run stopped on request
+    /// ([`VerifyObserver::stop_requested`](super::VerifyObserver::stop_requested)):
+    /// its tables and those after it were not checked and are not in
+    /// `subspaces`. `None` when every table was.
+    pub stopped_before: Option<Tier>,
 }
 
 /// What the check of `SHA256SUMS` found beyond the tables' own reports.
@@ -122,9 +127,11 @@ pub struct SumsReport {
 }
 
 impl VerifyReport {
-    /// Did every table pass every check?
+    /// Did every table pass every check? Not when the run stopped before the
+    /// end ([`stopped_before`](Self::stopped_before)).
     pub fn is_ok(&self) -> bool {
-        self.subspaces.iter().all(SubspaceReport::is_ok)
+        self.stopped_before.is_none()
+            && self.subspaces.iter().all(SubspaceReport::is_ok)
             && self.sums.as_ref().is_none_or(|s| s.problems.is_empty())
     }
 

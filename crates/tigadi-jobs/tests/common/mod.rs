@@ -45,6 +45,7 @@ pub fn boards(sub: Subspace) -> Vec<(u64, Board)> {
 pub struct Silent;
 impl tigadi_solve::Observer for Silent {}
 impl tigadi_jobs::JobObserver for Silent {}
+impl tigadi_jobs::VerifyObserver for Silent {}
 
 /// `SHA256SUMS` of the rule set's directory `rdir`, as file name to hash.
 pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {
@@ -62,4 +63,18 @@ pub fn listed_sums(rdir: &Path) -> std::collections::BTreeMap<String, String> {
 /// with the default options and no progress.
 pub fn job(dir: &Path, rules: &RuleSet, steps: &[tigadi_values::Tier], kinds: &[TableKind]) {
     tigadi_jobs::solve(dir, rules, steps, kinds, &Default::default(), &Silent).unwrap()
+}
+
+/// Copies every file of `from` and its folders into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }
