@@ -67,7 +67,7 @@
 //! kinds ([`step_in_hand_bytes`]).
 
 use crate::evaluate::Step;
-use crate::leaving::{best_placements_of, PlacementGroups, PlacementTables, SuccessorKeys};
+use crate::leaving::{best_placements_into, PlacementGroups, PlacementTables, SuccessorKeys};
 use crate::retrograde::{run_rounds, word, Exits, PairSpace, Rounds, Start, PADDING};
 use crate::runs::{RunMoves, SlotSet};
 use crate::tables::{Observer, SolveError, SolvedSubspace};
@@ -392,9 +392,7 @@ pub(crate) fn initialise<const K: usize>(
     );
     assert!(K > 0, "at least one kind");
     let n = space.total as usize;
-    // In huge pages, as the words: the grouped pass stores each board's best
-    // placement at a random slot (its boards follow the opponent's set, the
-    // slots the mover's), and with 4 KiB pages each store also missed the TLB.
+    // In huge pages, as the words ([`best_placements_into`]).
     let exit_values: [Vec<AtomicU16>; K] =
         std::array::from_fn(|_| crate::memory::vec_from_fn(n, |_| AtomicU16::new(Packed::NONE.0)));
     // Quiet slides stay in the step when it has moves inside (into the flipped
@@ -426,16 +424,7 @@ pub(crate) fn initialise<const K: usize>(
             .zip(&targets)
             .map(|(kind, t)| PlacementGroups::new(rules, kind.metric, *tier, t.placements(*tier)))
             .collect();
-        let ahead = |slot: u64| {
-            for exit_values in &exit_values {
-                crate::memory::prefetch_write(&exit_values[(start + slot) as usize]);
-            }
-        };
-        best_placements_of(&passes, observer, ahead, |slot, best| {
-            for (exit_values, &key) in exit_values.iter().zip(best) {
-                exit_values[(start + slot) as usize].store(key, Relaxed);
-            }
-        });
+        best_placements_into(&passes, observer, &exit_values, start);
     }
 
     let mut words_raw: [Vec<u32>; K] =

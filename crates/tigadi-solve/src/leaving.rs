@@ -608,6 +608,30 @@ pub fn best_placements_of(
 /// [`best_placements_of`].
 const STORE_LAG: usize = 16;
 
+/// [`best_placements_of`] into one array per pass: the key of `passes[i]` for
+/// slot `s` goes to `outs[i][offset + s]`, its line prefetched for writing
+/// first. The arrays are best in huge pages ([`crate::memory::vec_from_fn`]):
+/// the stores land at random, and with 4 KiB pages each also missed the TLB.
+pub fn best_placements_into(
+    passes: &[PlacementGroups<'_>],
+    observer: &dyn Observer,
+    outs: &[Vec<AtomicU16>],
+    offset: u64,
+) {
+    assert_eq!(outs.len(), passes.len(), "one array per pass");
+    let at = |slot: u64| (offset + slot) as usize;
+    let ahead = |slot: u64| {
+        for out in outs {
+            crate::memory::prefetch_write(&out[at(slot)]);
+        }
+    };
+    best_placements_of(passes, observer, ahead, |slot, best| {
+        for (out, &key) in outs.iter().zip(best) {
+            out[at(slot)].store(key, Relaxed);
+        }
+    });
+}
+
 /// [`best_placements`] in tasks that the caller runs: each board's best
 /// placement handed to it in the order of the pass, by the opponent's set,
 /// where a pass of its own over the same order can use it at once (`verify`

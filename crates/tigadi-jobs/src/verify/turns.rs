@@ -14,7 +14,7 @@
 //! tier:
 //!
 //! 1. **Placements**, where the player to move has a goti in hand, by the
-//!    opponent's set ([`best_placements_of`], the solver's grouped pass): a
+//!    opponent's set ([`best_placements_into`], the solver's grouped pass): a
 //!    board's placements are not looked up one by one (each a cache miss in a
 //!    large table); each kind's best placement of every board is kept as a
 //!    choice key, two bytes a slot.
@@ -42,8 +42,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
-use tigadi_solve::leaving::{best_placements_of, PlacementGroups, PlacementTables, MAX_PASSES};
-use tigadi_solve::memory::{prefetch, prefetch_write, vec_from_fn};
+use tigadi_solve::leaving::{best_placements_into, PlacementGroups, PlacementTables, MAX_PASSES};
+use tigadi_solve::memory::{prefetch, vec_from_fn};
 use tigadi_solve::runs::{run_tasks, RunMoves, SlotSet};
 use tigadi_solve::{evaluate_in_hand, Metric, Observer, Packed, Value};
 use tigadi_tablebase::TableKind;
@@ -290,16 +290,7 @@ fn placements(
         .iter()
         .map(|_| vec_from_fn(slots, |_| AtomicU16::new(0)))
         .collect();
-    let ahead = |slot: u64| {
-        for keys in &keys {
-            prefetch_write(&keys[slot as usize]);
-        }
-    };
-    best_placements_of(&passes, observer, ahead, |slot, best| {
-        for (keys, &key) in keys.iter().zip(best) {
-            keys[slot as usize].store(key, Relaxed);
-        }
-    });
+    best_placements_into(&passes, observer, &keys, 0);
     keys.into_iter()
         .map(|k| k.into_iter().map(AtomicU16::into_inner).collect())
         .collect()
