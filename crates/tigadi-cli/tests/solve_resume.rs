@@ -333,7 +333,7 @@ fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, 
 }
 
 /// Runs `command`, its plain progress lines read as they come (one every 10
-/// ms): `signals` (names for `kill`, e.g. `INT`) are sent 50 ms apart as soon
+/// ms): `signals` (`INT` or `TERM`) are sent 50 ms apart as soon
 /// as one says that `now` (a step, `5v3+3v5`, or `verify 5v3`) is in progress,
 /// so that they arrive after the command has begun it. Returns how the run
 /// ended and the lines it printed on standard output.
@@ -367,11 +367,15 @@ fn signalled(
             if i > 0 {
                 std::thread::sleep(Duration::from_millis(50));
             }
-            let kill = Command::new("kill")
-                .args([&format!("-{signal}"), &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(kill.success(), "kill -{signal}");
+            let number = match *signal {
+                "INT" => libc::SIGINT,
+                "TERM" => libc::SIGTERM,
+                other => panic!("no signal {other} here"),
+            };
+            // SAFETY: sends a signal to the child, which is still ours (not
+            // yet waited for).
+            let sent = unsafe { libc::kill(child.id() as libc::pid_t, number) };
+            assert_eq!(sent, 0, "kill -{signal}");
         }
     }
     assert!(sent, "no progress line said{now}");
