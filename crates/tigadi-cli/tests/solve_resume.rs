@@ -374,8 +374,8 @@ fn signalled(
             };
             // SAFETY: sends a signal to the child, which is still ours (not
             // yet waited for).
-            let sent = unsafe { libc::kill(child.id() as libc::pid_t, number) };
-            assert_eq!(sent, 0, "kill -{signal}");
+            let rc = unsafe { libc::kill(child.id() as libc::pid_t, number) };
+            assert_eq!(rc, 0, "kill -{signal}");
         }
     }
     assert!(sent, "no progress line said{now}");
