@@ -87,8 +87,40 @@ pub fn stoppable<T>(
                 std::thread::sleep(WATCH);
             }
         });
-        let out = work();
-        running.store(false, Ordering::Relaxed);
-        out
+        // Ends the watch however `work` ends: the scope waits for the watch,
+        // so a panic in `work` would otherwise hang the process.
+        let _stop_watch = StopOnDrop(&running);
+        work()
     })
+}
+
+/// Sets its flag to false when dropped.
+struct StopOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic in the work stops the watch, so the panic goes on (here,
+    /// caught) instead of the process hanging on the watch's thread. Fails
+    /// (after 10 s) when only a normal return stops it.
+    #[test]
+    fn a_panic_in_the_work_ends_the_watch() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let progress = crate::progress::Progress::new("slots");
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                stoppable(&progress, "the step", "nothing", || panic!("work failed"))
+            }));
+            let _ = done.send(caught.is_err());
+        });
+        let panicked = finished.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(panicked, Ok(true), "the watch kept running");
+    }
 }
