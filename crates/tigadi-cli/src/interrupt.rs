@@ -1,9 +1,9 @@
-//! Ctrl-C and SIGTERM during `solve`: the first stops the run after the step
-//! in progress, once every table solved is written and listed (so nothing is
-//! solved twice when the run is started again); the second stops it at once,
-//! as without this module (the step in progress, and one still being written,
-//! are then solved again on resume). Elsewhere than Unix the signals keep
-//! their default action.
+//! Ctrl-C and SIGTERM during `solve` and `verify`: the first stops the run
+//! after the step (or table) in progress, once every table solved is written
+//! and listed (so nothing is solved or checked twice when the run is started
+//! again); the second stops it at once, as without this module (the step in
+//! progress, and one still being written, are then solved again on resume).
+//! Elsewhere than Unix the signals keep their default action.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -50,7 +50,7 @@ pub fn exit_code(signal: i32) -> u8 {
     u8::try_from(128 + signal).unwrap_or(u8::MAX)
 }
 
-/// The signal's name for messages.
+/// The signal's name for messages (by its POSIX number).
 pub fn name(signal: i32) -> &'static str {
     match signal {
         2 => "Ctrl-C (SIGINT)",
