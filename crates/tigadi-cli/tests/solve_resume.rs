@@ -93,12 +93,17 @@ fn output_is_independent_of_threads_and_survives_kill() {
         reference == tables(&killed),
         "files differ after a killed and resumed run"
     );
-    // No temporary files are left behind.
-    for e in fs::read_dir(killed.join("tigadi")).unwrap() {
-        let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(!name.contains("tmp"), "left over: {name}");
-    }
+    assert_no_temporaries(&killed, "killed");
     let _ = fs::remove_dir_all(&tmp);
+}
+
+/// No temporary file is left in the `tigadi` directory under `dir` (`what`
+/// names the run in the message).
+fn assert_no_temporaries(dir: &Path, what: &str) {
+    for e in fs::read_dir(dir.join("tigadi")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.contains("tmp"), "{what}: left over: {name}");
+    }
 }
 
 /// `solve --max-pieces 7 --dir DIR` with `extra` arguments.
@@ -323,13 +328,20 @@ fn solve_memory_chooses_how_and_not_what() {
 #[cfg(unix)]
 const SIGNALLED_STEP: &str = "5v3+3v5";
 
-/// `solve --max-pieces 8 --dir DIR`, signalled with `signals` while it solves
-/// [`SIGNALLED_STEP`] ([`signalled`]).
+/// `solve --max-pieces 8 --dir DIR` (every kind's tables of the subspaces up
+/// to 8 gotis), not yet run.
 #[cfg(unix)]
-fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, Vec<String>) {
+fn solve8(dir: &Path) -> Command {
     let mut solve = tigadi();
     solve.args(["solve", "--max-pieces", "8", "--dir"]).arg(dir);
-    signalled(solve, SIGNALLED_STEP, signals)
+    solve
+}
+
+/// [`solve8`], signalled with `signals` while it solves [`SIGNALLED_STEP`]
+/// ([`signalled`]).
+#[cfg(unix)]
+fn solve8_signalled(dir: &Path, signals: &[&str]) -> (std::process::ExitStatus, Vec<String>) {
+    signalled(solve8(dir), SIGNALLED_STEP, signals)
 }
 
 /// Runs `command`, its plain progress lines read as they come (one every 10
@@ -406,11 +418,7 @@ fn a_signal_stops_solve_and_verify_between_steps_and_a_second_at_once() {
     use std::os::unix::process::ExitStatusExt;
     let tmp = tempfile::tempdir().unwrap();
     let whole = tmp.path().join("whole");
-    let out = tigadi()
-        .args(["solve", "--max-pieces", "8", "--dir"])
-        .arg(&whole)
-        .output()
-        .unwrap();
+    let out = solve8(&whole).output().unwrap();
     assert!(out.status.success());
     let reference = tables(&whole);
     let all_steps = solved_steps(
@@ -436,15 +444,8 @@ fn a_signal_stops_solve_and_verify_between_steps_and_a_second_at_once() {
                 && last.contains(&format!(" before {}:", all_steps[solved.len()])),
             "{signal}: {last}"
         );
-        for e in fs::read_dir(dir.join("tigadi")).unwrap() {
-            let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            assert!(!name.contains("tmp"), "{signal}: left over: {name}");
-        }
-        let again = tigadi()
-            .args(["solve", "--max-pieces", "8", "--dir"])
-            .arg(&dir)
-            .output()
-            .unwrap();
+        assert_no_temporaries(&dir, signal);
+        let again = solve8(&dir).output().unwrap();
         assert!(again.status.success(), "{signal}: the resumed run failed");
         let again = String::from_utf8_lossy(&again.stdout);
         for step in &solved {
@@ -461,11 +462,7 @@ fn a_signal_stops_solve_and_verify_between_steps_and_a_second_at_once() {
     let dir = tmp.path().join("twice");
     let (status, lines) = solve8_signalled(&dir, &["INT", "INT"]);
     assert_eq!(status.signal(), Some(2), "{lines:#?}");
-    let out = tigadi()
-        .args(["solve", "--max-pieces", "8", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = solve8(&dir).output().unwrap();
     assert!(out.status.success());
     assert!(reference == tables(&dir), "files differ on resume");
 

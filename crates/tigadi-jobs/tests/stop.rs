@@ -10,7 +10,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tigadi_jobs::{solve, steps, verify_with, JobError, JobObserver, Scope, VerifyObserver};
 use tigadi_rules::RuleSet;
@@ -47,13 +47,25 @@ impl JobObserver for StopAfter {
     }
 }
 
+/// The kinds of table every job here solves.
+const KINDS: [TableKind; 2] = [TableKind::GameTheoretic, TableKind::Horizon];
+
+/// The job of `steps` and [`KINDS`] into `dir`, reporting to `observer`.
+fn job(dir: &Path, rules: &RuleSet, steps: &[Tier], observer: &StopAfter) -> Result<(), JobError> {
+    solve(dir, rules, steps, &KINDS, &Default::default(), observer)
+}
+
+/// The rule set's own directory under `dir`.
+fn rule_dir(dir: &Path, rules: &RuleSet) -> PathBuf {
+    tigadi_tablebase::TablebaseDir::new(dir, rules)
+        .path()
+        .to_path_buf()
+}
+
 /// Every file of the rule set's directory under `dir` but the manifest (which
 /// keeps solve times), by name.
 fn files(dir: &Path, rules: &RuleSet) -> BTreeMap<String, Vec<u8>> {
-    let rdir = tigadi_tablebase::TablebaseDir::new(dir, rules)
-        .path()
-        .to_path_buf();
-    std::fs::read_dir(&rdir)
+    std::fs::read_dir(rule_dir(dir, rules))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| !p.ends_with("manifest.json"))
@@ -66,45 +78,25 @@ fn files(dir: &Path, rules: &RuleSet) -> BTreeMap<String, Vec<u8>> {
 
 #[test]
 fn a_job_stopped_before_any_step_resumes_there_to_the_same_bytes() {
-    let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
     for spec in ["tigadi,pieces=3", "lasker,pieces=3"] {
         let rules = RuleSet::parse(spec).unwrap();
         let steps = steps(&rules, Scope::Whole);
         let whole = tempfile::tempdir().unwrap();
         let never = StopAfter::new(usize::MAX);
-        solve(
-            whole.path(),
-            &rules,
-            &steps,
-            &kinds,
-            &Default::default(),
-            &never,
-        )
-        .unwrap();
+        job(whole.path(), &rules, &steps, &never).unwrap();
         let order = never.started.into_inner().unwrap();
         let reference = files(whole.path(), &rules);
         assert!(order.len() > 5, "{spec}: {} steps", order.len());
         for n in 1..order.len() {
             let dir = tempfile::tempdir().unwrap();
             let stopping = StopAfter::new(n);
-            let stopped = solve(
-                dir.path(),
-                &rules,
-                &steps,
-                &kinds,
-                &Default::default(),
-                &stopping,
-            );
-            match stopped {
+            match job(dir.path(), &rules, &steps, &stopping) {
                 Err(JobError::Stopped(tier)) => assert_eq!(tier, order[n].1, "{spec}, {n}"),
                 other => panic!("{spec}: stop after {n} steps: {other:?}"),
             }
             assert_eq!(stopping.started.into_inner().unwrap(), order[..n], "{spec}");
             // Every table the stopped run wrote is listed, with its hash.
-            let rdir = tigadi_tablebase::TablebaseDir::new(dir.path(), &rules)
-                .path()
-                .to_path_buf();
-            let listed = common::listed_sums(&rdir);
+            let listed = common::listed_sums(&rule_dir(dir.path(), &rules));
             for name in files(dir.path(), &rules).keys() {
                 assert!(
                     !name.contains(".tg") || listed.contains_key(name),
@@ -112,15 +104,7 @@ fn a_job_stopped_before_any_step_resumes_there_to_the_same_bytes() {
                 );
             }
             let resumed = StopAfter::new(usize::MAX);
-            solve(
-                dir.path(),
-                &rules,
-                &steps,
-                &kinds,
-                &Default::default(),
-                &resumed,
-            )
-            .unwrap();
+            job(dir.path(), &rules, &steps, &resumed).unwrap();
             // A Lasker step whose 100-turn values came with its game values
             // is skipped by the 100-turn pass too, but never begun there.
             let mut skipped = resumed.skipped.into_inner().unwrap();
@@ -168,17 +152,7 @@ fn a_verify_stopped_before_any_step_resumes_there() {
     for spec in ["tigadi,pieces=3", "lasker,pieces=3"] {
         let rules = RuleSet::parse(spec).unwrap();
         let whole = tempfile::tempdir().unwrap();
-        let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
-        let steps = steps(&rules, Scope::Whole);
-        solve(
-            whole.path(),
-            &rules,
-            &steps,
-            &kinds,
-            &Default::default(),
-            &common::Silent,
-        )
-        .unwrap();
+        common::job(whole.path(), &rules, &steps(&rules, Scope::Whole), &KINDS);
         let all = VerifyStopAfter {
             stop_after: usize::MAX,
             started: Default::default(),
