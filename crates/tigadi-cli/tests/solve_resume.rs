@@ -510,3 +510,64 @@ fn a_signal_stops_solve_and_verify_between_steps_and_a_second_at_once() {
         "{again}"
     );
 }
+
+/// A solve that runs out of room (here a limit on a file's size, `ulimit -f`,
+/// whose failed write, EFBIG, stands for a full disk's ENOSPC) says so and how
+/// to go on, exit 2, no panic, leaves no temporary file, keeps every step it
+/// wrote before and, run again with room, ends with the bytes of a run that
+/// never ran short.
+#[cfg(unix)]
+#[test]
+fn a_solve_out_of_room_says_so_and_resumes_to_the_same_bytes() {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let (whole, short) = (tmp.path().join("whole"), tmp.path().join("short"));
+    solve(&whole, 2);
+    let reference = tables(&whole);
+    // 3v3's tables fit in 200 KiB, 4v3's do not.
+    let small = 200 * 1024;
+    assert!(reference
+        .iter()
+        .any(|(n, b)| n == "3v3.tgtb" && b.len() < small));
+    assert!(reference
+        .iter()
+        .any(|(n, b)| n == "4v3.tgtb" && b.len() > small));
+    let mut cmd = tigadi();
+    cmd.args(["solve", "--max-pieces", "7", "--dir"])
+        .arg(&short);
+    // SAFETY: between fork and exec only these two async-signal-safe calls.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: small as libc::rlim_t,
+                rlim_max: small as libc::rlim_t,
+            };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("File too large")
+            && stderr.contains("no room for the tables of the step in progress")
+            && stderr.contains("free space and run the same command again")
+            && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    assert_no_temporaries(&short, "short");
+    assert!(
+        fs::read_to_string(short.join("tigadi/SHA256SUMS"))
+            .unwrap()
+            .contains("  3v3.tgtb"),
+        "the step written before was not kept"
+    );
+    let again = solve7(&short, &[]);
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("3v3: already solved"));
+    assert!(reference == tables(&short), "files differ on resume");
+}

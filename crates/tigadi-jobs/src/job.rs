@@ -141,6 +141,10 @@ pub fn solve<O: JobObserver>(
         planned.len(),
         planned.iter().map(|&t| step_slots(rules, t)).sum(),
     );
+    observer.room(
+        bytes_to_write(&tables, kinds, steps, &todo),
+        tables.free_bytes(),
+    );
     // A step with gotis in hand whose game values and 100-turn values are
     // both to be found, and fit in memory together, finds them in one pass
     // (the game pass, which comes first: the 100-turn pass passes it by).
@@ -163,6 +167,65 @@ pub fn solve<O: JobObserver>(
         observer.warning(&format!("left out of the manifest: {s}"));
     }
     Ok(())
+}
+
+/// Bytes a slot assumed for game values where none are in the directory yet:
+/// above what the solved games' tables take (0.25–0.3), so that a fresh run's
+/// estimate errs high.
+const FIRST_BYTES_PER_SLOT: f64 = 0.5;
+
+/// About the bytes a slot of a table of `kind` against the game values' of the
+/// same tiers, for a kind none of whose tables are written yet: a little above
+/// what the solved games show (the 100-turn tables 0.76–0.83, the DTW tables
+/// 1.04–1.26).
+fn against_game_values(kind: TableKind) -> f64 {
+    match kind {
+        TableKind::GameTheoretic => 1.0,
+        TableKind::Horizon => 1.0,
+        TableKind::Dtw => 1.5,
+    }
+}
+
+/// About how many bytes of tables the steps still `todo` (per kind of `kinds`)
+/// will write: their slots at the bytes a slot of the tables of the same kind
+/// already written among `steps`; for a kind with none yet, at the game
+/// values' ([`against_game_values`]; [`FIRST_BYTES_PER_SLOT`] where there are
+/// none of those either).
+fn bytes_to_write(
+    tables: &TablebaseDir,
+    kinds: &[TableKind],
+    steps: &[Tier],
+    todo: &[Vec<bool>],
+) -> u64 {
+    let rules = tables.rules();
+    // The bytes a slot of the tables of `kind` among `steps` (`None` if none).
+    let written = |kind| {
+        let (mut bytes, mut slots) = (0u64, 0u64);
+        for &tier in steps {
+            for id in step_tables(rules, kind, tier) {
+                if let Ok(meta) = std::fs::metadata(tables.table_path(id)) {
+                    bytes += meta.len();
+                    slots += SubspaceIndex::new(id.tier.subspace).slots();
+                }
+            }
+        }
+        (slots > 0).then(|| bytes as f64 / slots as f64)
+    };
+    let game = written(TableKind::GameTheoretic).unwrap_or(FIRST_BYTES_PER_SLOT);
+    let mut total = 0.0;
+    for (&kind, todo) in kinds.iter().zip(todo) {
+        let planned: u64 = steps
+            .iter()
+            .zip(todo)
+            .filter(|(_, &todo)| todo)
+            .map(|(&tier, _)| step_slots(rules, tier))
+            .sum();
+        if planned > 0 {
+            let rate = written(kind).unwrap_or(game * against_game_values(kind));
+            total += planned as f64 * rate;
+        }
+    }
+    total as u64
 }
 
 /// How a [`solve`] may spend memory. The files do not depend on it.

@@ -126,6 +126,22 @@ pub trait JobObserver: Observer {
     /// Before the first step: how many steps (over every pass) are still to
     /// solve and their slots in all (steps already solved are not counted).
     fn planned(&self, _steps: usize, _slots: u64) {}
+    /// Before the first step: about how many bytes of tables the steps still to
+    /// solve will write (their slots at the bytes a slot of the tables of each
+    /// kind written so far, or a generous guess where there are none), and the
+    /// bytes free on the directory's disk (`None` where the system does not
+    /// say). By default a [`warning`](Self::warning) where they do not fit.
+    fn room(&self, to_write: u64, free: Option<u64>) {
+        if let Some(free) = free.filter(|&free| free < to_write) {
+            self.warning(&format!(
+                "about {:.1} GB of tables are still to be written and their disk has \
+                 {:.1} GB free: the run may stop for want of space, and then goes on \
+                 from where it stopped once space is freed",
+                to_write as f64 / 1e9,
+                free as f64 / 1e9
+            ));
+        }
+    }
     /// A pass over the steps begins: the tables of `kind`.
     fn pass_started(&self, _kind: TableKind) {}
     /// A step whose tables of `kind` are present and valid: not solved again.
@@ -176,6 +192,20 @@ pub enum JobError {
     /// before this step, the first not solved; every step before it is
     /// written and listed, so running the job again resumes there.
     Stopped(Tier),
+}
+
+impl JobError {
+    /// Did a write fail for want of room: a full disk or quota, or a file-size
+    /// limit? Freeing room and running the job again then goes on from the
+    /// first step not written.
+    pub fn is_out_of_space(&self) -> bool {
+        use std::io::ErrorKind::{FileTooLarge, QuotaExceeded, StorageFull};
+        matches!(
+            self,
+            JobError::Tablebase(TablebaseError::Io { error, .. })
+                if matches!(error.kind(), StorageFull | QuotaExceeded | FileTooLarge)
+        )
+    }
 }
 
 impl fmt::Display for JobError {

@@ -518,6 +518,27 @@ impl TablebaseDir {
             .collect())
     }
 
+    /// The bytes free to an unprivileged writer on the file system that holds
+    /// the rule set's directory (`None` where it does not exist yet or the
+    /// system does not say).
+    #[cfg(unix)]
+    pub fn free_bytes(&self) -> Option<u64> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(self.path.as_os_str().as_bytes()).ok()?;
+        // SAFETY: `path` is a NUL-terminated string and `stat` a plain struct
+        // that the call fills in.
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        let ok = unsafe { libc::statvfs(path.as_ptr(), &mut stat) } == 0;
+        #[allow(clippy::unnecessary_cast)] // their widths differ between systems
+        ok.then(|| stat.f_bavail as u64 * stat.f_frsize as u64)
+    }
+
+    /// Elsewhere the system is not asked.
+    #[cfg(not(unix))]
+    pub fn free_bytes(&self) -> Option<u64> {
+        None
+    }
+
     /// Takes the directory's lock ([`DirLock`]), creating the directory if
     /// needed: what a job that writes tables holds while it runs.
     pub fn lock(&self) -> Result<DirLock, TablebaseError> {

@@ -197,7 +197,14 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         ));
         return Ok(crate::interrupt::exit_code(signal));
     }
-    result.map_err(|e| e.to_string())?;
+    result.map_err(|e| match e.is_out_of_space() {
+        true => format!(
+            "{e}: no room for the tables of the step in progress; every step written \
+             before it is kept, so free space and run the same command again to go on \
+             from there"
+        ),
+        false => e.to_string(),
+    })?;
     if placing {
         let value = |kind| tigadi_jobs::start_value(dir, &rules, kind).map_err(|e| e.to_string());
         let dtw = match args.dtw {
