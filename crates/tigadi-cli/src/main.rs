@@ -195,6 +195,16 @@ pub struct SolveArgs {
     /// the memory (default 10; 0: never together). The tables do not depend on it.
     #[arg(long, value_name = "GB")]
     pub memory: Option<String>,
+    /// Say what the run would do, then stop without solving: per kind of table,
+    /// the steps solved here already and those still to solve with their slots,
+    /// and about the bytes of tables they will write against the disk's free
+    /// bytes. Only reads (checking every table's checksums, as a run does), so
+    /// it may run beside a solve of the same directory.
+    #[arg(long)]
+    pub plan: bool,
+    /// With --plan: one JSON object instead of text.
+    #[arg(long, requires = "plan")]
+    pub json: bool,
 }
 
 /// Arguments of `verify`.

@@ -124,27 +124,13 @@ pub fn solve<O: JobObserver>(
             "removed {name}, left half-written by a stopped run"
         ));
     }
-    let todo: Vec<Vec<bool>> = kinds
-        .iter()
-        .map(|&kind| {
-            let solved = |t| {
-                step_tables(rules, kind, t)
-                    .into_iter()
-                    .all(|id| tables.is_solved(id))
-            };
-            steps.iter().map(|&t| !solved(t)).collect()
-        })
-        .collect();
-    let planned = todo.iter().flat_map(|t| steps.iter().zip(t));
-    let planned: Vec<Tier> = planned.filter(|(_, &t)| t).map(|(&s, _)| s).collect();
+    let plan = plan_in(&tables, steps, kinds);
+    let todo = plan.todo;
     observer.planned(
-        planned.len(),
-        planned.iter().map(|&t| step_slots(rules, t)).sum(),
+        plan.kinds.iter().map(|k| k.to_solve).sum(),
+        plan.kinds.iter().map(|k| k.slots_to_solve).sum(),
     );
-    observer.room(
-        bytes_to_write(&tables, kinds, steps, &todo),
-        tables.free_bytes(),
-    );
+    observer.room(plan.bytes_to_write, plan.free_bytes);
     // A step with gotis in hand whose game values and 100-turn values are
     // both to be found, and fit in memory together, finds them in one pass
     // (the game pass, which comes first: the 100-turn pass passes it by).
@@ -169,10 +155,56 @@ pub fn solve<O: JobObserver>(
     Ok(())
 }
 
+/// What a [`solve`] of some steps and kinds into a directory has left to do:
+/// [`plan`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Per kind asked for, in order.
+    pub kinds: Vec<KindPlan>,
+    /// About how many bytes of tables the steps still to solve will write, all
+    /// kinds together: their slots at the bytes a slot of the tables of each
+    /// kind written so far among the steps; for a kind with none yet, at the
+    /// game values' (a little more for the DTW), or at a generous guess where
+    /// no table is written yet.
+    pub bytes_to_write: u64,
+    /// Bytes free on the disk of the rule set's directory (or where it will be
+    /// made; `None` where the system does not say).
+    pub free_bytes: Option<u64>,
+    /// Per kind, per step: are its tables still to solve?
+    todo: Vec<Vec<bool>>,
+}
+
+/// One kind's part of a [`Plan`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindPlan {
+    /// The kind of table.
+    pub kind: TableKind,
+    /// Steps in all.
+    pub steps: usize,
+    /// Steps whose tables of this kind are not all present and valid.
+    pub to_solve: usize,
+    /// Their slots.
+    pub slots_to_solve: u64,
+    /// About how many bytes their tables will take ([`Plan::bytes_to_write`]).
+    pub bytes_to_write: u64,
+}
+
+/// What [`solve`] with `steps` and `kinds` would do in `dir` now: per kind,
+/// the steps whose tables are present and valid (every checksum checked, as
+/// the job checks them) and those still to solve, with their slots and about
+/// the bytes of tables they will write, against the disk's free bytes. Reads
+/// only; takes no lock, so it may run beside a job (whose step in progress
+/// then counts as still to solve).
+pub fn plan(dir: &Path, rules: &RuleSet, steps: &[Tier], kinds: &[TableKind]) -> Plan {
+    plan_in(&TablebaseDir::new(dir, rules), steps, kinds)
+}
+
 /// Bytes a slot assumed for game values where none are in the directory yet:
-/// above what the solved games' tables take (0.25–0.3), so that a fresh run's
-/// estimate errs high.
-const FIRST_BYTES_PER_SLOT: f64 = 0.5;
+/// a little above what the whole games' tables take (Tigadi 0.21, Lasker's
+/// 0.25 with gotis in hand and 0.29 without), so that a fresh run of a large
+/// game is not told it fits where it does not (small games' tables take from
+/// 0.1 to 0.4).
+const FIRST_BYTES_PER_SLOT: f64 = 0.35;
 
 /// About the bytes a slot of a table of `kind` against the game values' of the
 /// same tiers, for a kind none of whose tables are written yet: a little above
@@ -186,18 +218,20 @@ fn against_game_values(kind: TableKind) -> f64 {
     }
 }
 
-/// About how many bytes of tables the steps still `todo` (per kind of `kinds`)
-/// will write: their slots at the bytes a slot of the tables of the same kind
-/// already written among `steps`; for a kind with none yet, at the game
-/// values' ([`against_game_values`]; [`FIRST_BYTES_PER_SLOT`] where there are
-/// none of those either).
-fn bytes_to_write(
-    tables: &TablebaseDir,
-    kinds: &[TableKind],
-    steps: &[Tier],
-    todo: &[Vec<bool>],
-) -> u64 {
+/// [`plan`] in `tables`.
+fn plan_in(tables: &TablebaseDir, steps: &[Tier], kinds: &[TableKind]) -> Plan {
     let rules = tables.rules();
+    let todo: Vec<Vec<bool>> = kinds
+        .iter()
+        .map(|&kind| {
+            let solved = |t| {
+                step_tables(rules, kind, t)
+                    .into_iter()
+                    .all(|id| tables.is_solved(id))
+            };
+            steps.iter().map(|&t| !solved(t)).collect()
+        })
+        .collect();
     // The bytes a slot of the tables of `kind` among `steps` (`None` if none).
     let written = |kind| {
         let (mut bytes, mut slots) = (0u64, 0u64);
@@ -212,20 +246,39 @@ fn bytes_to_write(
         (slots > 0).then(|| bytes as f64 / slots as f64)
     };
     let game = written(TableKind::GameTheoretic).unwrap_or(FIRST_BYTES_PER_SLOT);
-    let mut total = 0.0;
-    for (&kind, todo) in kinds.iter().zip(todo) {
-        let planned: u64 = steps
-            .iter()
-            .zip(todo)
-            .filter(|(_, &todo)| todo)
-            .map(|(&tier, _)| step_slots(rules, tier))
-            .sum();
-        if planned > 0 {
-            let rate = written(kind).unwrap_or(game * against_game_values(kind));
-            total += planned as f64 * rate;
-        }
+    let kinds: Vec<KindPlan> = kinds
+        .iter()
+        .zip(&todo)
+        .map(|(&kind, todo)| {
+            let planned: Vec<Tier> = steps
+                .iter()
+                .zip(todo)
+                .filter(|(_, &todo)| todo)
+                .map(|(&tier, _)| tier)
+                .collect();
+            let slots_to_solve = planned.iter().map(|&t| step_slots(rules, t)).sum();
+            let bytes_to_write = match slots_to_solve {
+                0 => 0,
+                n => {
+                    let rate = written(kind).unwrap_or(game * against_game_values(kind));
+                    (n as f64 * rate) as u64
+                }
+            };
+            KindPlan {
+                kind,
+                steps: steps.len(),
+                to_solve: planned.len(),
+                slots_to_solve,
+                bytes_to_write,
+            }
+        })
+        .collect();
+    Plan {
+        bytes_to_write: kinds.iter().map(|k| k.bytes_to_write).sum(),
+        kinds,
+        free_bytes: tables.free_bytes(),
+        todo,
     }
-    total as u64
 }
 
 /// How a [`solve`] may spend memory. The files do not depend on it.

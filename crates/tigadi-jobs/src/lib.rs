@@ -24,7 +24,7 @@ mod rounds_step;
 pub mod verify;
 mod writing;
 
-pub use job::{solve, start_value, steps, JobOptions, Scope};
+pub use job::{plan, solve, start_value, steps, JobOptions, KindPlan, Plan, Scope};
 pub use observer::{
     step_name, DtwReport, GameReport, HorizonReport, JobError, JobObserver, TierReport,
 };

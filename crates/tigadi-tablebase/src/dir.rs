@@ -519,12 +519,23 @@ impl TablebaseDir {
     }
 
     /// The bytes free to an unprivileged writer on the file system that holds
-    /// the rule set's directory (`None` where it does not exist yet or the
-    /// system does not say).
+    /// (or will hold) the rule set's directory: that of its nearest existing
+    /// ancestor (`None` where the system does not say).
     #[cfg(unix)]
     pub fn free_bytes(&self) -> Option<u64> {
         use std::os::unix::ffi::OsStrExt;
-        let path = std::ffi::CString::new(self.path.as_os_str().as_bytes()).ok()?;
+        let existing = self
+            .path
+            .ancestors()
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    p
+                }
+            })
+            .find(|p| p.exists())?;
+        let path = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
         // SAFETY: `path` is a NUL-terminated string and `stat` a plain struct
         // that the call fills in.
         let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };

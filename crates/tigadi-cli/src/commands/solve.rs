@@ -12,7 +12,7 @@ use crate::progress::{Progress, SolveProgress};
 use crate::SolveArgs;
 use std::time::Instant;
 use tigadi_index::{Subspace, MIN_GOTIS};
-use tigadi_jobs::{step_name, JobError, JobOptions, Scope};
+use tigadi_jobs::{step_name, JobError, JobOptions, Plan, Scope};
 use tigadi_rules::RuleSet;
 use tigadi_tablebase as tb;
 use tigadi_values::Tier;
@@ -164,14 +164,6 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let options = job_options(args.memory.as_deref())?;
     let dir = &args.dir.dir;
-    set_encoding(
-        &tb::TablebaseDir::new(dir, &rules),
-        args.compression.as_deref(),
-        args.block_kib,
-    )?;
-    let progress = Progress::new("slots");
-    let observer = SolveProgress::new(&progress, &rules);
-    let started = Instant::now();
     let mut kinds = vec![tb::TableKind::GameTheoretic];
     let horizon = !args.no_horizon;
     if horizon {
@@ -181,6 +173,22 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         kinds.push(tb::TableKind::Dtw);
     }
     let steps = tigadi_jobs::steps(&rules, scope);
+    if args.plan {
+        return print_plan(
+            &rules,
+            dir,
+            &tigadi_jobs::plan(dir, &rules, &steps, &kinds),
+            args.json,
+        );
+    }
+    set_encoding(
+        &tb::TablebaseDir::new(dir, &rules),
+        args.compression.as_deref(),
+        args.block_kib,
+    )?;
+    let progress = Progress::new("slots");
+    let observer = SolveProgress::new(&progress, &rules);
+    let started = Instant::now();
     let result = crate::interrupt::stoppable(
         &progress,
         "the step in progress, once its tables are written",
@@ -238,4 +246,56 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         Some(e) => Err(format!("{e} (the solve itself finished)")),
         None => Ok(0),
     }
+}
+
+/// `solve --plan`: the [`Plan`] in words (a line per kind and one for the
+/// bytes), or as one JSON object.
+fn print_plan(rules: &RuleSet, dir: &std::path::Path, plan: &Plan, json: bool) -> CmdResult {
+    let path = tb::TablebaseDir::new(dir, rules).path().to_path_buf();
+    let gb = |b: u64| b as f64 / 1e9;
+    if json {
+        let kinds: Vec<serde_json::Value> = plan
+            .kinds
+            .iter()
+            .map(|k| {
+                serde_json::json!({
+                    "kind": k.kind.name(),
+                    "steps": k.steps,
+                    "to_solve": k.to_solve,
+                    "slots_to_solve": k.slots_to_solve,
+                    "bytes_to_write": k.bytes_to_write,
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "rules": rules.to_string(),
+            "dir": path.display().to_string(),
+            "kinds": kinds,
+            "bytes_to_write": plan.bytes_to_write,
+            "free_bytes": plan.free_bytes,
+        });
+        outln!("{out}");
+        return Ok(0);
+    }
+    outln!("plan for {rules} in {}:", path.display());
+    for k in &plan.kinds {
+        outln!(
+            "  {}: {} of {} steps solved; {} to solve, {} slots, about {:.1} GB of tables",
+            k.kind.name(),
+            k.steps - k.to_solve,
+            k.steps,
+            k.to_solve,
+            k.slots_to_solve,
+            gb(k.bytes_to_write)
+        );
+    }
+    let free = match plan.free_bytes {
+        Some(free) if free < plan.bytes_to_write => {
+            format!("{:.1} GB free on its disk: NOT ENOUGH", gb(free))
+        }
+        Some(free) => format!("{:.1} GB free on its disk", gb(free)),
+        None => "the disk's free space unknown".to_string(),
+    };
+    outln!("  about {:.1} GB to write; {free}", gb(plan.bytes_to_write));
+    Ok(0)
 }
