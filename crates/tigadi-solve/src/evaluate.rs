@@ -2,9 +2,9 @@
 //! `verify` runs over finished tables, and the reduction the solvers' results
 //! satisfy everywhere.
 
-use tigadi_index::MIN_GOTIS;
-use tigadi_rules::{Board, RuleSet, Successor};
+use tigadi_rules::{Board, RuleSet};
 use tigadi_values::placement::{for_each_placement_target, PlacementTarget};
+use tigadi_values::slide::{self, SlideTarget};
 use tigadi_values::{Hands, Metric, Value};
 
 /// The value of `board` for the player to move, recomputed from the values of its
@@ -30,14 +30,8 @@ pub fn evaluate_with(
     mut lookup: impl FnMut(Board) -> Value,
 ) -> Value {
     let mut best = Best::default();
-    board.for_each_successor(rules, |s| {
-        best.add(match s {
-            Successor::Capture(next) if next.is_game_over() => Value::Win(1),
-            Successor::Capture(next) => metric.before_turn(lookup(next), true),
-            Successor::Quiet(next) | Successor::Pass(next) => {
-                metric.before_turn(lookup(next), false)
-            }
-        })
+    slide::for_each_slide_target(rules, Hands::EMPTY, board, |_, t| {
+        best.add(t.value(metric, &mut lookup))
     });
     best.value()
 }
@@ -199,26 +193,17 @@ pub fn for_each_slide_target(
     mut f: impl FnMut(TurnTarget),
 ) {
     let slid = Hands::new(hands.opponent, hands.mover);
-    let mut slides = false;
-    board.for_each_slide_holding(rules, hands.mover, |_, s| {
-        slides = true;
-        f(match s {
-            Successor::Capture(next)
-                if next.mover.count_ones() + (hands.opponent as u32) < MIN_GOTIS as u32 =>
-            {
-                TurnTarget::Valued(Value::Win(1))
-            }
-            Successor::Capture(next) => TurnTarget::Exit {
+    slide::for_each_slide_target(rules, hands, board, |_, t| {
+        f(match t {
+            SlideTarget::Won => TurnTarget::Valued(Value::Win(1)),
+            SlideTarget::Capture(next) => TurnTarget::Exit {
                 hands: slid,
                 board: next,
                 step: Step::Slide { capture: true },
             },
-            Successor::Quiet(next) | Successor::Pass(next) => TurnTarget::Quiet(next),
+            SlideTarget::Quiet(next) => TurnTarget::Quiet(next),
         })
     });
-    if !slides && hands.mover == 0 && !rules.blocked_loses {
-        f(TurnTarget::Quiet(board.flipped()));
-    }
 }
 
 /// The value of `board` with `hands` in hand under Lasker's rule, recomputed

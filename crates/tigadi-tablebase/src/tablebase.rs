@@ -13,9 +13,9 @@ use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::geometry::ALL;
-use tigadi_rules::position::MIN_GOTIS;
-use tigadi_rules::{Board, Move, Position, RuleSet, Successor};
+use tigadi_rules::{Board, Move, Position, RuleSet};
 use tigadi_values::placement::for_each_placement_value_with;
+use tigadi_values::slide::for_each_slide_target;
 use tigadi_values::{reached_tiers, Hands, Tier};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
@@ -420,42 +420,25 @@ impl Tablebase {
         // hand are three. A slide keeps the hands (the other player's first now).
         if hands.mover == 0 || rules.slides_in_hand {
             let slid = Hands::new(hands.opponent, hands.mover);
-            let mut slides = false;
-            board.for_each_slide_holding(rules, hands.mover, |slide, next| {
-                slides = true;
+            for_each_slide_target(rules, hands, board, |slide, target| {
                 if error.is_some() {
                     return;
                 }
-                let v = match next {
-                    // The opponent left with fewer than three gotis on the board
-                    // and in hand: the game is won.
-                    Successor::Capture(n)
-                        if n.mover.count_ones() + u32::from(hands.opponent) < MIN_GOTIS =>
-                    {
-                        Ok(Value::Win(1))
-                    }
-                    Successor::Capture(n) => {
-                        self.get::<F>(slid, n).map(|v| metric.before_turn(v, true))
-                    }
-                    Successor::Quiet(n) | Successor::Pass(n) => {
-                        self.get::<F>(slid, n).map(|v| metric.before_turn(v, false))
-                    }
-                };
-                let turn = Move::Slide {
-                    from: slide.from,
-                    to: slide.to,
-                    capture: slide.capture,
-                };
-                match v {
-                    Ok(v) => turns.push((turn, v)),
-                    Err(e) => error = Some(e),
+                let turn = slide.map_or(Move::Pass, |s| Move::Slide {
+                    from: s.from,
+                    to: s.to,
+                    capture: s.capture,
+                });
+                let v = target.value(metric, |next| {
+                    self.get::<F>(slid, next).unwrap_or_else(|e| {
+                        error = Some(e);
+                        Value::Draw
+                    })
+                });
+                if error.is_none() {
+                    turns.push((turn, v));
                 }
             });
-            // A blocked player with an empty hand passes where that does not lose.
-            if error.is_none() && !slides && hands.mover == 0 && !rules.blocked_loses {
-                let v = self.get::<F>(slid, board.flipped())?.before_turn(false);
-                turns.push((Move::Pass, v));
-            }
         }
         match error {
             Some(e) => Err(e),

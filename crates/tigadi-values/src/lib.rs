@@ -2,8 +2,8 @@
 //! and the prober answers it: win/draw/loss with the DTC or the DTW ([`Value`],
 //! [`Wdl`], [`Metric`]) and their 16-bit packing ([`Packed`]), the values under
 //! the 100-turn rule ([`value_at_counter`], [`Category`]), the tiers that key the
-//! whole game ([`Tier`], [`successor_tiers`]), and the one definition of a placing
-//! position's value from its successors' ([`placement`]).
+//! whole game ([`Tier`], [`successor_tiers`]), and the one definition of a
+//! turn's value from the position it leads to ([`placement`], [`slide`]).
 //!
 //! This crate sits between the index and the solver, so that a program that only
 //! reads tables (the prober, the C and Python bindings, the server) needs no solver.
@@ -13,6 +13,7 @@
 pub mod category;
 pub mod memory;
 pub mod placement;
+pub mod slide;
 pub mod tier;
 pub mod value;
 pub mod words;
