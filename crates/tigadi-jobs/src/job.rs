@@ -164,8 +164,8 @@ pub struct Plan {
     /// About how many bytes of tables the steps still to solve will write, all
     /// kinds together: their slots at the bytes a slot of the tables of each
     /// kind written so far among the steps; for a kind with none yet, at the
-    /// game values' (a little more for the DTW), or at a generous guess where
-    /// no table is written yet.
+    /// game values' (a little more for the DTW), or at a guess a little above
+    /// the whole games' where no table is written yet.
     pub bytes_to_write: u64,
     /// Bytes free on the disk of the rule set's directory (or where it will be
     /// made; `None` where the system does not say).
