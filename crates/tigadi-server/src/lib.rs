@@ -144,7 +144,11 @@ impl Tablebases {
             return tb.clone();
         }
         let mut open = self.open.write().unwrap_or_else(|e| e.into_inner());
-        let open_one = || Arc::new(Tablebase::with_cache(&self.dir, rules, self.cache));
+        let open_one = || {
+            Arc::new(
+                Tablebase::with_cache(&self.dir, rules, self.cache).with_rule_values_from_game(),
+            )
+        };
         // A rule set without a directory of tables is not kept: asking about
         // many such rule sets must cost the server nothing (issue 54).
         let has_tables = || {

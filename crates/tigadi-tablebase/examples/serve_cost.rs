@@ -56,7 +56,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let blocks: usize = args.get(5).map_or(Ok(65_536), |s| s.parse())?;
     let text = std::fs::read_to_string(&args[3])?;
     let positions: Vec<String> = text.lines().filter_map(position_of).take(n).collect();
-    let tb = Tablebase::with_cache_blocks(Path::new(&args[1]), &rules, blocks);
+    // As the server opens it.
+    let tb = Tablebase::with_cache_blocks(Path::new(&args[1]), &rules, blocks)
+        .with_rule_values_from_game();
     for pass in 1..=3 {
         let (mut parse, mut answer, mut json) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let (mut moves, before) = (0usize, tb.blocks_read());

@@ -671,6 +671,13 @@ pub trait Field {
     /// The entry a stored word means in a table with this header; `None` if the
     /// encoding or the header rules it out (a corrupt table).
     fn entry(header: &Header, word: u16) -> Option<Self::Entry>;
+    /// What a probe of this field answers for a slot whose game value is
+    /// `game`, in a tier whose 100-turn values are its game values
+    /// ([`crate::Tablebase::with_rule_values_from_game`]); `None` for a field
+    /// that is not read from a 100-turn table.
+    fn from_game(_game: Value) -> Option<<Self::Entry as Entry>::Value> {
+        None
+    }
 }
 
 /// One slot's entry of a [`Field`] as held in memory (two bytes for a value), and
@@ -764,6 +771,9 @@ pub mod field {
         fn entry(_: &Header, word: u16) -> Option<Class> {
             Class::from_code(word as u8)
         }
+        fn from_game(game: Value) -> Option<Class> {
+            Class::of(game.wdl(), game.wdl())
+        }
     }
 
     impl Field for Dtc100 {
@@ -779,6 +789,9 @@ pub mod field {
                 _ => Value::Win(h),
             };
             (h <= header.dtc100_limit()).then_some(Packed::new(v))
+        }
+        fn from_game(game: Value) -> Option<Value> {
+            Some(game)
         }
     }
 }

@@ -16,7 +16,7 @@ use tigadi_rules::geometry::ALL;
 use tigadi_rules::{Board, Move, Position, RuleSet};
 use tigadi_values::placement::for_each_placement_value_with;
 use tigadi_values::slide::for_each_slide_target;
-use tigadi_values::{reached_tiers, Hands, Tier};
+use tigadi_values::{reached_tiers, successor_tiers, Hands, Tier};
 use tigadi_values::{value_at_counter, Category, Packed, Value, Wdl};
 
 /// Most gotis a side may have for the index (and so for a table file).
@@ -97,6 +97,12 @@ pub struct Tablebase {
     /// checks the tier of every placement it reads, and building the list each
     /// time cost more than the reads.
     placing_tiers: OnceLock<HashSet<Tier>>,
+    /// Answer the 100-turn values of a tier whose 100-turn table equals its
+    /// game table from the game table ([`Tablebase::with_rule_values_from_game`]).
+    rule_values_from_game: bool,
+    /// By the [`TableId::number`] of a tier's 100-turn table: does it equal
+    /// the tier's game table ([`Tablebase::horizon_is_game`]), once decided.
+    horizon_is_game: Box<[OnceLock<bool>]>,
 }
 
 impl Tablebase {
@@ -123,7 +129,73 @@ impl Tablebase {
             missing: Mutex::new(HashMap::new()),
             cache: BlockCache::sized(size),
             placing_tiers: OnceLock::new(),
+            rule_values_from_game: false,
+            horizon_is_game: (0..TableId::COUNT).map(|_| OnceLock::new()).collect(),
         }
+    }
+
+    /// This tablebase, answering the values under the 100-turn rule of every
+    /// tier whose 100-turn table equals its game table from the game table
+    /// alone: the same answers from about a third of the blocks where the rule
+    /// changes nothing (in all of Tigadi, for one). Whether a tier's tables are
+    /// so is decided from the checked headers of its own tables and of every
+    /// tier downstream of it ([`Tablebase::horizon_is_game`]), which the first
+    /// probe of a tier opens: worth it for a server or a long analysis, not for
+    /// a single probe.
+    pub fn with_rule_values_from_game(mut self) -> Tablebase {
+        self.rule_values_from_game = true;
+        self
+    }
+
+    /// Does the 100-turn table of `tier` hold exactly its game table's values
+    /// (so that they may be read there)? True when both tables of the tier
+    /// (and of its partner, where its moves reach it) are present and agree in
+    /// their counts of wins, draws and losses at counter 0, every tier their
+    /// moves leave for is so, and where moves stay inside the step no game DTC
+    /// exceeds the turn limit: the 100-turn rounds then decide exactly what the
+    /// game rounds decide by then, from the same exits (docs/RULES.md §7). (A
+    /// DTC above the limit makes a cursed win or a blessed loss, so the counts
+    /// already differ; the limit is checked as well.) A tier whose moves all
+    /// leave it has its successors' values either way. The counts alone would
+    /// not do: an exit's changed value can lengthen a win without losing it.
+    /// Never under Lasker's rule with gotis in hand, whose 100-turn depths
+    /// count to a placement too. Decided once per tier.
+    pub fn horizon_is_game(&self, tier: Tier) -> bool {
+        let rules = self.rules();
+        let cell = &self.horizon_is_game[TableId::new(TableKind::Horizon, tier).number(rules)];
+        if let Some(&known) = cell.get() {
+            return known;
+        }
+        let decided = self.decide_horizon_is_game(tier);
+        let _ = cell.set(decided);
+        decided
+    }
+
+    /// [`Tablebase::horizon_is_game`], not remembered.
+    fn decide_horizon_is_game(&self, tier: Tier) -> bool {
+        let rules = self.rules();
+        if rules.slides_in_hand && !tier.is_moving() {
+            return false;
+        }
+        let inside = tier.has_moves_inside(rules);
+        let step = match inside && tier.flipped() != tier {
+            true => vec![tier, tier.flipped()],
+            false => vec![tier],
+        };
+        step.iter().all(|&t| {
+            let game = self.loaded(TableId::new(TableKind::GameTheoretic, t));
+            let rule = self.loaded(TableId::new(TableKind::Horizon, t));
+            let (Ok(game), Ok(rule)) = (game, rule) else {
+                return false;
+            };
+            let (g, r) = (&game.table.header().counts, &rule.table.header().counts);
+            (g.wins, g.draws, g.losses) == (r.wins, r.draws, r.losses)
+                && (!inside || g.max_dtc_win.max(g.max_dtc_loss) <= rules.quiet)
+                && successor_tiers(rules, t)
+                    .into_iter()
+                    .filter(|s| !step.contains(s))
+                    .all(|s| self.horizon_is_game(s))
+        })
     }
 
     /// The number of blocks read and decompressed so far (the block cache's
@@ -336,7 +408,21 @@ impl Tablebase {
         hands: Hands,
         board: Board,
     ) -> Result<<F::Entry as Entry>::Value, TablebaseError> {
-        let id = TableId::new(F::KIND, self.tier(hands, board)?);
+        let tier = self.tier(hands, board)?;
+        if F::KIND == TableKind::Horizon && self.rule_values_from_game && self.horizon_is_game(tier)
+        {
+            let id = TableId::new(TableKind::GameTheoretic, tier);
+            let l = self.loaded(id)?;
+            let game = l.table.get::<field::Dtc>(
+                &self.cache,
+                id.place(self.rules()),
+                l.index.index(board),
+            )?;
+            if let Some(v) = F::from_game(game) {
+                return Ok(v);
+            }
+        }
+        let id = TableId::new(F::KIND, tier);
         let l = self.loaded(id)?;
         l.table
             .get::<F>(&self.cache, id.place(self.rules()), l.index.index(board))
