@@ -136,7 +136,7 @@ impl Tablebase {
 
     /// This tablebase, answering the values under the 100-turn rule of every
     /// tier whose 100-turn table equals its game table from the game table
-    /// alone: the same answers from about a third of the blocks where the rule
+    /// alone: the same answers from about half the blocks where the rule
     /// changes nothing (in all of Tigadi, for one). Whether a tier's tables are
     /// so is decided from the checked headers of its own tables and of every
     /// tier downstream of it ([`Tablebase::horizon_is_game`]), which the first
