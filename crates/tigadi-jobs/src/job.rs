@@ -206,14 +206,13 @@ pub fn plan(dir: &Path, rules: &RuleSet, steps: &[Tier], kinds: &[TableKind]) ->
 /// 0.1 to 0.4).
 const FIRST_BYTES_PER_SLOT: f64 = 0.35;
 
-/// About the bytes a slot of a table of `kind` against the game values' of the
-/// same tiers, for a kind none of whose tables are written yet: a little above
-/// what the solved games show (the 100-turn tables 0.76–0.83, the DTW tables
-/// 1.04–1.26).
+/// About the bytes a slot of a table of `kind` (derived from the game values)
+/// against the game values' of the same tiers, for a kind none of whose tables
+/// are written yet: a little above what the solved games show (the 100-turn
+/// tables 0.76–0.83, the DTW tables 1.04–1.26).
 fn against_game_values(kind: TableKind) -> f64 {
     match kind {
-        TableKind::GameTheoretic => 1.0,
-        TableKind::Horizon => 1.0,
+        TableKind::GameTheoretic | TableKind::Horizon => 1.0,
         TableKind::Dtw => 1.5,
     }
 }
@@ -257,9 +256,10 @@ fn plan_in(tables: &TablebaseDir, steps: &[Tier], kinds: &[TableKind]) -> Plan {
                 .map(|(&tier, _)| tier)
                 .collect();
             let slots_to_solve = planned.iter().map(|&t| step_slots(rules, t)).sum();
-            let bytes_to_write = match slots_to_solve {
-                0 => 0,
-                n => {
+            let bytes_to_write = match (slots_to_solve, kind) {
+                (0, _) => 0,
+                (n, TableKind::GameTheoretic) => (n as f64 * game) as u64,
+                (n, _) => {
                     let rate = written(kind).unwrap_or(game * against_game_values(kind));
                     (n as f64 * rate) as u64
                 }

@@ -128,7 +128,8 @@ pub trait JobObserver: Observer {
     fn planned(&self, _steps: usize, _slots: u64) {}
     /// Before the first step: about how many bytes of tables the steps still to
     /// solve will write (their slots at the bytes a slot of the tables of each
-    /// kind written so far, or a generous guess where there are none), and the
+    /// kind written so far, or of the game values, or a guess where no table
+    /// is written yet: [`crate::Plan::bytes_to_write`]), and the
     /// bytes free on the directory's disk (`None` where the system does not
     /// say). By default a [`warning`](Self::warning) where they do not fit.
     fn room(&self, to_write: u64, free: Option<u64>) {

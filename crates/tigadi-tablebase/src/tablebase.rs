@@ -411,17 +411,20 @@ impl Tablebase {
         let tier = self.tier(hands, board)?;
         if F::KIND == TableKind::Horizon && self.rule_values_from_game && self.horizon_is_game(tier)
         {
-            let id = TableId::new(TableKind::GameTheoretic, tier);
-            let l = self.loaded(id)?;
-            let game = l.table.get::<field::Dtc>(
-                &self.cache,
-                id.place(self.rules()),
-                l.index.index(board),
-            )?;
-            if let Some(v) = F::from_game(game) {
+            if let Some(v) = F::from_game(self.read::<field::Dtc>(tier, board)?) {
                 return Ok(v);
             }
         }
+        self.read::<F>(tier, board)
+    }
+
+    /// The entry of field `F` for `board` in its table of `tier` (checked by
+    /// [`Tablebase::get`]).
+    fn read<F: Field>(
+        &self,
+        tier: Tier,
+        board: Board,
+    ) -> Result<<F::Entry as Entry>::Value, TablebaseError> {
         let id = TableId::new(F::KIND, tier);
         let l = self.loaded(id)?;
         l.table
