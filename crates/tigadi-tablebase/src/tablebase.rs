@@ -80,7 +80,10 @@ pub struct RuleValues {
 pub struct Tablebase {
     dir: TablebaseDir,
     /// Every table it may open, by [`TableId::number`], once opened and checked.
-    tables: Box<[OnceLock<Loaded>]>,
+    /// Boxed: an opened table takes a few hundred bytes, and most of the
+    /// numbers are never opened (a slot is a pointer, not a table, so that
+    /// making a prober touches about 1 MB, not 30).
+    tables: Box<[OnceLock<Box<Loaded>>]>,
     /// The tables found damaged or mismatched, by [`TableId::number`], with the
     /// stamp their file had then: asked again only once the file changes.
     bad: Mutex<HashMap<usize, (FileStamp, TablebaseError)>>,
@@ -266,7 +269,7 @@ impl Tablebase {
         match self.open_table(id) {
             // Another thread may have won the race; either copy is fine.
             Ok(l) => {
-                let _ = cell.set(l);
+                let _ = cell.set(Box::new(l));
             }
             // A damaged or mismatched file stays so until it changes: remember it
             // with the stamp it had before it was read (a change while it was
