@@ -19,8 +19,7 @@ const EMPTY4: &str = ".../.../.../....../.../.../... B 4 4";
 fn whole() -> &'static str {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("tigadi-cli-p4-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
+        let d = scratch("cli-p4");
         let r = run_with(
             {
                 let mut c = tigadi();

@@ -31,9 +31,7 @@ const GAMES: [&str; 2] = ["tigadi,pieces=4", "navakankari,pieces=4"];
 fn whole_games() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("tigadi-play-whole-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = common::scratch::scratch_dir("play-whole");
         for name in GAMES {
             let rules = RuleSet::parse(name).unwrap();
             let steps = steps(&rules, Scope::Whole);

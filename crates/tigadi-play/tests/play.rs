@@ -25,9 +25,7 @@ impl JobObserver for Silent {}
 fn small_tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("tigadi-play-tables-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = common::scratch::scratch_dir("play-tables");
         solve(
             &d,
             &RuleSet::TIGADI,

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod http;
+#[path = "../../../tigadi-rules/tests/support/scratch.rs"]
+mod scratch;
 
 use std::fs;
 use std::io::{Read, Write};
@@ -91,12 +93,10 @@ pub fn run(args: &[&str]) -> Run {
     run_with(cmd, b"", LIMIT)
 }
 
-/// A fresh empty directory for one test.
+/// A fresh empty directory for one test or fixture, removed when the test
+/// process exits.
 pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tigadi-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
+    scratch::scratch_dir(name)
 }
 
 /// A directory solved to 7 gotis (3v3, 4v3, 3v4; game-theoretic tables only, the

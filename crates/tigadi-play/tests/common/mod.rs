@@ -2,6 +2,9 @@
 //! probes of the tables (one value per position, never the ranked answer the
 //! library follows).
 
+#[path = "../../../tigadi-rules/tests/support/scratch.rs"]
+pub mod scratch;
+
 use tigadi_play::{line, Line, LineEnd};
 use tigadi_rules::{GameResult, Position};
 use tigadi_tablebase::{field, Tablebase};
