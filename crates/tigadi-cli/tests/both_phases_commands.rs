@@ -4,7 +4,7 @@
 //! checked against `probe --json` run on the same tables, never against a value
 //! written here.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value as Json;

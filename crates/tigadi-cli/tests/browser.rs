@@ -8,7 +8,7 @@
 //! Without the browser the test says so loudly and passes, except under CI
 //! (`CI` set), where `.ci/run` installs it and a missing browser fails.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Client, Server};
 use common::{run, run_with, solved7, tigadi, LIMIT, P, START};

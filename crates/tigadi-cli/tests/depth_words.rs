@@ -4,7 +4,7 @@
 //! and the key `dtc`; `probe` names the 100-turn rule only where it changes
 //! something.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::{in_words, run, solved_pieces4, PIECES4};

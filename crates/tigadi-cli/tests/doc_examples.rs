@@ -12,7 +12,7 @@
 //!   and its standard output and error compared with the lines below it, up to the
 //!   next `$ ` line; a line `...` stands for any number of lines.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::{run_with, solved_pieces4, tigadi, LIMIT};

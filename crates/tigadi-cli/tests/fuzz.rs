@@ -2,7 +2,7 @@
 //! whatever comes in, it exits with 0, 1 or 2, never panics or dies of a signal,
 //! and says what is wrong on stderr when it exits with 2.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Issue 14: what a hostile or careless user broke, each case run as the user ran
 //! it (the binary, real files, /dev/full, FIFOs, a held lock).
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::fs;

@@ -4,7 +4,7 @@
 //! capture in every door; input lines at and past the bound. Network tests run on
 //! loopback, each socket with a time limit.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::*;

@@ -1,7 +1,7 @@
 //! `index-stats --tiers`: one line per tier the game reaches, which a whole solve
 //! writes one game table each of, and totals that add the lines up.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -6,7 +6,7 @@
 //! alternate placing reaches with "no table" for that tier's file (exit 2 where
 //! they fail), never "invalid position", a panic or a value.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::path::PathBuf;

@@ -17,12 +17,14 @@
 //! leading to counter 0; each stored DTC₁₀₀ must give the oracle's value at
 //! every counter ([`tigadi_values::value_at_counter`]), which fixes its depth.
 
-mod common;
+use crate::common;
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
 mod lasker;
 
 use common::*;
-use lasker::{solve_classes, solve_classes_under_rule, solve_graph, Class, Value};
+use lasker::{solve_classes, solve_classes_under_rule, solve_graph, Class, UnderRule, Value};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use tigadi_tablebase::{field, hands_of, Tablebase};
 
 /// Solves `lasker,pieces={pieces}` with the CLI and compares every stored value
@@ -71,6 +73,25 @@ fn tables_match_the_oracle(pieces: u8) -> usize {
         compared += 1;
     }
     compared
+}
+
+/// [`solve_classes_under_rule`] of `pieces` a side at turn limit `quiet`, solved
+/// once per test binary (two tests compare `lasker,pieces=3,quiet=8`).
+fn under_rule(pieces: u8, quiet: usize) -> &'static HashMap<Class, UnderRule> {
+    type Solved = &'static OnceLock<HashMap<Class, UnderRule>>;
+    static CACHE: Mutex<Vec<((u8, usize), Solved)>> = Mutex::new(Vec::new());
+    let cell: Solved = {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.iter().find(|(key, _)| *key == (pieces, quiet)) {
+            Some(&(_, cell)) => cell,
+            None => {
+                let cell: Solved = Box::leak(Box::new(OnceLock::new()));
+                cache.push(((pieces, quiet), cell));
+                cell
+            }
+        }
+    };
+    cell.get_or_init(|| solve_classes_under_rule(pieces, quiet))
 }
 
 /// The oracle's value as the tables hold it.
@@ -246,7 +267,7 @@ fn horizon_tables_match_the_oracle(rules_name: &str) -> HorizonCounts {
     let (rules, _, tables) = solved_whole(rules_name, "horizon-oracle");
     let quiet = rules.quiet;
     let mut counts = HorizonCounts::default();
-    for (c, under) in solve_classes_under_rule(rules.pieces, quiet as usize) {
+    for (c, under) in under_rule(rules.pieces, quiet as usize) {
         let n = c.to_naive();
         if n.total(1) < 3 || n.total(2) < 3 {
             continue;
@@ -308,7 +329,7 @@ fn lasker_3_horizon_tables_match_the_naive_oracle() {
 fn answers_under_the_rule_match_the_oracle(rules_name: &str, every: usize) -> usize {
     let (rules, dir, tables) = solved_whole(rules_name, "answer-oracle");
     let quiet = rules.quiet as usize;
-    let oracle = solve_classes_under_rule(rules.pieces, quiet);
+    let oracle = under_rule(rules.pieces, quiet);
     let mut classes: Vec<&Class> = oracle.keys().collect();
     classes.sort();
     let wdl = |v: Value| naive_value(v).wdl();

@@ -2,7 +2,7 @@
 //! directory, or one holding another rule set's tables (named, with the `--rules`
 //! that reads them), instead of a "no table" for the first position asked about.
 
-mod common;
+use crate::common;
 
 use common::{run, run_with, solved_pieces4, tigadi, LIMIT, P};
 

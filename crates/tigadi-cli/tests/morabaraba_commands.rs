@@ -6,7 +6,7 @@
 //! `serve`. Values are checked against `probe --json` on the same tables, never
 //! against a value written here.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::*;

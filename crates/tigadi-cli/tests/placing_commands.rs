@@ -4,7 +4,7 @@
 //! lists every placement of a placing position (also from a game record), `verify`
 //! checks the placing files, and `--no-placing` skips them.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

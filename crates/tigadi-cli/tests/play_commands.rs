@@ -1,7 +1,7 @@
 //! `analyze`, `line`, `play` and `match` as a person (or a script) uses them, on the
 //! shared tables solved to 7 gotis, checked against `probe` run on the same tables.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value as Json;

@@ -2,7 +2,7 @@
 //! position at a time, as an engine or a match runner drives it: each answer must
 //! come before the next position is written.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::io::{BufRead, BufReader, Write};

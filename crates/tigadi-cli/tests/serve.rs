@@ -2,7 +2,7 @@
 //! answer must equal `tigadi probe`'s, and a damaged table that fails only its own
 //! positions while the server goes on serving.
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::{copy_of_solved, run_with, solved7, tigadi, LIMIT, P, START};

@@ -4,7 +4,7 @@
 //! gone. Everything runs on loopback and stops by itself (each socket has a read
 //! time limit; the slow-client test takes about 11 s).
 
-mod common;
+use crate::common;
 
 use common::http::{enc, Server};
 use common::scratch;

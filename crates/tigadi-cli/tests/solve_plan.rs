@@ -3,7 +3,7 @@
 //! job's), before a run, after it, and with one table removed; the plan
 //! writes nothing; `--json` needs `--plan`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 //! killed with SIGKILL part-way and started again finishes with byte-identical
 //! files.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

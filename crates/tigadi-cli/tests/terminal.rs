@@ -6,7 +6,7 @@
 //! `TIGADI_PTY_MAX_PIECES` sets the size of the solve (7 by default, quick; the
 //! issue's check is 9).
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! `include/tigadi.h` is what cbindgen makes of `src/lib.rs`: the header and the
 //! library cannot drift apart. After changing the C interface, rewrite the header
-//! with `TIGADI_BLESS=1 cargo test --release -p tigadi-ffi --test header`.
+//! with `TIGADI_BLESS=1 cargo test --release -p tigadi-ffi --test ffi header::`.
 
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn header_matches_the_rust_code() {
     assert!(
         current == generated,
         "{} is out of date with src/lib.rs; rewrite it with \
-         TIGADI_BLESS=1 cargo test --release -p tigadi-ffi --test header",
+         TIGADI_BLESS=1 cargo test --release -p tigadi-ffi --test ffi header::",
         path.display()
     );
 }

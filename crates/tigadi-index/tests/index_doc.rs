@@ -9,7 +9,7 @@
 //! standard subspace and on random slots (padding included), and require the test
 //! vectors to match both.
 //!
-//! `cargo test --release -p tigadi-index --test index_doc -- --ignored --nocapture`
+//! `cargo test --release -p tigadi-index --test index -- --ignored --nocapture index_doc::`
 //! prints fresh rows for the vector table (computed by the plain implementation).
 
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! same without the moves, and both serialise to the fields `tigadi probe --json`
 //! documents.
 
-mod common;
+use crate::common;
 
 use common::{boards, solve_and_write};
 use tigadi_index::Subspace;

@@ -3,7 +3,7 @@
 //! from what it checked at opening, or says which file is wrong; it never answers
 //! another value, never panics and never dies of a signal.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::os::unix::fs::FileExt;
@@ -244,13 +244,12 @@ fn a_table_truncated_while_open_is_an_error_naming_it_not_a_crash() {
     // In a child process, so that a signal (SIGBUS from a mapped file that shrank)
     // shows up as its exit status rather than killing the test run.
     let (dir, _) = copy();
+    // The harness names a test by its module path without the crate's name.
+    let module = module_path!().split_once("::").map(|(_, m)| m);
+    let name = "a_table_truncated_while_open_is_an_error_naming_it_not_a_crash";
+    let test = module.map_or(name.to_string(), |m| format!("{m}::{name}"));
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "a_table_truncated_while_open_is_an_error_naming_it_not_a_crash",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+        .args(["--exact", &test, "--nocapture", "--test-threads=1"])
         .env(CHILD_DIR, dir.path())
         .output()
         .unwrap();

@@ -5,7 +5,7 @@
 //! altered DTW (re-encoded with valid checksums and listed in `SHA256SUMS`, so
 //! only the recomputation can see it) in the moving phase and in a placing layer.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

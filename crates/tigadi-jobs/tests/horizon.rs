@@ -4,7 +4,7 @@
 //! turn limit is refused with a message that says so, and a directory without
 //! horizon tables still probes (the values under the rule reported missing).
 
-mod common;
+use crate::common;
 #[path = "../../tigadi-solve/tests/oracle/mod.rs"]
 mod oracle;
 

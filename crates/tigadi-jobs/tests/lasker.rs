@@ -6,7 +6,7 @@
 //! all leave it; it passes `lasker,pieces=4`'s, where captures while gotis are
 //! in hand need not end the game.
 
-mod common;
+use crate::common;
 
 use tigadi_index::Subspace;
 use tigadi_jobs::{solve, steps, verify, JobOptions, Scope};

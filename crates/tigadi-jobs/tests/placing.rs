@@ -2,7 +2,7 @@
 //! altered placing value; version-1 moving-phase headers of the standard game are
 //! unchanged by the new header fields.
 
-mod common;
+use crate::common;
 
 use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_jobs::{verify, verify_with, VerifyObserver};

@@ -4,7 +4,7 @@
 //! header keeps the turn limit in byte 22 and the layer in byte 23, with the moving
 //! phase's horizon headers as they were.
 
-mod common;
+use crate::common;
 
 use common::listed_sums;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! answers every probe as the set it was read from (the oracle), positions of
 //! both phases.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use tigadi_index::Subspace;

@@ -6,8 +6,6 @@
 //! of the tables already there, or of the game values for a kind with none);
 //! on an empty one it is a guess, the whole games' bytes a slot.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;

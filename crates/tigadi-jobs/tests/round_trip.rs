@@ -1,7 +1,7 @@
 //! Values written with `TablebaseDir::write` come back unchanged through `load`,
 //! `Tablebase::probe`, `probe_wdl` and `probe_moves`, for every position.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tigadi_index::{Subspace, SubspaceIndex};

@@ -7,7 +7,7 @@
 //! Lasker's steps with gotis in hand (game and 100-turn values in one pass).
 //! `verify` stops the same way, between its steps.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

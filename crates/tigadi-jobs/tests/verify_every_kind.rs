@@ -7,7 +7,7 @@
 //! `SHA256SUMS`, so only the recomputation can see the change. The same for
 //! tiers with gotis in hand under Lasker's rule (`slides=always`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};
@@ -296,7 +296,7 @@ impl VerifyObserver for Nothing {}
 /// win in the moving tier 4v4 and one in a tier of the last placement, all in
 /// one run. For the reference outputs of a release (copy them first):
 /// `TIGADI_ALTER_DIR=/tmp/p5 TIGADI_ALTER_RULES=tigadi,pieces=5 cargo test
-/// --release -p tigadi-jobs --test verify_every_kind -- --ignored`.
+/// --release -p tigadi-jobs --test jobs -- --ignored verify_every_kind::`.
 #[test]
 #[ignore]
 fn altered_values_in_a_given_directory_are_caught() {

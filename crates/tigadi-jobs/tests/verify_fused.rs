@@ -8,7 +8,7 @@
 //! `SHA256SUMS`, so that only the recomputation can see it) must fail that
 //! kind's tables only, at the altered slot among others.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use tigadi_index::Subspace;

@@ -6,7 +6,7 @@
 //! disagree with its successors: itself and its predecessors, also those that reach
 //! it by a capture from a symmetric run or by a quiet move onto a symmetric mover set.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::collections::{BTreeSet, HashMap};

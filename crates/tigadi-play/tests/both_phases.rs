@@ -7,7 +7,7 @@
 //! value per position), never through the ranked answer that the library follows,
 //! so a ranking or phase-switching bug in the library shows up as a disagreement.
 
-mod common;
+use crate::common;
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! `TIGADI_PLAY_TABLES=DIR` runs the record checks against the tables in `DIR`
 //! instead (for example a full run's, where the sample game is judged throughout).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -3,9 +3,7 @@
 //! rules crate: the same moves in every position of random games, the same perft
 //! from the start, and the naive oracle's value iteration on games with known values.
 
-mod support {
-    pub mod lasker;
-}
+use crate::support;
 
 use std::collections::BTreeSet;
 use support::lasker::{

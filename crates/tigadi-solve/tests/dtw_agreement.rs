@@ -7,7 +7,7 @@
 //! the placing pass with DTW. The placing tables' game-theoretic values (DTC pass)
 //! are checked against the oracle's win/draw/loss on the way.
 
-mod oracle;
+use crate::oracle;
 
 use oracle::dtw::{DtwOracle, Phase};
 use rayon::prelude::*;

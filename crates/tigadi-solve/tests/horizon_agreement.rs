@@ -4,8 +4,8 @@
 //! rule that the solver's DTC₁₀₀ gives at that counter equals the oracle's. Small turn
 //! limits make cursed wins and blessed losses occur; the tests assert that they do.
 
-mod common;
-mod oracle;
+use crate::common;
+use crate::oracle;
 
 use common::Solved;
 use oracle::horizon::{HorizonOracle, DRAW, LOSS, WIN};

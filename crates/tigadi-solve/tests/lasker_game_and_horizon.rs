@@ -7,7 +7,7 @@
 //! each kind's exits read from the whole game's tables of that kind. Small turn
 //! limits make the two kinds' exits differ (the test asserts that they do).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use tigadi_rules::RuleSet;

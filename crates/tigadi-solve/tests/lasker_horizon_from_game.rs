@@ -8,7 +8,7 @@
 //! left to the rounds are not just the game's decided ones capped; the test
 //! asserts that (and that draws were seeded) rather than assuming it.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use tigadi_rules::RuleSet;

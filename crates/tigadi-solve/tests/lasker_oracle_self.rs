@@ -6,9 +6,8 @@
 //! game, so the moving oracle's DTC and the Lasker oracle's turns to the end are the
 //! same count, and every value must agree exactly.
 
-#[path = "../../tigadi-rules/tests/support/lasker.rs"]
-mod lasker;
-mod oracle;
+use crate::lasker;
+use crate::oracle;
 
 use lasker::{solve, Naive, Value as NaiveValue};
 use oracle::OracleSolution;

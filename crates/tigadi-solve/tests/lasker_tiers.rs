@@ -13,9 +13,8 @@
 //!   rules crate's `Position` (a capture counts 1, a side left below three in all
 //!   loses at once, no move loses at 0).
 
-mod common;
-#[path = "../../tigadi-rules/tests/support/lasker.rs"]
-mod lasker;
+use crate::common;
+use crate::lasker;
 
 use std::collections::HashMap;
 use tigadi_index::{Subspace, SubspaceIndex};

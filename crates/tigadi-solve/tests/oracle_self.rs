@@ -5,14 +5,12 @@
 //!
 //! Run times are printed (`--nocapture`); `ORACLE_VERBOSE=1` prints every round.
 
-mod oracle;
+use crate::oracle;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use oracle::{check_ranking, turns, ClassCounts, OracleSolution, Turn};
+use oracle::{check_ranking, solved, turns, ClassCounts, OracleSolution, Turn};
 use tigadi_rules::geometry::{transform_point, BoardKind, Point, SYMMETRIES};
 use tigadi_rules::RuleSet;
 use tigadi_solve::value::Value;
@@ -38,34 +36,6 @@ fn set(names: &str) -> u32 {
                 .bit()
         })
         .fold(0, |a, b| a | b)
-}
-
-/// Solutions by rule set name and goti counts, each solved at most once.
-type Cache = HashMap<(String, u32, u32), &'static OnceLock<OracleSolution>>;
-
-/// The oracle's solution of `(m, o)` under `rules`, solved once per test binary.
-/// The cache's lock is held only to find the solution's cell, so tests that need
-/// different solutions solve them at the same time (the two largest, tigadi's and
-/// morris's 3v4, take about a minute each); a test that needs one being solved
-/// waits for it.
-fn solved(rules: RuleSet, m: u32, o: u32) -> &'static OracleSolution {
-    static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
-    let cell: &'static OnceLock<OracleSolution> = {
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let cache = cache.get_or_insert_with(HashMap::new);
-        cache
-            .entry((rules.name(), m, o))
-            .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
-    };
-    cell.get_or_init(|| {
-        let t = Instant::now();
-        let sol = OracleSolution::solve(rules, m, o);
-        eprintln!(
-            "oracle solve {rules} {m}v{o}: {:.1} s",
-            t.elapsed().as_secs_f64()
-        );
-        sol
-    })
 }
 
 fn class_counts(sol: &OracleSolution, m: u32, o: u32) -> ClassCounts {

@@ -21,7 +21,7 @@
 //! a placement that captures counts 1, any other adds 1 to what follows; the winner
 //! takes the quickest win, the loser the slowest loss.
 
-mod oracle;
+use crate::oracle;
 
 use oracle::horizon::{HorizonOracle, DRAW, LOSS, WIN};
 use oracle::OracleSolution;

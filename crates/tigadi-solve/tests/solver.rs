@@ -2,7 +2,7 @@
 //! its successors (recomputed from raw successors, not classes), padding is exactly
 //! the index's padding, and the result does not depend on the thread count.
 
-mod common;
+use crate::common;
 
 use common::Solved;
 use tigadi_index::{Subspace, SubspaceIndex};

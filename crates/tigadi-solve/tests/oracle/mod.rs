@@ -75,21 +75,52 @@
 //! let moves = oracle::turns(RuleSet::TIGADI, mover_bits, opponent_bits); // movegen
 //! ```
 //!
-//! The module is compiled into each test binary that declares `mod oracle;`, so
-//! solve once per binary (a `static` cache, as `tests/oracle_self.rs` does) if
-//! several tests need the same subspaces.
+//! [`solved`] solves each rule set's subspaces once per test binary, for the
+//! tests that compare the same ones.
 #![allow(dead_code)]
 
 pub mod dtw;
 pub mod horizon;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 use rayon::prelude::*;
 use tigadi_rules::geometry::{transform_point, Geometry, Point, SYMMETRIES};
 use tigadi_rules::RuleSet;
 use tigadi_solve::value::Value;
+
+/// Solutions by rule set name and goti counts, each solved at most once.
+type Cache = HashMap<(String, u32, u32), &'static OnceLock<OracleSolution>>;
+
+/// The oracle's solution of `(m, o)` under `rules`, solved once per test binary and
+/// kept for its life: for the small subspaces several tests compare (the 4-a-side
+/// oracles are solved with [`OracleSolution::solve`] and dropped after use).
+/// The cache's lock is held only to find the solution's cell, so tests that need
+/// different solutions solve them at the same time (the two largest, tigadi's and
+/// morris's 3v4, take about a minute each); a test that needs one being solved
+/// waits for it.
+pub fn solved(rules: RuleSet, m: u32, o: u32) -> &'static OracleSolution {
+    static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+    let cell: &'static OnceLock<OracleSolution> = {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let cache = cache.get_or_insert_with(HashMap::new);
+        cache
+            .entry((rules.name(), m, o))
+            .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
+    };
+    cell.get_or_init(|| {
+        let t = Instant::now();
+        let sol = OracleSolution::solve(rules, m, o);
+        eprintln!(
+            "oracle solve {rules} {m}v{o}: {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+        sol
+    })
+}
 
 /// Number of points on the board.
 const POINTS: u32 = 24;
