@@ -26,19 +26,20 @@ struct Tally {
     blessed_losses: u64,
 }
 
-/// Compares every raw state of `(m, o)` and `(o, m)` at every counter.
-fn agree(rules: RuleSet, m: u32, o: u32) -> Tally {
+/// Compares every raw state of each of `subspaces` (gotis of the side to move,
+/// of the other) at every counter, with one oracle solve of the first and one
+/// solver run up to its gotis: the others must be among the subspaces its
+/// captures reach. A tally per subspace.
+fn agree(rules: RuleSet, subspaces: &[(u32, u32)]) -> Vec<Tally> {
+    let (m, o) = subspaces[0];
     let game = Solved::up_to(rules, m + o);
     let horizon: HashMap<Subspace, Vec<Packed>> =
         solve_up_to_horizon(&rules, m + o, &Quiet, |_, _, _| {});
     let naive = HorizonOracle::solve(rules, m, o);
     let n = rules.quiet;
-    let [states, wrong, cursed, blessed] = [(); 4].map(|_| AtomicU64::new(0));
-    let mut pairs = vec![(m, o)];
-    if m != o {
-        pairs.push((o, m));
-    }
-    for (a, b) in pairs {
+    let mut tallies = Vec::new();
+    for &(a, b) in subspaces {
+        let [states, wrong, cursed, blessed] = [(); 4].map(|_| AtomicU64::new(0));
         let sub = Subspace::new(a as u8, b as u8);
         let index = SubspaceIndex::new(sub);
         let table = &horizon[&sub];
@@ -67,36 +68,36 @@ fn agree(rules: RuleSet, m: u32, o: u32) -> Tally {
             cursed.fetch_add((category == Category::CursedWin) as u64, Relaxed);
             blessed.fetch_add((category == Category::BlessedLoss) as u64, Relaxed);
         });
+        assert_eq!(
+            wrong.load(Relaxed),
+            0,
+            "{rules} {a}v{b}: solver and oracle disagree"
+        );
+        tallies.push(Tally {
+            states: states.into_inner(),
+            cursed_wins: cursed.into_inner(),
+            blessed_losses: blessed.into_inner(),
+        });
     }
-    assert_eq!(
-        wrong.load(Relaxed),
-        0,
-        "{rules} {m}v{o}: solver and oracle disagree"
-    );
-    Tally {
-        states: states.into_inner(),
-        cursed_wins: cursed.into_inner(),
-        blessed_losses: blessed.into_inner(),
-    }
+    tallies
 }
 
+/// 3v3 from the same oracle solve as 3v4 and 4v3 (their captures reach it).
 #[test]
-fn tigadi_quiet_10_3v3_agrees_at_every_counter() {
-    let t = agree(RuleSet::parse("tigadi,quiet=10").unwrap(), 3, 3);
-    assert_eq!(t.states, 2024 * 1330 * 11);
-    assert!(t.cursed_wins > 0 && t.blessed_losses > 0, "{t:?}");
-}
-
-#[test]
-fn tigadi_quiet_10_3v4_and_4v3_agree_at_every_counter() {
-    let t = agree(RuleSet::parse("tigadi,quiet=10").unwrap(), 4, 3);
-    assert_eq!(t.states, 2 * 2024 * 5985 * 11);
-    assert!(t.cursed_wins > 0 && t.blessed_losses > 0, "{t:?}");
+fn tigadi_quiet_10_3v3_3v4_and_4v3_agree_at_every_counter() {
+    let rules = RuleSet::parse("tigadi,quiet=10").unwrap();
+    let t = agree(rules, &[(4, 3), (3, 4), (3, 3)]);
+    assert_eq!(t[0].states + t[1].states, 2 * 2024 * 5985 * 11);
+    assert_eq!(t[2].states, 2024 * 1330 * 11);
+    let cursed = t[0].cursed_wins + t[1].cursed_wins;
+    let blessed = t[0].blessed_losses + t[1].blessed_losses;
+    assert!(cursed > 0 && blessed > 0, "{t:?}");
+    assert!(t[2].cursed_wins > 0 && t[2].blessed_losses > 0, "{t:?}");
 }
 
 #[test]
 fn morris_quiet_12_3v3_agrees_at_every_counter() {
-    let t = agree(RuleSet::parse("morris,quiet=12").unwrap(), 3, 3);
+    let t = &agree(RuleSet::parse("morris,quiet=12").unwrap(), &[(3, 3)])[0];
     assert_eq!(t.states, 2024 * 1330 * 13);
     assert!(t.cursed_wins > 0 && t.blessed_losses > 0, "{t:?}");
 }
