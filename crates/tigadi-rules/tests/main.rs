@@ -5,6 +5,7 @@
 mod clauses;
 mod finished;
 mod lasker;
+mod layout;
 mod support {
     pub mod lasker;
 }
