@@ -58,7 +58,7 @@ fn judged_equal(tb: &Tablebase, dir: &Path, rules: &RuleSet) -> Vec<Tier> {
     equal
 }
 
-/// Both answers are the same (an error the same error).
+/// Both answers are the same (an error the same error, field for field).
 fn same<T: PartialEq + std::fmt::Debug>(
     plain: Result<T, TablebaseError>,
     shortcut: Result<T, TablebaseError>,
@@ -66,7 +66,7 @@ fn same<T: PartialEq + std::fmt::Debug>(
 ) {
     let equal = match (&plain, &shortcut) {
         (Ok(p), Ok(s)) => p == s,
-        (Err(p), Err(s)) => p.to_string() == s.to_string(),
+        (Err(p), Err(s)) => format!("{p:?}") == format!("{s:?}"),
         _ => false,
     };
     assert!(equal, "{}: {plain:?} plain, {shortcut:?} shortcut", what());
@@ -83,16 +83,15 @@ fn compare_answers(plain: &Tablebase, shortcut: &Tablebase, rules: &RuleSet) -> 
                 continue;
             };
             for counter in [0, rules.quiet / 2] {
-                let (a, b) = (plain, shortcut);
                 let position = (tier.hands, board, counter);
                 same(
-                    a.probe_rule(tier.hands, board, counter),
-                    b.probe_rule(tier.hands, board, counter),
+                    plain.probe_rule(tier.hands, board, counter),
+                    shortcut.probe_rule(tier.hands, board, counter),
                     || format!("{rules} {tier} slot {slot}: {position:?}"),
                 );
                 same(
-                    a.probe_moves_rule(tier.hands, board, counter),
-                    b.probe_moves_rule(tier.hands, board, counter),
+                    plain.probe_moves_rule(tier.hands, board, counter),
+                    shortcut.probe_moves_rule(tier.hands, board, counter),
                     || format!("{rules} {tier} slot {slot}, its turns: {position:?}"),
                 );
                 answered += 1;
