@@ -20,11 +20,13 @@
 use crate::common;
 #[path = "../../tigadi-rules/tests/support/lasker.rs"]
 mod lasker;
+#[path = "../../tigadi-rules/tests/support/memo.rs"]
+mod memo;
 
 use common::*;
 use lasker::{solve_classes, solve_classes_under_rule, solve_graph, Class, UnderRule, Value};
+use memo::Memo;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 use tigadi_tablebase::{field, hands_of, Tablebase};
 
 /// Solves `lasker,pieces={pieces}` with the CLI and compares every stored value
@@ -78,20 +80,8 @@ fn tables_match_the_oracle(pieces: u8) -> usize {
 /// [`solve_classes_under_rule`] of `pieces` a side at turn limit `quiet`, solved
 /// once per test binary (two tests compare `lasker,pieces=3,quiet=8`).
 fn under_rule(pieces: u8, quiet: usize) -> &'static HashMap<Class, UnderRule> {
-    type Solved = &'static OnceLock<HashMap<Class, UnderRule>>;
-    static CACHE: Mutex<Vec<((u8, usize), Solved)>> = Mutex::new(Vec::new());
-    let cell: Solved = {
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        match cache.iter().find(|(key, _)| *key == (pieces, quiet)) {
-            Some(&(_, cell)) => cell,
-            None => {
-                let cell: Solved = Box::leak(Box::new(OnceLock::new()));
-                cache.push(((pieces, quiet), cell));
-                cell
-            }
-        }
-    };
-    cell.get_or_init(|| solve_classes_under_rule(pieces, quiet))
+    static SOLVED: Memo<(u8, usize), HashMap<Class, UnderRule>> = Memo::new();
+    SOLVED.get((pieces, quiet), || solve_classes_under_rule(pieces, quiet))
 }
 
 /// The oracle's value as the tables hold it.

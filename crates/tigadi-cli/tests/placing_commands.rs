@@ -34,8 +34,7 @@ fn placing_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn placing_phase_through_the_cli() {
-    let tmp = std::env::temp_dir().join(format!("tigadi-placing-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
+    let tmp = common::scratch("placing");
     let dir = tmp.as_path();
     let (ok, out, err) = tigadi(dir, &["solve", "--no-placing"]);
     assert!(ok, "{err}");
@@ -176,7 +175,6 @@ fn placing_phase_through_the_cli() {
     assert!(ok, "{out}{err}");
     assert!(out.contains("p0-0v0  ok"), "{out}");
     assert!(out.contains("p0-0v0 (100-turn)  ok"), "{out}");
-    let _ = fs::remove_dir_all(&tmp);
 }
 
 /// Every command that reads a position string checks it against the rule set's
@@ -187,7 +185,7 @@ fn placing_phase_through_the_cli() {
 /// happen.)
 #[test]
 fn position_commands_read_hands_under_the_rule_set() {
-    let tmp = std::env::temp_dir().join(format!("tigadi-placing-hands-{}", std::process::id()));
+    let tmp = common::scratch("placing-hands");
     let dir = tmp.to_str().unwrap();
     let empty = ".../.../.../....../.../.../...";
     let run = |hands: &str, cmd: &str| {
@@ -219,5 +217,4 @@ fn position_commands_read_hands_under_the_rule_set() {
         let (code, err) = run("3 3", cmd);
         assert_eq!(code, Some(0), "{cmd}: {err}");
     }
-    let _ = fs::remove_dir_all(&tmp);
 }

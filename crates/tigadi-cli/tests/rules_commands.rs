@@ -100,13 +100,11 @@ fn replay_reports_position_and_result() {
 
 #[test]
 fn replay_reads_a_file() {
-    let dir = std::env::temp_dir().join(format!("tigadi-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("replay");
     let f = dir.join("game.txt");
     std::fs::write(&f, "1. d5 g7\n2. d6 g4\n").unwrap();
     let o = tigadi(&["replay", "--file", f.to_str().unwrap()]);
     assert!(stdout(&o).contains("moves: 4"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).ok();
     let e = fails(&["replay", "--file", "/nonexistent/game.txt"]);
     assert!(e.contains("cannot read the record"), "{e}");
 }
@@ -202,7 +200,7 @@ fn lasker_rules_commands() {
     );
     let o = tigadi(&["--rules", "lasker", "replay", "d5 g7 d5-d6 g7-g4"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let dir = std::env::temp_dir().join(format!("tigadi-lasker-{}", std::process::id()));
+    let dir = crate::common::scratch("lasker-rules");
     // Lasker's rule: the game and 100-turn tables are solved
     // (tests/lasker_oracle.rs compares them), the start's value under the rule said.
     for r in ["lasker,pieces=3", "morris,slides=always,pieces=3"] {

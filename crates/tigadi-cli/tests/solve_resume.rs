@@ -43,9 +43,8 @@ fn tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn output_is_independent_of_threads_and_survives_kill() {
-    let tmp = std::env::temp_dir().join(format!("tigadi-resume-{}", std::process::id()));
+    let tmp = common::scratch("resume");
     let (one, two, killed) = (tmp.join("one"), tmp.join("two"), tmp.join("killed"));
-    let _ = fs::remove_dir_all(&tmp);
     solve(&one, 1);
     solve(&two, 2);
     let reference = tables(&one);
@@ -94,7 +93,6 @@ fn output_is_independent_of_threads_and_survives_kill() {
         "files differ after a killed and resumed run"
     );
     assert_no_temporaries(&killed, "killed");
-    let _ = fs::remove_dir_all(&tmp);
 }
 
 /// No temporary file is left in the `tigadi` directory under `dir` (`what`

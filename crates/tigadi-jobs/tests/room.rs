@@ -82,8 +82,7 @@ fn the_estimate_of_a_resumed_run_comes_within_twice_the_bytes_written() {
     let kinds = [TableKind::GameTheoretic, TableKind::Horizon];
     for spec in ["tigadi,pieces=4", "lasker,pieces=4", "morabaraba,pieces=4"] {
         let rules = RuleSet::parse(spec).unwrap();
-        let dir = std::env::temp_dir().join(format!("tigadi-room-{}-{spec}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::common::scratch_dir(&format!("room-{spec}"));
         let fresh = whole_solve(&dir, &rules, &kinds);
         let written = table_sizes(&dir, &rules);
         let all: u64 = written.values().sum();
@@ -120,7 +119,6 @@ fn the_estimate_of_a_resumed_run_comes_within_twice_the_bytes_written() {
         }
         // Nothing left to write.
         assert_eq!(whole_solve(&dir, &rules, &kinds), 0, "{spec}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -10,7 +10,8 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use tigadi_index::Subspace;
 use tigadi_jobs::{verify, SubspaceReport, VerifyReport};
 use tigadi_rules::RuleSet;
@@ -22,16 +23,24 @@ fn rules() -> RuleSet {
     RuleSet::parse("tigadi,quiet=5").unwrap()
 }
 
-/// The moving phase up to 8 gotis, with its 100-turn and DTW tables.
+/// The moving phase up to 8 gotis, with its 100-turn and DTW tables, copied
+/// into `dir` from a directory solved once per test binary (each test alters
+/// its own copy); returns the subspaces.
 fn solve(dir: &Path) -> Vec<Subspace> {
+    static SOLVED: OnceLock<PathBuf> = OnceLock::new();
     let rules = rules();
     let steps = tigadi_jobs::steps(&rules, tigadi_jobs::Scope::BoardUpTo(8));
-    common::job(
-        dir,
-        &rules,
-        &steps,
-        &[TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw],
-    );
+    let solved = SOLVED.get_or_init(|| {
+        let d = common::scratch_dir("verify-fused");
+        common::job(
+            &d,
+            &rules,
+            &steps,
+            &[TableKind::GameTheoretic, TableKind::Horizon, TableKind::Dtw],
+        );
+        d
+    });
+    common::copy_dir(solved, dir);
     steps
         .iter()
         .flat_map(|t| [t.subspace, t.subspace.flipped()])

@@ -1,6 +1,10 @@
 //! Test support: solve small subspaces with the real solver and write them out.
 #![allow(dead_code)]
 
+#[path = "../../../tigadi-rules/tests/support/scratch.rs"]
+mod scratch;
+pub use scratch::scratch_dir;
+
 use std::collections::HashMap;
 use std::path::Path;
 use tigadi_index::{Subspace, SubspaceIndex};

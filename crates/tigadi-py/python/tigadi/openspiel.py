@@ -73,6 +73,16 @@ _COORDS = (
     (8, 7), (8, 10), (10, 2), (10, 7), (10, 12), (12, 0), (12, 7), (12, 14),
 )
 _ROW = 16
+#: Where the fields below the diagram begin in ``str(state)`` (after its 13
+#: rows and an empty line).
+_FIELDS_AT = 13 * _ROW + 1
+#: The last game whose type was checked to be nine_mens_morris (pybind11 hands
+#: back one Python object per game, so the check is paid once per game).
+_checked_game = [None]
+
+
+#: The index in ``str(state)`` of each point's character.
+_CELL_AT = tuple(r * _ROW + c for r, c in _COORDS)
 
 
 class _Fields:
@@ -81,20 +91,19 @@ class _Fields:
     __slots__ = ("cells", "player", "turns", "hands", "men", "capturing")
 
     def __init__(self, state):
-        game = state.get_game().get_type().short_name
-        if game != GAME:
-            raise TypeError(f"a state of OpenSpiel's {GAME} is needed, not one of {game}")
+        game = state.get_game()
+        if game is not _checked_game[0]:
+            name = game.get_type().short_name
+            if name != GAME:
+                raise TypeError(f"a state of OpenSpiel's {GAME} is needed, not one of {name}")
+            _checked_game[0] = game
         text = str(state)
-        self.cells = [_SIDE_OF_CELL[text[r * _ROW + c]] for r, c in _COORDS]
-        lines = text.splitlines()
-        values = {}
-        for line in lines[14:]:
-            key, _, value = line.partition(": ")
-            values[key] = value
+        self.cells = [_SIDE_OF_CELL[text[i]] for i in _CELL_AT]
+        values = dict(line.partition(": ")[::2] for line in text[_FIELDS_AT:].splitlines())
         self.player = SIDES["WB".index(values["Current player"])]
         self.turns = int(values["Turn number"])
-        self.hands = tuple(int(n) for n in values["Men to deploy"].split())
-        self.men = tuple(int(n) for n in values["Num men"].split())
+        self.hands = tuple(map(int, values["Men to deploy"].split()))
+        self.men = tuple(map(int, values["Num men"].split()))
         self.capturing = "Capture time!" in text
 
     def position_text(self, quiet_turns):

@@ -81,19 +81,18 @@
 
 pub mod dtw;
 pub mod horizon;
+#[path = "../../../tigadi-rules/tests/support/memo.rs"]
+mod memo;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
+use memo::Memo;
 use rayon::prelude::*;
 use tigadi_rules::geometry::{transform_point, Geometry, Point, SYMMETRIES};
 use tigadi_rules::RuleSet;
 use tigadi_solve::value::Value;
-
-/// Solutions by rule set name and goti counts, each solved at most once.
-type Cache = HashMap<(String, u32, u32), &'static OnceLock<OracleSolution>>;
 
 /// The oracle's solution of `(m, o)` under `rules`, solved once per test binary and
 /// kept for its life: for the small subspaces several tests compare (the 4-a-side
@@ -103,15 +102,8 @@ type Cache = HashMap<(String, u32, u32), &'static OnceLock<OracleSolution>>;
 /// morris's 3v4, take about a minute each); a test that needs one being solved
 /// waits for it.
 pub fn solved(rules: RuleSet, m: u32, o: u32) -> &'static OracleSolution {
-    static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
-    let cell: &'static OnceLock<OracleSolution> = {
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let cache = cache.get_or_insert_with(HashMap::new);
-        cache
-            .entry((rules.name(), m, o))
-            .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
-    };
-    cell.get_or_init(|| {
+    static SOLVED: Memo<(String, u32, u32), OracleSolution> = Memo::new();
+    SOLVED.get((rules.name(), m, o), || {
         let t = Instant::now();
         let sol = OracleSolution::solve(rules, m, o);
         eprintln!(
