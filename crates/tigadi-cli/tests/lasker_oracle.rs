@@ -346,12 +346,16 @@ fn answers_under_the_rule_match_the_oracle(rules_name: &str, every: usize) -> us
                 wdl(want),
                 "{p}: oracle {want:?}, {rule:?}"
             );
+            // The answer's turns by their notation, each written once.
+            let turns: HashMap<String, _> = report
+                .moves
+                .iter()
+                .map(|t| (t.turn.to_string(), t))
+                .collect();
             for m in n.moves() {
                 let name = lasker::Naive::notation(m);
-                let turn = report
-                    .moves
-                    .iter()
-                    .find(|t| t.turn.to_string() == name)
+                let turn = turns
+                    .get(&name)
                     .unwrap_or_else(|| panic!("{p}: {name} not among the answer's turns"));
                 let reset = m.capture.is_some() || m.from.is_none();
                 let child = &oracle[&n.play(m).class()];
