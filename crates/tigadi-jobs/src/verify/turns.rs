@@ -23,7 +23,7 @@
 //!    are listed once, its capture targets' values in every kind read once
 //!    into a memo, and each board's quiet slides' slots in the flipped tier
 //!    come from one precomputed form by toggling two points; their values are
-//!    prefetched one board ahead. Every successor's value is a choice key
+//!    prefetched a few boards ahead (`SETTLE_LAG`). Every successor's value is a choice key
 //!    ([`SuccessorKeys`], one table read each) and a board's best the largest.
 //!
 //! Each pass reports half of the tier's progress where there are placements.
@@ -333,6 +333,12 @@ struct Slides<'a> {
     flipped: Option<(SubspaceIndex, usize)>,
 }
 
+/// How many boards [`Slides::check_range`] keeps in flight: a board's quiet
+/// successors' values are read `SETTLE_LAG - 1` boards after their prefetch,
+/// so that the reads of several boards overlap in a table larger than the
+/// caches.
+const SETTLE_LAG: usize = 4;
+
 /// A board whose captures and placements are weighed and whose quiet
 /// successors' values are being prefetched.
 struct Pending {
@@ -375,11 +381,10 @@ impl<'a> Slides<'a> {
         let (opponent, hand) = (self.tier.subspace.opponent as u32, self.tier.hands.mover);
         let target = self.target.as_ref().map(|(i, t)| (*i, &t[..]));
         let mut moves = RunMoves::default();
-        // A two-stage pipeline, as in the solver's forward rounds: the quiet
-        // successors' values of one board are prefetched while those of the
-        // board before it are read.
-        let mut sets = [SlotSet::new(), SlotSet::new()];
-        let mut pending: [Option<Pending>; 2] = [None, None];
+        // A pipeline of SETTLE_LAG boards: the quiet successors' values of a
+        // board are prefetched SETTLE_LAG - 1 boards before they are read.
+        let mut sets: [SlotSet; SETTLE_LAG] = std::array::from_fn(|_| SlotSet::new());
+        let mut pending: [Option<Pending>; SETTLE_LAG] = std::array::from_fn(|_| None);
         let mut cur = 0;
         for r in range.start / run..range.end / run {
             let (mover, _) = index.run_mover(r);
@@ -412,14 +417,18 @@ impl<'a> Slides<'a> {
                     }
                 }
                 pending[cur] = Some(Pending { slot, board, keys });
-                cur ^= 1;
+                cur = (cur + 1) % SETTLE_LAG;
                 if let Some(p) = pending[cur].take() {
                     self.settle(tally, p, sets[cur].distinct());
                 }
             }
         }
-        if let Some(p) = pending[cur ^ 1].take() {
-            self.settle(tally, p, sets[cur ^ 1].distinct());
+        // The boards still pending, oldest first (so in slot order).
+        for i in 0..SETTLE_LAG {
+            let at = (cur + i) % SETTLE_LAG;
+            if let Some(p) = pending[at].take() {
+                self.settle(tally, p, sets[at].distinct());
+            }
         }
     }
 
