@@ -937,6 +937,11 @@ pub(crate) struct Applier<'a, U> {
 /// Predecessor updates in flight (prefetched, not yet made).
 const APPLY_LAG: usize = 16;
 
+/// How many undecided positions [`forward_round`] keeps in flight: their
+/// successors' words are read `FORWARD_LAG - 1` positions after their
+/// prefetch.
+const FORWARD_LAG: usize = 4;
+
 /// The [`Applier`] tally of a lost successor.
 pub(crate) const LOST: u8 = 0x80;
 
@@ -1182,13 +1187,13 @@ fn forward_round(
         let opponent = idx.subspace().opponent as u32;
         let (mut decided, mut read) = (0u64, 0u64);
         let mut moves = RunMoves::default();
-        // A two-stage pipeline, as in the backward rounds: the successor
-        // words of one undecided position are prefetched while those of
-        // the undecided position before it are read. Positions of a
-        // forward round are independent of each other (each writes only
-        // its own word and reads only level k - 1), so the order is free.
-        let mut sets = [SlotSet::new(), SlotSet::new()];
-        let mut owners: [Option<usize>; 2] = [None, None];
+        // A pipeline of FORWARD_LAG positions: the successor words of an
+        // undecided position are read FORWARD_LAG - 1 undecided positions
+        // after their prefetch. Positions of a forward round are
+        // independent of each other (each writes only its own word and
+        // reads only level k - 1), so the order is free.
+        let mut sets: [SlotSet; FORWARD_LAG] = std::array::from_fn(|_| SlotSet::new());
+        let mut owners: [Option<usize>; FORWARD_LAG] = [None; FORWARD_LAG];
         let mut cur = 0;
         for r in runs {
             let first = (start + r * run) as usize;
@@ -1213,7 +1218,7 @@ fn forward_round(
                 }
                 read += quiet.distinct().len() as u64;
                 owners[cur] = Some(own);
-                cur ^= 1;
+                cur = (cur + 1) % FORWARD_LAG;
                 if let Some(own) = owners[cur].take() {
                     let exit = exit_of(own);
                     if forward_step(words, at, own, next_start, sets[cur].distinct(), exit) {
@@ -1242,11 +1247,14 @@ fn forward_round(
                 }
             }
         }
-        if let Some(own) = owners[cur ^ 1].take() {
-            let exit = exit_of(own);
-            if forward_step(words, at, own, next_start, sets[cur ^ 1].distinct(), exit) {
-                marked.mark(own);
-                decided += 1;
+        for i in 0..FORWARD_LAG {
+            let k = (cur + i) % FORWARD_LAG;
+            if let Some(own) = owners[k].take() {
+                let exit = exit_of(own);
+                if forward_step(words, at, own, next_start, sets[k].distinct(), exit) {
+                    marked.mark(own);
+                    decided += 1;
+                }
             }
         }
         (decided, 0, read)
