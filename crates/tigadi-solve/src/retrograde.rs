@@ -52,7 +52,7 @@ use tigadi_rules::geometry::{Bits, POINTS};
 use tigadi_rules::{Board, RuleSet};
 
 use crate::plan::Pair;
-use crate::runs::{run_tasks, RunMoves, SlotSet};
+use crate::runs::{run_tasks, Lagged, RunMoves, SlotSet};
 use crate::tables::{Observer, SolveError, SolvedSubspace, SolvedTable, TableSet};
 
 /// Counter value marking a padding slot (no position): never a real count, since a
@@ -1187,14 +1187,12 @@ fn forward_round(
         let opponent = idx.subspace().opponent as u32;
         let (mut decided, mut read) = (0u64, 0u64);
         let mut moves = RunMoves::default();
-        // A pipeline of FORWARD_LAG positions: the successor words of an
-        // undecided position are read FORWARD_LAG - 1 undecided positions
-        // after their prefetch. Positions of a forward round are
-        // independent of each other (each writes only its own word and
-        // reads only level k - 1), so the order is free.
-        let mut sets: [SlotSet; FORWARD_LAG] = std::array::from_fn(|_| SlotSet::new());
-        let mut owners: [Option<usize>; FORWARD_LAG] = [None; FORWARD_LAG];
-        let mut cur = 0;
+        // The successor words of an undecided position are read
+        // FORWARD_LAG - 1 undecided positions after their prefetch.
+        // Positions of a forward round are independent of each other (each
+        // writes only its own word and reads only level k - 1), so the
+        // order is free.
+        let mut lagged = Lagged::<usize, FORWARD_LAG>::default();
         for r in runs {
             let first = (start + r * run) as usize;
             let chunk = &words[first..first + run as usize];
@@ -1210,18 +1208,16 @@ fn forward_round(
             let (mover, _) = idx.run_mover(r);
             moves.prepare_holding(rules, mover, opponent, hand);
             let mut visit = |own: usize, board: Board| {
-                let quiet = &mut sets[cur];
+                let quiet = lagged.set();
                 moves.quiet_successors(rules, &next_idx, board.opponent, quiet);
                 for &q in quiet.distinct() {
                     let q = next_start + q;
                     prefetch(&words[q as usize]);
                 }
                 read += quiet.distinct().len() as u64;
-                owners[cur] = Some(own);
-                cur = (cur + 1) % FORWARD_LAG;
-                if let Some(own) = owners[cur].take() {
+                if let Some((own, quiet)) = lagged.push(own) {
                     let exit = exit_of(own);
-                    if forward_step(words, at, own, next_start, sets[cur].distinct(), exit) {
+                    if forward_step(words, at, own, next_start, quiet.distinct(), exit) {
                         marked.mark(own);
                         decided += 1;
                     }
@@ -1247,16 +1243,12 @@ fn forward_round(
                 }
             }
         }
-        for i in 0..FORWARD_LAG {
-            let k = (cur + i) % FORWARD_LAG;
-            if let Some(own) = owners[k].take() {
-                let exit = exit_of(own);
-                if forward_step(words, at, own, next_start, sets[k].distinct(), exit) {
-                    marked.mark(own);
-                    decided += 1;
-                }
+        lagged.drain(|own, quiet| {
+            if forward_step(words, at, own, next_start, quiet.distinct(), exit_of(own)) {
+                marked.mark(own);
+                decided += 1;
             }
-        }
+        });
         (decided, 0, read)
     });
     (decided, touched)

@@ -441,3 +441,52 @@ impl SlotSet {
         &self.buf[..self.len]
     }
 }
+
+/// A prefetch pipeline of `N` items, each with the slots whose words it will
+/// read: the caller fills [`set`](Self::set) (and prefetches its slots), then
+/// [`push`](Self::push)es the item and gets back the one pushed `N - 1` pushes
+/// before, whose slots' words have had that long to arrive. Items come back in
+/// the order they were pushed, [`drain`](Self::drain) included.
+pub struct Lagged<T, const N: usize> {
+    sets: [SlotSet; N],
+    items: [Option<T>; N],
+    cur: usize,
+}
+
+impl<T, const N: usize> Default for Lagged<T, N> {
+    fn default() -> Self {
+        Lagged {
+            sets: std::array::from_fn(|_| SlotSet::new()),
+            items: std::array::from_fn(|_| None),
+            cur: 0,
+        }
+    }
+}
+
+impl<T, const N: usize> Lagged<T, N> {
+    /// The set of the item to be pushed next (as the last item left it).
+    #[inline]
+    pub fn set(&mut self) -> &mut SlotSet {
+        &mut self.sets[self.cur]
+    }
+
+    /// Queues `item` with [`set`](Self::set)'s slots and returns the oldest
+    /// item queued, with its slots, once `N - 1` are in flight.
+    #[inline]
+    pub fn push(&mut self, item: T) -> Option<(T, &SlotSet)> {
+        self.items[self.cur] = Some(item);
+        self.cur = (self.cur + 1) % N;
+        let oldest = self.items[self.cur].take()?;
+        Some((oldest, &self.sets[self.cur]))
+    }
+
+    /// Hands `f` every item still queued, oldest first.
+    pub fn drain(&mut self, mut f: impl FnMut(T, &SlotSet)) {
+        for i in 0..N {
+            let k = (self.cur + i) % N;
+            if let Some(item) = self.items[k].take() {
+                f(item, &self.sets[k]);
+            }
+        }
+    }
+}

@@ -44,7 +44,7 @@ use tigadi_index::{Subspace, SubspaceIndex};
 use tigadi_rules::{Board, RuleSet};
 use tigadi_solve::leaving::{best_placements_into, PlacementGroups, PlacementTables, MAX_PASSES};
 use tigadi_solve::memory::{prefetch, vec_from_fn};
-use tigadi_solve::runs::{run_tasks, RunMoves, SlotSet};
+use tigadi_solve::runs::{run_tasks, Lagged, RunMoves};
 use tigadi_solve::{evaluate_in_hand, Metric, Observer, Packed, Value};
 use tigadi_tablebase::TableKind;
 use tigadi_values::{Hands, Tier};
@@ -381,11 +381,9 @@ impl<'a> Slides<'a> {
         let (opponent, hand) = (self.tier.subspace.opponent as u32, self.tier.hands.mover);
         let target = self.target.as_ref().map(|(i, t)| (*i, &t[..]));
         let mut moves = RunMoves::default();
-        // A pipeline of SETTLE_LAG boards: the quiet successors' values of a
-        // board are prefetched SETTLE_LAG - 1 boards before they are read.
-        let mut sets: [SlotSet; SETTLE_LAG] = std::array::from_fn(|_| SlotSet::new());
-        let mut pending: [Option<Pending>; SETTLE_LAG] = std::array::from_fn(|_| None);
-        let mut cur = 0;
+        // The quiet successors' values of a board are prefetched
+        // SETTLE_LAG - 1 boards before they are read.
+        let mut lagged = Lagged::<Pending, SETTLE_LAG>::default();
         for r in range.start / run..range.end / run {
             let (mover, _) = index.run_mover(r);
             moves.prepare_many_holding(rules, mover, opponent, target, hand);
@@ -406,7 +404,7 @@ impl<'a> Slides<'a> {
                     }
                     true
                 });
-                let set = &mut sets[cur];
+                let set = lagged.set();
                 set.clear();
                 if let Some((idx, at)) = self.flipped {
                     moves.quiet_successors(rules, &idx, board.opponent, set);
@@ -416,20 +414,13 @@ impl<'a> Slides<'a> {
                         }
                     }
                 }
-                pending[cur] = Some(Pending { slot, board, keys });
-                cur = (cur + 1) % SETTLE_LAG;
-                if let Some(p) = pending[cur].take() {
-                    self.settle(tally, p, sets[cur].distinct());
+                if let Some((p, quiet)) = lagged.push(Pending { slot, board, keys }) {
+                    self.settle(tally, p, quiet.distinct());
                 }
             }
         }
         // The boards still pending, oldest first (so in slot order).
-        for i in 0..SETTLE_LAG {
-            let at = (cur + i) % SETTLE_LAG;
-            if let Some(p) = pending[at].take() {
-                self.settle(tally, p, sets[at].distinct());
-            }
-        }
+        lagged.drain(|p, quiet| self.settle(tally, p, quiet.distinct()));
     }
 
     /// Adds the quiet successors `quiet` (slots of the flipped tier) to a
