@@ -242,3 +242,69 @@ fn off_a_terminal_progress_is_plain_lines_on_stderr() {
         "{warned}"
     );
 }
+
+/// The figures `(seconds, CPU s, peak GB)` of a line ending in `S s (C CPU
+/// s, peak M GB)` or with `done in S s (C CPU s, peak M GB)`.
+fn usage_of(line: &str) -> (f64, f64, f64) {
+    let num = |s: &str| -> f64 {
+        s.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{s:?} in {line}"))
+    };
+    let rest = line.split("done in ").nth(1).unwrap_or(line);
+    let (secs, figures) = rest.split_once(" s (").expect("seconds");
+    let secs = num(secs.rsplit(", ").next().unwrap());
+    let (cpu, peak) = figures.split_once(" CPU s, peak ").expect("CPU and peak");
+    (secs, num(cpu), num(peak.split(" GB").next().unwrap()))
+}
+
+/// `solve` and `verify` close with the whole run's time, CPU seconds and peak
+/// memory: the solve's CPU covers its steps' (each line counts its own step),
+/// its peak is at least each step's (each step restarts the kernel's peak).
+#[test]
+fn solve_and_verify_close_with_the_whole_runs_figures() {
+    let dir = scratch("closing-line");
+    let stdout = |args: &[&str]| {
+        let out = tigadi()
+            .args(args)
+            .arg(&dir)
+            .env("TIGADI_PROGRESS_SECS", "0")
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = stdout(&["solve", "--max-pieces", "8", "--no-horizon", "--dir"]);
+    let lines: Vec<&str> = text.lines().collect();
+    let last = lines.last().expect("a closing line");
+    assert!(
+        last.starts_with("done in ") && last.contains("; tablebases in "),
+        "{text}"
+    );
+    let (_, cpu, peak) = usage_of(last);
+    let steps: Vec<(f64, f64, f64)> = lines
+        .iter()
+        .filter(|l| l.contains(" slots, ") && l.contains(" CPU s, peak "))
+        .map(|l| usage_of(l))
+        .collect();
+    assert!(steps.len() >= 4, "{text}");
+    let step_cpu: f64 = steps.iter().map(|s| s.1).sum();
+    // Each figure is rounded to a tenth.
+    assert!(
+        cpu + 0.05 >= step_cpu - 0.05 * steps.len() as f64,
+        "{cpu} < {step_cpu}:\n{text}"
+    );
+    for s in &steps {
+        assert!(
+            peak + 0.005 >= s.2,
+            "peak {peak} below a step's {}:\n{text}",
+            s.2
+        );
+    }
+    let text = stdout(&["verify", "--again", "--dir"]);
+    let last = text.lines().last().expect("a closing line");
+    assert!(last.starts_with("done in "), "{text}");
+    let (secs, cpu, peak) = usage_of(last);
+    assert!(secs > 0.0 && cpu > 0.0 && peak > 0.0, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -236,8 +236,8 @@ pub fn run(rules: RuleSet, args: &SolveArgs) -> CmdResult {
         }
     }
     progress.line(&format!(
-        "done in {:.1} s; tablebases in {}",
-        started.elapsed().as_secs_f64(),
+        "{}; tablebases in {}",
+        crate::usage::run_summary(started),
         tb::TablebaseDir::new(dir, &rules).path().display()
     ));
     // Printing failed (a full disk under standard output): the tables are all

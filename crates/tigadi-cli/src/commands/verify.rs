@@ -54,6 +54,7 @@ fn report_lines(s: &SubspaceReport) -> Vec<String> {
 }
 
 pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
+    let started = std::time::Instant::now();
     let progress = Progress::new("slots");
     let observer = VerifyProgress {
         progress: &progress,
@@ -122,6 +123,8 @@ pub fn run(rules: RuleSet, args: &VerifyArgs) -> CmdResult {
     } else {
         progress.line(&format!("{rules}: {failed} of {tables} tables FAILED"));
     }
+    // The whole run's time, CPU and peak memory (verify resets no peak).
+    progress.line(&crate::usage::run_summary(started));
     if let Some(e) = progress.write_failure() {
         return Err(e);
     }
