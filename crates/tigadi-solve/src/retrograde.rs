@@ -1193,6 +1193,13 @@ fn forward_round(
         // writes only its own word and reads only level k - 1), so the
         // order is free.
         let mut lagged = Lagged::<usize, FORWARD_LAG>::default();
+        // The forward rule for a position whose successors' words have arrived.
+        let mut step = |own: usize, quiet: &SlotSet| {
+            if forward_step(words, at, own, next_start, quiet.distinct(), exit_of(own)) {
+                marked.mark(own);
+                decided += 1;
+            }
+        };
         for r in runs {
             let first = (start + r * run) as usize;
             let chunk = &words[first..first + run as usize];
@@ -1216,11 +1223,7 @@ fn forward_round(
                 }
                 read += quiet.distinct().len() as u64;
                 if let Some((own, quiet)) = lagged.push(own) {
-                    let exit = exit_of(own);
-                    if forward_step(words, at, own, next_start, quiet.distinct(), exit) {
-                        marked.mark(own);
-                        decided += 1;
-                    }
+                    step(own, quiet);
                 }
             };
             if open * SPARSE < chunk.len() {
@@ -1243,12 +1246,7 @@ fn forward_round(
                 }
             }
         }
-        lagged.drain(|own, quiet| {
-            if forward_step(words, at, own, next_start, quiet.distinct(), exit_of(own)) {
-                marked.mark(own);
-                decided += 1;
-            }
-        });
+        lagged.drain(&mut step);
         (decided, 0, read)
     });
     (decided, touched)
