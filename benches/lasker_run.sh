@@ -48,6 +48,8 @@ step() {
     echo "# $(date -u +%FT%TZ) ${tag:-untagged} $bin $*" | tee -a "$log" >> "$dir.err"
     nice -n 19 "$bin" --rules lasker "$@" --dir "$dir" >> "$log" 2>> "$dir.err" &
     child=$!
+    # A TERM that came before $child was set reached no command: pass it on.
+    [ -z "$stopping" ] || kill -TERM "$child" 2> /dev/null
     wait "$child"
     local rc=$?
     # A TERM interrupts the wait: wait again for the child's own exit status.
