@@ -44,6 +44,8 @@ stopping=""
 trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2> /dev/null' TERM INT
 
 step() {
+    # A TERM between two commands: start no other.
+    [ -z "$stopping" ] || return 143
     local log="$1"; shift
     echo "# $(date -u +%FT%TZ) ${tag:-untagged} $bin $*" | tee -a "$log" >> "$dir.err"
     nice -n 19 "$bin" --rules lasker "$@" --dir "$dir" >> "$log" 2>> "$dir.err" &
@@ -59,9 +61,6 @@ step() {
 }
 
 step "$dir.log" solve --no-horizon || exit $?
-[ -z "$stopping" ] || exit 143
 step "$dir-verify.log" verify --kind game || exit $?
-[ -z "$stopping" ] || exit 143
 step "$dir.log" solve || exit $?
-[ -z "$stopping" ] || exit 143
 step "$dir-verify.log" verify || exit $?

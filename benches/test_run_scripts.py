@@ -38,11 +38,12 @@ echo $$ > "$dir/sub/.lock"
 
 # A stand-in for the Lasker chain's commands: appends its arguments to $CALLS;
 # exits with $FAIL_AT's status when its command is $FAIL_AT's (e.g. "verify
-# --kind game=5"); with $SLOW, waits until a TERM, notes it, and exits 143.
+# --kind game=5"); with $SLOW, waits until a TERM, notes it, and exits with
+# $TERM_EXIT (default 143; 0 for a command that had just finished).
 CHAIN_STEP = r"""#!/usr/bin/env bash
 # The trap is set before the call is noted: the test sends its TERM once it
 # sees the call.
-[ -z "${SLOW:-}" ] || trap 'echo TERM >> "$CALLS"; exit 143' TERM
+[ -z "${SLOW:-}" ] || trap 'echo TERM >> "$CALLS"; exit "${TERM_EXIT:-143}"' TERM
 echo "$*" >> "$CALLS"
 if [ -n "${SLOW:-}" ]; then
     while :; do sleep 0.05; done
@@ -171,14 +172,25 @@ class LaskerRun(Scratch):
         with open(self.dir + "-verify.log", encoding="utf-8") as f:
             self.assertIn("exit 5", f.read())
 
-    def test_term_stops_the_command_in_progress_and_the_chain(self):
-        chain = self.start(SLOW="1")
+    def stopped(self, **env):
+        """Starts the chain with a slow first command, sends the chain a TERM
+        once that command runs, and returns the chain's exit status."""
+        chain = self.start(SLOW="1", **env)
         deadline = time.time() + 20
         while not self.called() and time.time() < deadline:
             time.sleep(0.05)
         chain.send_signal(signal.SIGTERM)
-        self.assertEqual(chain.wait(timeout=20), 143)
+        return chain.wait(timeout=20)
+
+    def test_term_stops_the_command_in_progress_and_the_chain(self):
+        self.assertEqual(self.stopped(), 143)
         self.assertEqual(self.commands(), ["--rules lasker solve --no-horizon", "TERM"])
+
+    def test_term_starts_no_further_command_when_the_last_one_ended_well(self):
+        self.assertEqual(self.stopped(TERM_EXIT="0"), 143)
+        self.assertEqual(self.commands(), ["--rules lasker solve --no-horizon", "TERM"])
+        # Not even begun: no line of the verify in its log.
+        self.assertFalse(os.path.exists(self.dir + "-verify.log"))
 
 
 if __name__ == "__main__":
