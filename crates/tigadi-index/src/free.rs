@@ -86,6 +86,25 @@ impl FreeSets {
         }
     }
 
+    /// Calls `f(set)` for every compressed set of `k` of the first `n` points, in
+    /// the order of their numbers: [`for_each_compressed`](Self::for_each_compressed)
+    /// without expanding each set.
+    #[inline]
+    pub fn for_each_of(n: u32, k: u32, mut f: impl FnMut(Bits)) {
+        if k > n {
+            return;
+        }
+        if k == 0 {
+            f(0);
+            return;
+        }
+        let mut set: u64 = (1 << k) - 1;
+        while set < 1 << n {
+            f(set as Bits);
+            set = next_same_size(set);
+        }
+    }
+
     /// Calls `f(set)` for every set of `k` free points, in the order of their
     /// numbers (`0, 1, 2, …`).
     pub fn for_each(&self, k: u32, mut f: impl FnMut(Bits)) {
@@ -144,6 +163,21 @@ mod tests {
                         set = next_same_size(set);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn sets_of_the_first_points_are_the_compressed_sets_in_order() {
+        for taken in [0, 0b1011_0000_0000_0101_0001, 0xFFF000, 0xFFFFFF] {
+            let free = FreeSets::new(taken);
+            let n = free.free_points();
+            for k in 0..=n.min(6) + 1 {
+                let mut want = Vec::new();
+                free.for_each_compressed(k, |c, _| want.push(c));
+                let mut got = Vec::new();
+                FreeSets::for_each_of(n, k, |c| got.push(c));
+                assert_eq!(got, want, "taken {taken:x}, {k} points");
             }
         }
     }

@@ -51,6 +51,9 @@ use tigadi_values::{placing_turns, successor_tiers, tiers_after, Tier};
 /// Positions one worker evaluates at a time (at least one opponent-set group).
 const CHUNK: u64 = 1 << 14;
 
+/// The most lines a board has (the 20-line board's).
+const MAX_LINES: usize = 20;
+
 /// View a packed-value vector as atomics, for the parallel pass.
 fn atomic_packed(v: &mut [Packed]) -> &[AtomicU16] {
     // SAFETY: Packed is a transparent u16, and AtomicU16 has the same size,
@@ -361,36 +364,67 @@ impl<const K: usize> Group<K> {
             b.clear();
             b.resize(boards, 0);
         }
-        let geometry = first.rules.geometry();
-        let best = &mut self.best;
+        // The lines that `M + p` may complete: those clear of `O`, compressed, so
+        // that a set's lines are found without expanding it; padded with the full
+        // set of 32 points, which no set holds.
+        let free = self.free;
+        let mut open = [Bits::MAX; MAX_LINES];
+        if captures {
+            let lines = &first.rules.geometry().lines;
+            assert!(
+                lines.len() <= MAX_LINES,
+                "a board of more than {MAX_LINES} lines"
+            );
+            let clear = lines.iter().filter(|&&l| l & opponent == 0);
+            for (o, &l) in open.iter_mut().zip(clear) {
+                *o = free.compress(l);
+            }
+        }
+        let best: [&mut [u16]; K] = {
+            let mut b = self.best.iter_mut();
+            std::array::from_fn(|_| &mut b.next().expect("K arrays")[..boards])
+        };
+        let quiet: [&[u16]; K] = std::array::from_fn(|k| &self.quiet[k][..sets]);
         let mut number = 0;
-        self.free.for_each_compressed(size, |set, after| {
-            let quiet: [u16; K] = std::array::from_fn(|k| self.quiet[k][number as usize]);
-            let lines = if captures {
-                geometry.in_lines(after)
-            } else {
-                0
+        FreeSets::for_each_of(n, size, |set| {
+            let q: [u16; K] = std::array::from_fn(|k| quiet[k][number as usize]);
+            // Branch-free over a fixed number of lines, so that it vectorises.
+            let mut lines = 0;
+            for &l in &open {
+                lines |= l & (((set & l) == l) as Bits).wrapping_neg();
+            }
+            // Each board `set - p` keeps the better of its best so far and `key`.
+            // SAFETY: `for_each_less_one` numbers sets of `size - 1` of the `n`
+            // free points, so `less < C(n, size - 1) = boards`, the length of
+            // every `best[k]` (the bounds check cost more than the maximum).
+            let mut keep = |k: usize, less: u32, key: u16| unsafe {
+                debug_assert!((less as usize) < boards);
+                let b = best[k].get_unchecked(less as usize);
+                *best[k].get_unchecked_mut(less as usize) = SuccessorKeys::best_of(*b, key);
             };
-            let (lines, capture) = if lines == 0 {
-                (0, [0; K])
-            } else if self.game_over {
-                (self.free.compress(lines), [choice_key(Value::Win(1)); K])
+            if lines == 0 {
+                // Every placement that makes this set is quiet.
+                FreeSets::for_each_less_one(set, number, |less, _| {
+                    for (k, &key) in q.iter().enumerate() {
+                        keep(k, less, key);
+                    }
+                });
             } else {
-                (
-                    self.free.compress(lines),
-                    capture_keys(&self.targets, tables, after),
-                )
-            };
-            FreeSets::for_each_less_one(set, number, |less, j| {
-                // Both choices without branches: which one wins is data, and a
-                // mispredicted branch here cost more than the rest of the step.
-                let line = ((lines >> j) & 1) as u16;
-                for k in 0..K {
-                    let key = quiet[k] ^ ((quiet[k] ^ capture[k]) & line.wrapping_neg());
-                    let b = &mut best[k][less as usize];
-                    *b = SuccessorKeys::best_of(*b, key);
-                }
-            });
+                let capture = if self.game_over {
+                    [choice_key(Value::Win(1)); K]
+                } else {
+                    capture_keys(&self.targets, tables, free.expand(set))
+                };
+                FreeSets::for_each_less_one(set, number, |less, j| {
+                    // Both choices without branches: which one wins is data, and
+                    // a mispredicted branch here cost more than the rest of the
+                    // step.
+                    let line = ((lines >> j) & 1) as u16;
+                    for k in 0..K {
+                        keep(k, less, q[k] ^ ((q[k] ^ capture[k]) & line.wrapping_neg()));
+                    }
+                });
+            }
             number += 1;
         });
     }
