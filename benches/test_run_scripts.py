@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Tests of the run scripts benches/same_bytes.sh and benches/lasker_run.sh,
-against stand-in binaries (small shell scripts): seconds, no solve.
+"""Tests of the run scripts benches/same_bytes.sh, benches/lasker_run.sh and
+benches/instructions.sh, against stand-in binaries (small shell scripts):
+seconds, no solve. The instruction counts need valgrind (skipped without it).
 
     python3 benches/test_run_scripts.py
 
 Python 3 standard library only.
 """
 
+import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -17,6 +20,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAME_BYTES = os.path.join(HERE, "same_bytes.sh")
 LASKER_RUN = os.path.join(HERE, "lasker_run.sh")
+INSTRUCTIONS = os.path.join(HERE, "instructions.sh")
 
 # A stand-in for `tigadi --rules R solve --dir D ...`: appends its arguments to
 # $CALLS, writes two tables into D (their bytes from the rules and, where $FLIP
@@ -136,6 +140,64 @@ class SameBytes(Scratch):
                              text=True)
         self.assertEqual(out.returncode, 2)
         self.assertIn("--ref REF_BIN is required", out.stderr)
+
+
+# A stand-in for a command to count: loops $1 times in the shell (more loops,
+# more instructions), then exits with $2 (default 0). Its interpreter is named
+# directly: valgrind does not follow `env`'s exec into bash.
+LOOP = r"""#!/bin/bash
+i=0
+while [ "$i" -lt "$1" ]; do i=$((i + 1)); done
+exit "${2:-0}"
+"""
+
+
+class Instructions(Scratch):
+    def setUp(self):
+        super().setUp()
+        self.ref = self.stand_in("ref", LOOP)
+        self.new = self.stand_in("new", LOOP)
+
+    def count(self, *args, ref=None, new=None):
+        return subprocess.run(
+            [INSTRUCTIONS, "--ref", ref or self.ref, "--bin", new or self.new,
+             "--", *args],
+            capture_output=True, text=True, env=self.env)
+
+    def test_bad_usage_exits_2(self):
+        out = subprocess.run([INSTRUCTIONS, "--ref", self.ref], capture_output=True,
+                             text=True)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("--ref and --bin are both needed", out.stderr)
+        out = self.count("1", new=self.path("missing"))
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("is not an executable file", out.stderr)
+
+    @unittest.skipUnless(shutil.which("valgrind"), "valgrind is not installed")
+    def test_more_work_counts_more_instructions(self):
+        # The same command for both: the ratio is near 1. The binary under
+        # test doing 50 times the loops: well above.
+        out = self.count("2000")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        ref, new = [json.loads(line) for line in out.stdout.splitlines()]
+        self.assertEqual((ref["role"], new["role"]), ("ref", "bin"))
+        self.assertEqual((ref["binary"], new["binary"]), (self.ref, self.new))
+        self.assertGreater(ref["instructions"], 0)
+        self.assertAlmostEqual(new["ratio"], 1.0, delta=0.02)
+        busy = self.stand_in("busy", LOOP.replace('"$1"', '"$(($1 * 50))"'))
+        out = self.count("2000", new=busy)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        new = json.loads(out.stdout.splitlines()[1])
+        self.assertGreater(new["ratio"], 5, out.stdout)
+        self.assertAlmostEqual(
+            new["ratio"], new["instructions"] / ref["instructions"], places=3)
+
+    @unittest.skipUnless(shutil.which("valgrind"), "valgrind is not installed")
+    def test_a_failed_command_exits_3(self):
+        out = self.count("10", "4")
+        self.assertEqual(out.returncode, 3, out.stdout + out.stderr)
+        self.assertIn("failed", out.stderr)
+        self.assertEqual(out.stdout, "")
 
 
 class LaskerRun(Scratch):
