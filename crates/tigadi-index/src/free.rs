@@ -98,6 +98,7 @@ impl FreeSets {
             f(0);
             return;
         }
+        // The compressed sets in increasing order, which is colex order.
         let mut set: u64 = (1 << k) - 1;
         while set < 1 << n {
             f(set as Bits);
@@ -115,21 +116,8 @@ impl FreeSets {
     /// `f(compressed, set)`.
     #[inline]
     pub fn for_each_compressed(&self, k: u32, mut f: impl FnMut(Bits, Bits)) {
-        let n = self.free_points();
-        if k > n {
-            return;
-        }
-        if k == 0 {
-            f(0, 0);
-            return;
-        }
-        let end: u64 = 1 << n;
-        // The compressed sets in increasing order, which is colex order.
-        let mut set: u64 = (1 << k) - 1;
-        while set < end {
-            f(set as Bits, expand(self.taken, set as Bits));
-            set = next_same_size(set);
-        }
+        let taken = self.taken;
+        Self::for_each_of(self.free_points(), k, |set| f(set, expand(taken, set)))
     }
 }
 
@@ -168,16 +156,17 @@ mod tests {
     }
 
     #[test]
-    fn sets_of_the_first_points_are_the_compressed_sets_in_order() {
-        for taken in [0, 0b1011_0000_0000_0101_0001, 0xFFF000, 0xFFFFFF] {
-            let free = FreeSets::new(taken);
-            let n = free.free_points();
-            for k in 0..=n.min(6) + 1 {
-                let mut want = Vec::new();
-                free.for_each_compressed(k, |c, _| want.push(c));
-                let mut got = Vec::new();
-                FreeSets::for_each_of(n, k, |c| got.push(c));
-                assert_eq!(got, want, "taken {taken:x}, {k} points");
+    fn sets_of_the_first_points_come_once_each_in_number_order() {
+        for n in 0..=12u32 {
+            for k in 0..=n + 1 {
+                let mut count = 0u32;
+                FreeSets::for_each_of(n, k, |set| {
+                    assert_eq!(set.count_ones(), k, "n {n}: {set:b}");
+                    assert_eq!(set >> n, 0, "n {n} k {k}: {set:b} past the points");
+                    assert_eq!(colex_rank(set), count, "n {n} k {k}: {set:b} out of order");
+                    count += 1;
+                });
+                assert_eq!(count, binomial(n, k), "n {n} k {k}: every set once");
             }
         }
     }
