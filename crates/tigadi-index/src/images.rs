@@ -19,25 +19,28 @@ use crate::tables::transform_set_const;
 #[repr(C, align(64))]
 pub struct Images([Bits; SYMMETRIES]);
 
-/// `NIBBLE_IMAGES[n][v]`: the images of the set whose nibble `n` (points `4n ..
-/// 4n + 4`) is `v` and which is empty elsewhere: six nibbles of 16 values, 6 KiB,
-/// so a set's images are six look-ups and five exclusive ors.
-static NIBBLE_IMAGES: [[Images; 16]; 6] = nibble_images();
+/// `BYTE_IMAGES[b][v]`: the images of the set whose byte `b` (points `8b ..
+/// 8b + 8`) is `v` and which is empty elsewhere: three bytes of 256 values, 48
+/// KiB, so a set's images are three look-ups and two exclusive ors.
+static BYTE_IMAGES: [[Images; 256]; 3] = byte_images();
 
-const fn nibble_images() -> [[Images; 16]; 6] {
-    let mut t = [[Images([0; SYMMETRIES]); 16]; 6];
-    let mut n = 0;
-    while n < 6 {
-        let mut v = 0;
-        while v < 16 {
+const fn byte_images() -> [[Images; 256]; 3] {
+    let mut t = [[Images([0; SYMMETRIES]); 256]; 3];
+    let mut b = 0;
+    while b < 3 {
+        // Each set is the one without its lowest point, plus that point.
+        let mut v = 1;
+        while v < 256 {
+            let low = (v as u32).trailing_zeros() as usize;
+            let point = POINT_IMAGES[8 * b + low];
             let mut s = 0;
             while s < SYMMETRIES {
-                t[n][v].0[s] = transform_set_const(s, (v as Bits) << (4 * n));
+                t[b][v].0[s] = t[b][v & (v - 1)].0[s] ^ point.0[s];
                 s += 1;
             }
             v += 1;
         }
-        n += 1;
+        b += 1;
     }
     t
 }
@@ -63,13 +66,9 @@ impl Images {
     /// The images of `set`.
     #[inline(always)]
     pub fn of(set: Bits) -> Images {
-        let mut out = NIBBLE_IMAGES[0][(set & 0xF) as usize];
-        let mut n = 1;
-        while n < 6 {
-            out = out.toggled(&NIBBLE_IMAGES[n][((set >> (4 * n)) & 0xF) as usize]);
-            n += 1;
-        }
-        out
+        BYTE_IMAGES[0][(set & 0xFF) as usize]
+            .toggled(&BYTE_IMAGES[1][((set >> 8) & 0xFF) as usize])
+            .toggled(&BYTE_IMAGES[2][((set >> 16) & 0xFF) as usize])
     }
 
     /// The images of the one point `point` (`0..24`).

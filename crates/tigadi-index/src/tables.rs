@@ -34,8 +34,27 @@ pub fn binomial(n: u32, k: u32) -> u32 {
     BINOM[n as usize & (BINOM_SIDE - 1)][k as usize & (BINOM_SIDE - 1)]
 }
 
-/// Number of set bits of a byte (portable: no `popcnt` on baseline x86-64).
-pub(crate) static POP8: [u8; 256] = pop8();
+/// Number of set bits of a byte, for builds without `popcnt` ([`pop`]).
+#[cfg_attr(target_feature = "popcnt", allow(dead_code))]
+static POP8: [u8; 256] = pop8();
+
+/// The number of points in `set`: one `popcnt` where the build has it (this
+/// workspace's x86-64 builds do, `.cargo/config.toml`), a byte table for each
+/// of its three bytes otherwise. In the rank and the free-point renumbering it
+/// shortens each step's chain of dependent loads by one.
+#[inline(always)]
+pub(crate) fn pop(set: Bits) -> u32 {
+    #[cfg(target_feature = "popcnt")]
+    {
+        set.count_ones()
+    }
+    #[cfg(not(target_feature = "popcnt"))]
+    {
+        POP8[(set & 0xFF) as usize] as u32
+            + POP8[((set >> 8) & 0xFF) as usize] as u32
+            + POP8[((set >> 16) & 0xFF) as usize] as u32
+    }
+}
 
 const fn pop8() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -89,8 +108,8 @@ pub(crate) fn colex_rank(set: Bits) -> u32 {
     let b0 = (set & 0xFF) as usize;
     let b1 = ((set >> 8) & 0xFF) as usize;
     let b2 = ((set >> 16) & 0xFF) as usize;
-    let k1 = POP8[b0] as usize;
-    let k2 = k1 + POP8[b1] as usize;
+    let k1 = pop(set & 0xFF) as usize;
+    let k2 = pop(set & 0xFFFF) as usize;
     RANK0[0][b0] + RANK1[k1 & 15][b1] + RANK2[k2 & 31][b2]
 }
 
@@ -149,7 +168,7 @@ pub(crate) fn compress(taken: Bits, set: Bits) -> Bits {
         let t = ((taken >> (8 * b)) & 0xFF) as usize;
         let v = ((set >> (8 * b)) & 0xFF) as usize;
         out |= (COMPRESS[t][v] as Bits) << shift;
-        shift += 8 - POP8[t] as u32;
+        shift += 8 - pop(t as Bits);
         b += 1;
     }
     out
@@ -169,7 +188,7 @@ pub(crate) fn expand(taken: Bits, packed: Bits) -> Bits {
     while b < 3 {
         let t = ((taken >> (8 * b)) & 0xFF) as usize;
         out |= (DEPOSIT[t][(rest & 0xFF) as usize] as Bits) << (8 * b);
-        rest >>= 8 - POP8[t] as u32;
+        rest >>= 8 - pop(t as Bits);
         b += 1;
     }
     out

@@ -1092,15 +1092,21 @@ fn update_edges<U: FnMut(usize, u8) -> u64>(
     board: impl Fn(u32) -> Board,
 ) {
     let mut preds = SlotSet::new();
+    let mut run_mover = None;
     for &(i, was_loss) in level {
         preds.clear();
         let b = board(i);
+        // The run's mover set is the predecessors' opponent set; a predecessor's
+        // mover set is `b`'s opponent set with one goti moved back, so its
+        // images are `b.opponent`'s with two points toggled.
+        let prev_opponent = *run_mover.get_or_insert_with(|| Images::of(b.mover));
+        let opponent = Images::of(b.opponent);
         b.for_each_quiet_predecessor_slide_holding(rules, hand, |from, to| {
-            let p = Board {
-                mover: b.opponent ^ (1 << from) ^ (1 << to),
-                opponent: b.mover,
-            };
-            preds.push(prev.1 + prev.0.index(p))
+            let moved = opponent
+                .toggled(Images::point(from))
+                .toggled(Images::point(to));
+            let class = prev.0.mover_class_of(&moved);
+            preds.push(prev.1 + prev.0.index_with_images(class, &prev_opponent))
         });
         let tally = if was_loss { LOST } else { 1 };
         for &p in preds.distinct() {
