@@ -876,8 +876,11 @@ impl PairSpace {
         let run = idx.run_length();
         let opponent = idx.subspace().opponent as u32;
         let (mover, symmetric) = idx.run_mover(r);
+        // The run's mover set is its predecessors' opponent set.
+        let images = Images::of(mover);
         if symmetric {
-            update_edges(rules, hand, (&prev_idx, prev_start), apply, level, |i| {
+            let prev = (&prev_idx, prev_start, &images);
+            update_edges(rules, hand, prev, apply, level, |i| {
                 idx.board(r * run + i as u64)
                     .expect("settled slots hold positions")
             });
@@ -908,7 +911,6 @@ impl PairSpace {
             });
         }
         // Each predecessor once, its word prefetched APPLY_LAG ahead.
-        let images = Images::of(mover);
         for &(number, o) in &gathered.touched {
             let o = free.expand(o);
             let class = prev_idx.mover_class_of(&Images::of(o));
@@ -1081,32 +1083,31 @@ impl Gathered {
 /// The edge-by-edge backward update of the positions `level` (numbers in a run,
 /// with whether each is lost) whose boards `board(number)` gives: every position's
 /// distinct predecessor classes, each updated once per position. The
-/// predecessors lie in the part `prev` (its index and first global slot), their
-/// player to move holding `hand` gotis in hand.
+/// predecessors lie in the part `prev` (its index, its first global slot and
+/// the images of their opponent set, the run's mover set), their player to
+/// move holding `hand` gotis in hand.
 fn update_edges<U: FnMut(usize, u8) -> u64>(
     rules: &RuleSet,
     hand: u8,
-    prev: (&SubspaceIndex, u64),
+    prev: (&SubspaceIndex, u64, &Images),
     apply: &mut Applier<'_, U>,
     level: &[(u32, bool)],
     board: impl Fn(u32) -> Board,
 ) {
+    let (prev_idx, prev_start, prev_opponent) = prev;
     let mut preds = SlotSet::new();
-    let mut run_mover = None;
     for &(i, was_loss) in level {
         preds.clear();
         let b = board(i);
-        // The run's mover set is the predecessors' opponent set; a predecessor's
-        // mover set is `b`'s opponent set with one goti moved back, so its
-        // images are `b.opponent`'s with two points toggled.
-        let prev_opponent = *run_mover.get_or_insert_with(|| Images::of(b.mover));
+        // A predecessor's mover set is `b`'s opponent set with one goti moved
+        // back, so its images are `b.opponent`'s with two points toggled.
         let opponent = Images::of(b.opponent);
         b.for_each_quiet_predecessor_slide_holding(rules, hand, |from, to| {
             let moved = opponent
                 .toggled(Images::point(from))
                 .toggled(Images::point(to));
-            let class = prev.0.mover_class_of(&moved);
-            preds.push(prev.1 + prev.0.index_with_images(class, &prev_opponent))
+            let class = prev_idx.mover_class_of(&moved);
+            preds.push(prev_start + prev_idx.index_with_images(class, prev_opponent))
         });
         let tally = if was_loss { LOST } else { 1 };
         for &p in preds.distinct() {
