@@ -169,8 +169,8 @@ fn game_over_positions_say_so() {
 /// Lasker's rule (docs/RULES.md §8.2) through the rules commands: the perft of the
 /// start equals the rules crate's (which its own test checks against a naive
 /// generator), a player with gotis in hand is offered slides beside placements,
-/// and `solve` refuses the rule set with exit code 2 until the tier solver can
-/// solve it.
+/// and `solve` solves small sets under the rule (game and 100-turn tables),
+/// saying the start's value under the 100-turn rule.
 #[test]
 fn lasker_rules_commands() {
     let rules = tigadi_rules::RuleSet::LASKER;
